@@ -1,0 +1,7 @@
+"""``python -m reversi``: play in a terminal."""
+
+import sys
+
+from reversi.terminal import main
+
+sys.exit(main())

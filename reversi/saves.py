@@ -1,0 +1,263 @@
+"""Saving a game to a small JSON file and loading it back, exactly as it was.
+
+A save holds the game's settings, its players (kind, name, options and any inner
+state such as a Randomizer's random numbers) and the list of actions that made
+the game (moves, passes, lost turns, undos, resignation).  Loading builds a new
+game and replays those actions through the rules, so a hand-edited file that
+describes an impossible game is refused rather than trusted.  Nothing is ever
+pickled or evaluated.
+
+Files are written atomically: the save goes to a temporary file in the same
+folder first and is then renamed over the old one, so a crash never leaves half
+a save behind.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from reversi.board import Board
+from reversi.errors import NotationError, ReversiError, SaveFileError
+from reversi.game import Clock, Game
+from reversi.notation import BLACK, WHITE, Color
+from reversi.outcome import NoMovePolicy
+from reversi.players import Player, make_player
+
+FORMAT = "reversi-kit save"
+VERSION = 1
+SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$")
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    """The JSON-ready description of a game (what :func:`save_game` writes)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "size": game.board.size,
+        "no_move_policy": game.no_move_policy.value,
+        "time_per_move": game.time_per_move,
+        "undo_limit": game.undo_limit,
+        "players": {color.value: _player_to_dict(game.player(color)) for color in (BLACK, WHITE)},
+        "actions": list(game.actions),
+        "elapsed": round(game.elapsed(), 3) if game.time_per_move else 0.0,
+        "board": str(game.board),
+    }
+
+
+def game_from_dict(data: object, clock: Clock | None = None, source: str = "the save") -> Game:
+    """Rebuild a game from :func:`game_to_dict`'s description, checking every part of it."""
+    reader = _Reader(source)
+    data = reader.mapping(data, "the file")
+    if data.get("format") != FORMAT:
+        reader.fail(f"it is not a reversi-kit save (format is {data.get('format')!r})")
+    version = data.get("version")
+    if version != VERSION:
+        reader.fail(f"it has format version {version!r}; this kit reads version {VERSION}")
+    settings: dict[str, Any] = {
+        "size": reader.integer(data, "size"),
+        "no_move_policy": reader.choice(data, "no_move_policy", [p.value for p in NoMovePolicy]),
+        "time_per_move": reader.number_or_none(data, "time_per_move"),
+        "undo_limit": reader.integer_or_none(data, "undo_limit"),
+    }
+    if clock is not None:
+        settings["clock"] = clock
+    players_data = reader.mapping(data.get("players"), "'players'")
+    players = {color: _player_from_dict(reader, players_data, color) for color in (BLACK, WHITE)}
+    try:
+        game = Game(players[BLACK][0], players[WHITE][0], **settings)
+    except (ReversiError, ValueError) as error:
+        reader.fail(f"its settings are not valid: {error}")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        reader.fail("'actions' is missing or is not a list")
+    for number, action in enumerate(actions, start=1):
+        if not isinstance(action, dict):
+            reader.fail(f"action {number} is not an object: {action!r}")
+        try:
+            game.apply(action)
+        except (ReversiError, KeyError, TypeError, ValueError) as error:
+            reader.fail(f"action {number} ({_describe(action)}) cannot be replayed: {error}")
+    _check_board(reader, data.get("board"), game)
+    for color in (BLACK, WHITE):
+        player, state = players[color]
+        try:
+            player.set_state(state)
+        except (ReversiError, TypeError, ValueError) as error:
+            reader.fail(f"the {color} player's saved state is not valid: {error}")
+    elapsed = data.get("elapsed", 0.0)
+    if not _is_number(elapsed) or elapsed < 0:
+        reader.fail(f"'elapsed' must be a number of seconds >= 0, not {elapsed!r}")
+    game.restart_clock(float(elapsed))
+    game.log.append("Game loaded")
+    return game
+
+
+def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
+    """Write ``game`` to ``path`` as JSON, atomically; returns the path."""
+    path = Path(path)
+    text = json.dumps(game_to_dict(game), indent=1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_game(path: str | os.PathLike[str], clock: Clock | None = None) -> Game:
+    """Read a game saved by :func:`save_game`; raises :class:`SaveFileError` naming any problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveFileError(f"cannot load {str(path)!r}: there is no such file") from None
+    except UnicodeDecodeError as error:
+        raise SaveFileError(
+            f"cannot load {str(path)!r}: it is not a text file ({error.reason})"
+        ) from None
+    except OSError as error:
+        raise SaveFileError(f"cannot load {str(path)!r}: {error.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SaveFileError(
+            f"cannot load {str(path)!r}: it is not valid JSON (line {error.lineno}, "
+            f"column {error.colno}: {error.msg}); the file may be truncated or damaged"
+        ) from None
+    return game_from_dict(data, clock=clock, source=repr(str(path)))
+
+
+class SaveFolder:
+    """A folder of named saves, one small file each (seed 000's Save Game and Load Game).
+
+    Names are 1 to 40 letters, digits, spaces, ``-`` or ``_``, starting with a
+    letter or digit; the file is ``NAME.json``.
+    """
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+
+    def path(self, name: str) -> Path:
+        """The file that holds the save called ``name``."""
+        if not isinstance(name, str) or not SAVE_NAME.match(name):
+            raise SaveFileError(
+                f"{name!r} is not a save name: use 1 to 40 letters, digits, spaces, '-' or '_', "
+                "starting with a letter or digit"
+            )
+        return self.folder / f"{name}.json"
+
+    def save(self, name: str, game: Game) -> Path:
+        """Save ``game`` under ``name``, replacing an older save of that name."""
+        return save_game(game, self.path(name))
+
+    def load(self, name: str, clock: Clock | None = None) -> Game:
+        """Load the save called ``name``."""
+        path = self.path(name)
+        if not path.exists():
+            known = ", ".join(self.names()) or "none yet"
+            raise SaveFileError(f"there is no save called {name!r} (saves: {known})")
+        return load_game(path, clock=clock)
+
+    def names(self) -> list[str]:
+        """The names of the saves in the folder, sorted."""
+        if not self.folder.is_dir():
+            return []
+        return sorted(p.stem for p in self.folder.glob("*.json") if SAVE_NAME.match(p.stem))
+
+    def delete(self, name: str) -> None:
+        """Remove the save called ``name``."""
+        self.path(name).unlink(missing_ok=True)
+
+
+# -- reading, with errors that say where --------------------------------------------------
+
+
+class _Reader:
+    """Checks the parts of a save and raises :class:`SaveFileError` naming the file and the part."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, problem: str) -> None:
+        raise SaveFileError(f"cannot load {self.source}: {problem}")
+
+    def mapping(self, value: object, what: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.fail(f"{what} must be a JSON object, not {type(value).__name__}")
+        return value  # type: ignore[return-value]
+
+    def integer(self, data: dict[str, Any], key: str) -> int:
+        value = data.get(key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(f"{key!r} must be a whole number, not {value!r}")
+        return value  # type: ignore[return-value]
+
+    def integer_or_none(self, data: dict[str, Any], key: str) -> int | None:
+        return None if data.get(key) is None else self.integer(data, key)
+
+    def number_or_none(self, data: dict[str, Any], key: str) -> float | None:
+        value = data.get(key)
+        if value is not None and not _is_number(value):
+            self.fail(f"{key!r} must be a number or null, not {value!r}")
+        return value
+
+    def choice(self, data: dict[str, Any], key: str, allowed: list[str]) -> str:
+        value = data.get(key)
+        if value not in allowed:
+            self.fail(f"{key!r} must be one of {', '.join(allowed)}, not {value!r}")
+        return value  # type: ignore[return-value]
+
+
+def _player_to_dict(player: Player) -> dict[str, Any]:
+    return {
+        "kind": player.kind,
+        "name": player.name,
+        "options": player.options(),
+        "state": player.get_state(),
+    }
+
+
+def _player_from_dict(reader: _Reader, players: dict[str, Any], color: Color) -> tuple[Player, Any]:
+    data = reader.mapping(players.get(color.value), f"the {color} player")
+    options = reader.mapping(data.get("options", {}), f"the {color} player's options")
+    kind, name = data.get("kind"), data.get("name")
+    if not isinstance(kind, str) or not isinstance(name, str):
+        reader.fail(f"the {color} player needs a 'kind' and a 'name' as text")
+    try:
+        player = make_player(kind, name=name, **options)
+    except (ReversiError, TypeError, ValueError) as error:
+        reader.fail(f"the {color} player cannot be made: {error}")
+    return player, data.get("state")
+
+
+def _check_board(reader: _Reader, diagram: object, game: Game) -> None:
+    if diagram is None:
+        return
+    try:
+        saved = Board.from_text(diagram) if isinstance(diagram, str) else None
+    except NotationError as error:
+        reader.fail(f"its board diagram is not readable: {error}")
+    if saved != game.board:
+        reader.fail("its board diagram does not match the position its moves lead to")
+
+
+def _describe(action: dict[str, Any]) -> str:
+    parts = [action.get(key) for key in ("action", "square", "color") if key in action]
+    return " ".join(str(part) for part in parts)
+
+
+def _is_number(value: object) -> bool:
+    """A finite JSON number (JSON files may also hold NaN and Infinity, which are refused)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

@@ -1,0 +1,237 @@
+"""Play Reversi in a terminal, like the seeds' text versions: ``python -m reversi``.
+
+Each side is a human or a computer player.  A human types a square (``c4`` or
+``C 4``), ``0`` or ``pass`` when they have no move, ``undo``, ``resign``,
+``save NAME``, ``load NAME``, ``help`` or ``quit``.  After each move the board is
+printed with its labels and the disc counts; at the end the winner and the
+counts, the scores so far, and an offer to play again.
+
+Input and output are functions (``input`` and ``print`` by default), so tests
+drive a whole session through them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import builtins
+from collections.abc import Callable, Sequence
+
+from reversi.errors import ReversiError
+from reversi.game import Game
+from reversi.notation import BLACK, WHITE, Color
+from reversi.outcome import NoMovePolicy, Scoreboard
+from reversi.players import PLAYER_KINDS, Player, make_player
+from reversi.saves import SaveFolder
+
+HELP = (
+    "Type a square such as c4 (or C 4) to move, 0 or pass when you have no move, "
+    "undo, resign, save NAME, load NAME, or quit."
+)
+
+
+class _Quit(Exception):
+    """The user asked to leave (or the input ran out)."""
+
+
+class TerminalGame:
+    """A session of games in a terminal, with scores kept across them."""
+
+    def __init__(
+        self,
+        input: Callable[[str], str] = builtins.input,
+        output: Callable[[str], None] = print,
+        saves: SaveFolder | None = None,
+    ) -> None:
+        self._input = input
+        self.output = output
+        self.saves = saves or SaveFolder("reversi-saves")
+        self.scores = Scoreboard()
+
+    def ask(self, prompt: str) -> str:
+        """One line of input; the end of input (Ctrl-D) counts as quitting."""
+        try:
+            return self._input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            raise _Quit from None
+
+    # -- setting up --------------------------------------------------------------------
+
+    def choose_player(self, color: Color, kind: str | None = None) -> Player:
+        """Ask which kind of player takes ``color`` and its name, until the answers are valid.
+
+        A kind given on the command line is taken as it is, with the default name.
+        """
+        kinds = ", ".join(PLAYER_KINDS)
+        while True:
+            if kind:
+                chosen, given = kind, ""
+            else:
+                chosen = (
+                    self.ask(f"Who plays {color}? ({kinds}) [human]: ").strip().lower() or "human"
+                )
+                given = self.ask(f"Name for {color} [{color}]: ").strip()
+            if chosen == "human":
+                given = given or str(color)
+            try:
+                return make_player(chosen, name=given or None)
+            except ReversiError as error:
+                self.output(f"Sorry: {error}")
+                kind = None
+
+    # -- playing -------------------------------------------------------------------------
+
+    def run(self, game: Game) -> None:
+        """Play ``game`` and then, as long as the users want, new games with the same players."""
+        try:
+            while True:
+                game = self.play(game)
+                if game.is_over:
+                    self.report(game)
+                answer = self.ask("Play again? [y/N]: ").strip().lower()
+                if answer not in ("y", "yes"):
+                    break
+                game = game.new_game()
+        except _Quit:
+            pass
+        self.output("Goodbye.")
+
+    def play(self, game: Game) -> Game:
+        """Play turns until the game ends; returns the game (a loaded one may replace it)."""
+        self.show(game)
+        while not game.is_over:
+            if game.check_time():
+                self.output(game.log[-1])
+            player = game.current_player
+            if player.is_human:
+                game = self.human_turn(game)
+            else:
+                move = game.step()
+                self.output(f"{player.name} ({game.plies[-1].color}) plays {move}")
+                self.show(game)
+        return game
+
+    def human_turn(self, game: Game) -> Game:
+        """Read one command from the human to move and carry it out; returns the game to go on with."""
+        color = game.turn
+        prompt = f"{game.current_player.name} ({color}), your move: "
+        text = self.ask(prompt).strip()
+        word, _, rest = text.partition(" ")
+        command = word.lower()
+        try:
+            if command == "quit":
+                raise _Quit
+            if command == "help" or not text:
+                self.output(HELP)
+            elif command == "undo":
+                self.undo(game, color)
+            elif command == "resign":
+                game.resign(color)
+            elif command == "save":
+                path = self.saves.save(rest.strip(), game)
+                self.output(f"Saved as {rest.strip()!r} ({path})")
+            elif command == "load":
+                loaded = self.saves.load(rest.strip())
+                self.output(f"Loaded {rest.strip()!r}")
+                self.show(loaded)
+                return loaded
+            elif command in ("0", "pass"):
+                game.pass_turn()
+                self.output(game.log[-1])
+            else:
+                game.play(text)
+                self.show(game)
+        except ReversiError as error:
+            self.output(f"Sorry: {error}")
+        return game
+
+    def undo(self, game: Game, asker: Color) -> None:
+        """Ask the opponent (a human answers y/n; a computer always accepts) and carry out the answer."""
+        game.request_undo(asker)
+        opponent = game.player(asker.opponent)
+        if opponent.is_human:
+            answer = self.ask(f"{opponent.name} ({asker.opponent}), accept the undo? [y/N]: ")
+            accept = answer.strip().lower() in ("y", "yes")
+        else:
+            accept = True
+        game.answer_undo(accept)
+        self.output(game.log[-1])
+        if accept:
+            self.show(game)
+
+    # -- showing -------------------------------------------------------------------------
+
+    def show(self, game: Game) -> None:
+        """Print the board with its labels and the counts, and whose turn it is."""
+        black, white, _, _ = game.counts()
+        self.output(str(game.board))
+        status = "" if game.is_over else f"; {game.turn} ({game.current_player.name}) to move"
+        self.output(f"Black {black}, White {white}{status}")
+
+    def report(self, game: Game) -> None:
+        """Announce the result and the scores so far."""
+        outcome = game.outcome
+        assert outcome is not None
+        if outcome.winner is None:
+            self.output(str(outcome))
+        else:
+            winner = game.player(outcome.winner).name
+            self.output(f"Congratulations {winner}! {outcome}")
+        self.scores.record(game)
+        scores = ", ".join(f"{label} {count}" for label, count in self.scores.rows())
+        self.output(f"Scores: {scores}")
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    input: Callable[[str], str] = builtins.input,
+    output: Callable[[str], None] = print,
+) -> int:
+    """Run a terminal session; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m reversi", description="Play Reversi in a terminal."
+    )
+    parser.add_argument(
+        "--black", choices=list(PLAYER_KINDS), help="who plays Black (asked if left out)"
+    )
+    parser.add_argument(
+        "--white", choices=list(PLAYER_KINDS), help="who plays White (asked if left out)"
+    )
+    parser.add_argument("--size", type=int, default=8, help="board size, even, 4 to 16 (default 8)")
+    parser.add_argument(
+        "--policy",
+        choices=[p.value for p in NoMovePolicy],
+        default=NoMovePolicy.CHANGE_TURN.value,
+        help="what happens when a player has no legal move",
+    )
+    parser.add_argument(
+        "--time", type=float, default=None, help="seconds per move (default: no limit)"
+    )
+    parser.add_argument("--undo-limit", type=int, default=1, help="undos per player per game")
+    parser.add_argument("--saves", default="reversi-saves", help="folder of named saves")
+    parser.add_argument("--load", metavar="NAME", help="continue a saved game")
+    args = parser.parse_args(argv)
+
+    session = TerminalGame(input=input, output=output, saves=SaveFolder(args.saves))
+    output("Reversi. " + HELP)
+    try:
+        if args.load:
+            game = session.saves.load(args.load)
+        else:
+            black = session.choose_player(BLACK, args.black)
+            white = session.choose_player(WHITE, args.white)
+            game = Game(
+                black,
+                white,
+                size=args.size,
+                no_move_policy=args.policy,
+                time_per_move=args.time,
+                undo_limit=args.undo_limit,
+            )
+    except _Quit:
+        output("Goodbye.")
+        return 0
+    except (ReversiError, ValueError) as error:
+        output(f"Sorry: {error}")
+        return 2
+    session.run(game)
+    return 0
