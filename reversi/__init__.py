@@ -2,7 +2,8 @@
 
 The modules form one chain, each using only the ones before it::
 
-    errors -> notation -> bitboard -> board -> players -> search -> game -> saves -> terminal
+    errors -> notation -> bitboard -> board -> evaluation -> search -> players -> game
+           -> saves -> terminal
 
 ``reversi`` imports nothing from Jupyter, widget or plotting libraries: it runs in
 a terminal, a test or a server.  The classroom layer lives in the ``course`` package.
@@ -20,9 +21,52 @@ from reversi.errors import (
     TimeExpiredError,
     UndoError,
 )
+from reversi.evaluation import evaluate, weights
+from reversi.game import Game, Ply
 from reversi.notation import BLACK, PASS, WHITE, Color, Pass, Square, parse_move, square
+from reversi.outcome import EndReason, NoMovePolicy, Outcome, Scoreboard
+from reversi.players import (
+    MAX_NAME_LENGTH,
+    PLAYER_KINDS,
+    AlphaBetaPlayer,
+    GreedyPlayer,
+    HumanPlayer,
+    MinimaxPlayer,
+    Player,
+    PositionalPlayer,
+    RandomPlayer,
+    make_player,
+    validate_name,
+)
+from reversi.saves import SaveFolder, load_game, save_game
+from reversi.search import SearchResult, alphabeta, minimax
 
 __all__ = [
+    "MAX_NAME_LENGTH",
+    "PLAYER_KINDS",
+    "AlphaBetaPlayer",
+    "EndReason",
+    "Game",
+    "GreedyPlayer",
+    "HumanPlayer",
+    "MinimaxPlayer",
+    "NoMovePolicy",
+    "Outcome",
+    "Player",
+    "Ply",
+    "PositionalPlayer",
+    "RandomPlayer",
+    "SaveFolder",
+    "Scoreboard",
+    "SearchResult",
+    "alphabeta",
+    "evaluate",
+    "load_game",
+    "make_player",
+    "minimax",
+    "save_game",
+    "validate_name",
+    "weights",
     "BLACK",
     "PASS",
     "WHITE",

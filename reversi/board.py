@@ -45,7 +45,7 @@ _DIAGRAM_CELLS = {"B": BLACK, "W": WHITE, ".": None}
 
 
 class PawnCounts(NamedTuple):
-    """How many discs of each colour, in all, and how many empty squares (seed 000's Pawns window)."""
+    """The discs of each colour, in all, and the empty squares (seed 000's Pawns window)."""
 
     black: int
     white: int
@@ -216,7 +216,7 @@ class Board:
         return bool(self._flip_bits(self.square(where), color))
 
     def flips(self, where: SquareLike, color: Color) -> list[Square]:
-        """The discs that would turn if ``color`` moved there, in reading order (empty if illegal)."""
+        """The discs ``color`` would turn by moving there, in reading order (none if illegal)."""
         return self._squares_of(self._flip_bits(self.square(where), color))
 
     def illegal_reason(self, where: SquareLike, color: Color) -> str | None:
@@ -322,5 +322,7 @@ def _check_size(size: object) -> None:
     if not isinstance(size, int) or isinstance(size, bool) or size % 2:
         raise BoardSizeError(f"board size {size!r} is not an even whole number")
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise BoardSizeError(f"board size {size} is out of range: it runs from {MIN_SIZE} to {MAX_SIZE}")
+        raise BoardSizeError(
+            f"board size {size} is out of range: it runs from {MIN_SIZE} to {MAX_SIZE}"
+        )
 

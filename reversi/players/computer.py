@@ -1,0 +1,140 @@
+"""Computer players that look one move ahead: random, greedy and positional."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from reversi.board import Board
+from reversi.errors import PlayerError
+from reversi.evaluation import positional
+from reversi.notation import PASS, Color, Move
+from reversi.players.base import Player
+
+
+class RandomPlayer(Player):
+    """Plays a legal move chosen uniformly at random (seed 000's "Randomizer").
+
+    ``seed`` makes the games repeatable; the generator's state is the player's
+    state, so a saved game goes on with exactly the moves it would have made.
+
+    >>> from reversi.notation import BLACK
+    >>> first, again = RandomPlayer(seed=7), RandomPlayer(seed=7)
+    >>> first.choose_move(Board(), BLACK) == again.choose_move(Board(), BLACK)
+    True
+    """
+
+    kind = "random"
+    label = "Randomizer"
+
+    def __init__(self, name: str | None = None, seed: int | None = None) -> None:
+        super().__init__(name)
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise PlayerError(f"seed {seed!r} is not a whole number (or None for a random start)")
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def choose_move(self, board: Board, color: Color) -> Move:
+        """A random legal move, or ``PASS`` when there is none."""
+        moves = board.legal_moves(color)
+        return self._random.choice(moves) if moves else PASS
+
+    def options(self) -> dict[str, Any]:
+        return {"seed": self.seed}
+
+    def get_state(self) -> list[Any]:
+        """The generator's state as ``[version, [625 whole numbers], gauss_next]``."""
+        version, internal, gauss_next = self._random.getstate()
+        return [version, list(internal), gauss_next]
+
+    def set_state(self, state: object | None) -> None:
+        """Continue from a state given by :meth:`get_state` (``None`` keeps the current one)."""
+        if state is None:
+            return
+        problem = _random_state_problem(state)
+        if problem:
+            raise PlayerError(f"{self.name}'s random state is not valid: {problem}")
+        version, internal, gauss_next = state  # type: ignore[misc]
+        try:
+            self._random.setstate((version, tuple(internal), gauss_next))
+        except (TypeError, ValueError) as error:
+            raise PlayerError(f"{self.name}'s random state is not valid: {error}") from error
+
+
+def _random_state_problem(state: object) -> str | None:
+    """Why ``state`` cannot be a :class:`random.Random` state, or ``None`` if it can."""
+    if not isinstance(state, (list, tuple)) or len(state) != 3:
+        return "it must be a list [version, numbers, gauss_next]"
+    version, internal, gauss_next = state
+    expected_version, expected_numbers, _ = random.Random(0).getstate()
+    if version != expected_version or isinstance(version, bool):
+        return f"version {version!r} is not the generator's version"
+    if not isinstance(internal, (list, tuple)) or len(internal) != len(expected_numbers):
+        return f"it must hold a list of {len(expected_numbers)} whole numbers"
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**32 for n in internal):
+        return "its numbers must be whole numbers from 0 to 2**32 - 1"
+    if gauss_next is not None and not isinstance(gauss_next, (int, float)):
+        return f"gauss_next {gauss_next!r} is not a number or None"
+    return None
+
+
+class GreedyPlayer(Player):
+    """The CS106 computer player: a corner if it can, else the move that turns the most discs.
+
+    Corners are tried top-left, top-right, bottom-right, bottom-left.  Among
+    moves that turn equally many discs it takes the last in reading order (the
+    farthest down, then the farthest right).  Any board size works.
+
+    >>> from reversi.notation import BLACK
+    >>> board = Board.from_text('''
+    ... . W B .
+    ... B W W .
+    ... W . W .
+    ... W B W .
+    ... ''')
+    >>> [(square.name, len(board.flips(square, BLACK))) for square in board.legal_moves(BLACK)]
+    [('a1', 1), ('d2', 3), ('d4', 1)]
+    >>> GreedyPlayer().choose_move(board, BLACK)  # a corner beats d2, and a1 comes before d4
+    Square(row=0, col=0)
+    """
+
+    kind = "greedy"
+    label = "Greedy"
+
+    def choose_move(self, board: Board, color: Color) -> Move:
+        moves = board.legal_moves(color)
+        if not moves:
+            return PASS
+        last = board.size - 1
+        for corner in ((0, 0), (0, last), (last, last), (last, 0)):
+            if corner in moves:
+                return moves[moves.index(corner)]
+        best, most = moves[0], 0
+        for move in moves:  # reading order, so ">=" leaves the last of equal moves
+            flipped = len(board.flips(move, color))
+            if flipped >= most:
+                best, most = move, flipped
+        return best
+
+
+class PositionalPlayer(Player):
+    """Plays the move after which its discs stand on the best squares (one move ahead).
+
+    A position is worth the weights of the player's discs minus those of the
+    opponent's (:func:`reversi.evaluation.weights`: corners high, X- and
+    C-squares low).  Of equally good moves it takes the first in reading order.
+    """
+
+    kind = "positional"
+    label = "Positional"
+
+    def choose_move(self, board: Board, color: Color) -> Move:
+        best: Move = PASS
+        best_value = None
+        for move in board.legal_moves(color):  # reading order; ">" keeps the first of equals
+            after = board.copy()
+            after.play(move, color)
+            value = positional(after.bits(color), after.bits(color.opponent), board.size)
+            if best_value is None or value > best_value:
+                best, best_value = move, value
+        return best

@@ -1,0 +1,69 @@
+"""A person at the keyboard, typing moves as in the ZX-81 article: ``C 4``, ``d3``, ``0``."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from typing import ClassVar
+
+from reversi.board import Board
+from reversi.errors import NotationError
+from reversi.notation import PASS, Color, Move, parse_move
+from reversi.players.base import Player
+
+
+class HumanPlayer(Player):
+    """Asks for a move until a legal one is typed.
+
+    ``input`` reads one line given a prompt and ``output`` shows a message; they
+    default to the terminal and can be replaced (a notebook widget, a test
+    script).  A square is typed as ``d3``, ``D3`` or ``C 4``; ``0`` or ``pass``
+    passes, which is allowed only without a legal move.  The end of input
+    (:class:`EOFError`) is not caught: it is for the front end to handle.
+
+    >>> from reversi.notation import BLACK
+    >>> typed = iter(["z9", "a1", "pass", "d3"])
+    >>> ann = HumanPlayer("Ann", input=lambda prompt: next(typed), output=print)
+    >>> ann.choose_move(Board(), BLACK)
+    'z9' is not a square of an 8x8 board: columns run from a to h
+    'a1' is not a legal move for Black: no White disc is next to a1
+    Black cannot pass while it has a legal move (d3, c4, f5, e6)
+    Square(row=2, col=3)
+    """
+
+    kind = "human"
+    label = "Human"
+    is_human: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        name: str | None = None,
+        input: Callable[[str], str] = builtins.input,  # named after the builtin it stands for
+        output: Callable[[str], object] = print,
+    ) -> None:
+        super().__init__(name)
+        self._input = input
+        self._output = output
+
+    def choose_move(self, board: Board, color: Color) -> Move:
+        """Prompt ``"Black (Ann), your move: "`` until the reply is a legal move or allowed pass."""
+        prompt = f"{color} ({self.name}), your move: "
+        while True:
+            text = self._input(prompt)
+            try:
+                move = parse_move(text, board.size)
+            except NotationError as error:
+                self._output(str(error))
+                continue
+            legal = board.legal_moves(color)
+            if move is PASS:
+                if not legal:
+                    return PASS
+                shown = ", ".join(square.name for square in legal)
+                self._output(f"{color} cannot pass while it has a legal move ({shown})")
+                continue
+            reason = board.illegal_reason(move, color)
+            if reason is None:
+                return move
+            hint = "" if legal else "; there is no legal move, so type 0 or pass"
+            self._output(f"{move.name!r} is not a legal move for {color}: {reason}{hint}")

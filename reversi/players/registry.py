@@ -1,0 +1,55 @@
+"""The one table of player kinds, and :func:`make_player`, which builds a player by kind name.
+
+>>> make_player("alphabeta", depth=3)
+AlphaBetaPlayer(name='Alpha-beta', depth=3, time_limit=None)
+>>> make_player("greedy", depth=3)
+Traceback (most recent call last):
+...
+reversi.errors.PlayerError: a greedy player has no setting 'depth' (its settings: none)
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from reversi.errors import PlayerError
+from reversi.players.base import Player
+from reversi.players.computer import GreedyPlayer, PositionalPlayer, RandomPlayer
+from reversi.players.human import HumanPlayer
+from reversi.players.searching import AlphaBetaPlayer, MinimaxPlayer
+
+#: Every kind of player by its key, weakest computer first.  Each class has a
+#: ``label`` for people (``PLAYER_KINDS["random"].label == "Randomizer"``).
+PLAYER_KINDS: Mapping[str, type[Player]] = MappingProxyType(
+    {
+        cls.kind: cls
+        for cls in (
+            HumanPlayer,
+            RandomPlayer,
+            GreedyPlayer,
+            PositionalPlayer,
+            MinimaxPlayer,
+            AlphaBetaPlayer,
+        )
+    }
+)
+
+
+def make_player(kind: str, name: str | None = None, **options: Any) -> Player:
+    """A new player of ``kind`` (a key of :data:`PLAYER_KINDS`) with ``name`` and settings.
+
+    Unknown kinds, unknown settings and bad values raise :class:`PlayerError`.
+    """
+    cls = PLAYER_KINDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise PlayerError(f"unknown player kind {kind!r}: choose one of {', '.join(PLAYER_KINDS)}")
+    accepted = [p for p in inspect.signature(cls).parameters if p != "name"]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        allowed = ", ".join(accepted) if accepted else "none"
+        names = ", ".join(map(repr, unknown))
+        raise PlayerError(f"a {kind} player has no setting {names} (its settings: {allowed})")
+    return cls(name, **options)
