@@ -1,0 +1,56 @@
+"""The errors the cursor-map game raises.
+
+All of them are :class:`CursorMapError`, itself a :class:`reversi.errors.ReversiError`,
+so a front end can catch every refusal of the package in one place.  Each message names
+what was refused and why.
+"""
+
+from __future__ import annotations
+
+from reversi.errors import GameOverError, ReversiError
+
+
+class CursorMapError(ReversiError):
+    """Base class of every error the cursor-map game raises."""
+
+
+class MapError(CursorMapError, ValueError):
+    """A map that breaks a rule of the game: a bad size or shape, a character given two
+    roles, a player who owns no field that can be switched."""
+
+
+class MapFileError(MapError):
+    """Map-file text that cannot be read, located by 1-based line and column.
+
+    ``line`` and ``column`` are 0 when the problem has no place in the text (the file
+    is missing, say).  ``problem`` is the reason in words; ``source`` names the file.
+
+    >>> error = MapFileError("width must be a positive integer, got 'abc'", line=3, column=7)
+    >>> str(error)
+    "line 3, column 7: width must be a positive integer, got 'abc'"
+    >>> str(MapFileError("the file does not exist", source="maps/x.map"))
+    'maps/x.map: the file does not exist'
+    """
+
+    def __init__(
+        self, problem: str, line: int = 0, column: int = 0, source: str | None = None
+    ) -> None:
+        self.problem = problem
+        self.line = line
+        self.column = column
+        self.source = source
+        where = f"line {line}, column {column}: " if line > 0 else ""
+        prefix = f"{source}: " if source else ""
+        super().__init__(f"{prefix}{where}{problem}")
+
+    def __reduce__(self) -> tuple[type[MapFileError], tuple[str, int, int, str | None]]:
+        return type(self), (self.problem, self.line, self.column, self.source)
+
+
+class CursorGameError(CursorMapError, ValueError):
+    """A request the game cannot accept: a cursor off the map, an unknown direction,
+    a malformed cursor, a bad setting."""
+
+
+class CursorGameOverError(CursorMapError, GameOverError):
+    """An action asked of a cursor-map game that has already ended."""

@@ -1,0 +1,290 @@
+"""A game of cursor-map: two players take turns applying dealt cursors to one map.
+
+Player one (blue) moves first.  Each turn deals a new cursor from the game's own
+``random.Random(seed)``; the player moves its centre over the map and applies it.  The
+cursor keeps its place from one turn to the next (it starts on the middle field), so the
+next player begins where the last one applied.
+
+A player wins as soon as every ON/OFF field they own is ON, whoever's move made it so;
+when one move switches on every field of both players, the player who made it wins.
+With ``max_turns`` set, a game still undecided after that many turns is a draw.
+
+>>> from reversi.cursormap.model import CursorMap
+>>> game = CursorGame(CursorMap.from_strings(["bbr"], ["000"]), seed=1)
+>>> print(game.cursor, game.position)
+OR 001/1.0/111 Position(row=0, col=1)
+>>> turn = game.apply()
+>>> print(game.log[-1])
+Turn 1: player one (blue) applied OR 001/1.0/111 at (0, 1): 1 field changed.
+>>> print(game.map)
+    0  1  2
+ 0  B1 B0 R0
+>>> game.player
+<Owner.TWO: 'two'>
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reversi.cursormap.errors import CursorGameError, CursorGameOverError
+from reversi.cursormap.model import CursorMap, Owner, Position
+from reversi.cursormap.rules import Change, Cursor, apply_cursor
+
+
+def _capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
+class Direction(enum.Enum):
+    """A step of the cursor's centre, as ``(drow, dcol)``."""
+
+    UP = (-1, 0)
+    DOWN = (1, 0)
+    LEFT = (0, -1)
+    RIGHT = (0, 1)
+
+    @classmethod
+    def parse(cls, direction: Direction | str) -> Direction:
+        """A Direction, or its name in any case (``'up'``, ``'Left'``)."""
+        if isinstance(direction, Direction):
+            return direction
+        name = direction.upper() if isinstance(direction, str) else None
+        if name not in cls.__members__:
+            raise CursorGameError(
+                f"{direction!r} is not a direction: use 'up', 'down', 'left' or 'right'"
+            )
+        return cls[name]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winner (None for a draw), why, and after how many turns."""
+
+    winner: Owner | None
+    reason: str
+    turns: int
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won."""
+        return self.winner is None
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One applied cursor: who applied it, where, what it changed, and the outcome if
+    this turn ended the game."""
+
+    number: int
+    player: Owner
+    cursor: Cursor
+    position: Position
+    changes: tuple[Change, ...]
+    outcome: Outcome | None = None
+
+    def describe(self) -> str:
+        """The turn as a log line; a hidden operator is revealed."""
+        revealed = (
+            f" (the hidden operator was {self.cursor.operator})" if self.cursor.hidden else ""
+        )
+        count = len(self.changes)
+        fields = "field" if count == 1 else "fields"
+        row, col = self.position
+        return (
+            f"Turn {self.number}: {self.player} applied {self.cursor} at ({row}, {col})"
+            f"{revealed}: {count} {fields} changed."
+        )
+
+
+class CursorGame:
+    """A cursor-map game on ``cursor_map``, dealt from ``random.Random(seed)``.
+
+    The same map and seed deal the same cursors, so moves played again replay the game
+    exactly; without a seed one is drawn and kept in :attr:`seed`.  ``dealer`` makes each
+    turn's cursor from the game's random generator: :meth:`Cursor.deal` by default, and
+    a lesson may pass its own (only OR cursors, say, or a scripted list).  Every refused
+    action (a move off the map, anything after the game is over) leaves the game as it was.
+    """
+
+    def __init__(
+        self,
+        cursor_map: CursorMap,
+        *,
+        seed: int | None = None,
+        max_turns: int | None = None,
+        dealer: Callable[[random.Random], Cursor] = Cursor.deal,
+    ) -> None:
+        if not isinstance(cursor_map, CursorMap):
+            raise CursorGameError(f"a game is played on a CursorMap, got {cursor_map!r}")
+        if max_turns is not None and (
+            not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1
+        ):
+            raise CursorGameError(
+                f"max_turns must be a positive integer or None, got {max_turns!r}"
+            )
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        elif not isinstance(seed, int) or isinstance(seed, bool):
+            raise CursorGameError(f"seed must be an integer or None, got {seed!r}")
+        self.start_map = cursor_map
+        self.seed = seed
+        self.max_turns = max_turns
+        self._rng = random.Random(seed)
+        self._map = cursor_map
+        self._player = Owner.ONE
+        self._position = Position((cursor_map.height - 1) // 2, (cursor_map.width - 1) // 2)
+        self._dealer = dealer
+        self._cursor = dealer(self._rng)
+        self._history: list[Turn] = []
+        self._outcome: Outcome | None = None
+        limit = f", at most {max_turns} turns" if max_turns else ""
+        self._log = [
+            f"New game on a {cursor_map.width}x{cursor_map.height} map, seed {seed}{limit};"
+            f" {Owner.ONE} begins."
+        ]
+
+    # -- the state ---------------------------------------------------------------------
+
+    @property
+    def map(self) -> CursorMap:
+        """The map as it stands now (:attr:`start_map` is the map the game began on)."""
+        return self._map
+
+    @property
+    def player(self) -> Owner:
+        """Whose turn it is; after the game, who played the last turn."""
+        return self._player
+
+    @property
+    def cursor(self) -> Cursor:
+        """The cursor dealt for this turn; after the game, the last one applied."""
+        return self._cursor
+
+    @property
+    def position(self) -> Position:
+        """Where the centre of the cursor is."""
+        return self._position
+
+    @property
+    def turn(self) -> int:
+        """The number of the turn being played, from 1; after the game, the last turn's."""
+        return len(self._history) + (0 if self.is_over else 1)
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        """Every applied turn, first to last."""
+        return tuple(self._history)
+
+    @property
+    def log(self) -> list[str]:
+        """The game in words: the start, each turn, the outcome (a copy)."""
+        return list(self._log)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        return self._outcome
+
+    @property
+    def winner(self) -> Owner | None:
+        """The winning player, or None (game on, or a draw)."""
+        return self._outcome.winner if self._outcome else None
+
+    @property
+    def is_over(self) -> bool:
+        """True once a player has won or the turn limit made a draw."""
+        return self._outcome is not None
+
+    def switchable(self, owner: Owner) -> int:
+        """How many fields of ``owner`` are ON or OFF."""
+        return self._map.switchable(owner)
+
+    def remaining(self, owner: Owner) -> int:
+        """How many fields of ``owner`` are still OFF."""
+        return self._map.remaining(owner)
+
+    # -- actions -----------------------------------------------------------------------
+
+    def _check_not_over(self, action: str) -> None:
+        if self._outcome is not None:
+            raise CursorGameOverError(f"cannot {action}: the game is over ({self._outcome.reason})")
+
+    def move(self, direction: Direction | str) -> bool:
+        """Step the cursor's centre one field; at the edge of the map it stays put.
+
+        Returns True if the cursor moved.
+        """
+        self._check_not_over("move the cursor")
+        drow, dcol = Direction.parse(direction).value
+        target = Position(self._position.row + drow, self._position.col + dcol)
+        if not self._map.contains(target):
+            return False
+        self._position = target
+        return True
+
+    def move_to(self, row: int, col: int) -> None:
+        """Put the cursor's centre on the field ``(row, col)``."""
+        self._check_not_over("move the cursor")
+        if not (isinstance(row, int) and isinstance(col, int) and self._map.contains((row, col))):
+            raise CursorGameError(
+                f"{(row, col)!r} is off the {self._map.width}x{self._map.height} map:"
+                f" rows go from 0 to {self._map.height - 1},"
+                f" columns from 0 to {self._map.width - 1}"
+            )
+        self._position = Position(row, col)
+
+    def apply(self) -> Turn:
+        """Apply the cursor where it stands, judge the game, and pass the turn."""
+        self._check_not_over("apply the cursor")
+        new_map, changes = apply_cursor(self._map, self._cursor, self._position)
+        number = len(self._history) + 1
+        outcome = self._judge(new_map, number)
+        turn = Turn(number, self._player, self._cursor, self._position, changes, outcome)
+        self._map = new_map
+        self._history.append(turn)
+        self._log.append(turn.describe())
+        if outcome is None:
+            self._player = self._player.opponent
+            self._cursor = self._dealer(self._rng)
+        else:
+            self._outcome = outcome
+            self._log.append(outcome.reason)
+        return turn
+
+    def _judge(self, new_map: CursorMap, number: int) -> Outcome | None:
+        done = [player for player in (Owner.ONE, Owner.TWO) if new_map.all_on(player)]
+        if len(done) == 2:
+            reason = (
+                f"{self._player} wins: turn {number} switched on every field of both players,"
+                " and the player who made that move wins."
+            )
+            return Outcome(self._player, _capital(reason), number)
+        if done:
+            winner = done[0]
+            count = new_map.switchable(winner)
+            reason = f"{winner} wins on turn {number}: all {count} of their fields are on."
+            return Outcome(winner, _capital(reason), number)
+        if self.max_turns is not None and number >= self.max_turns:
+            reason = f"Draw: the limit of {self.max_turns} turns was reached with no winner."
+            return Outcome(None, reason, number)
+        return None
+
+    def __str__(self) -> str:
+        if self._outcome is not None:
+            status = self._outcome.reason
+        else:
+            row, col = self._position
+            status = f"Turn {self.turn}: {self._player} applies {self._cursor} at ({row}, {col})"
+        return f"{status}\n{self._map}"
+
+    def __repr__(self) -> str:
+        return (
+            f"<CursorGame {self._map.width}x{self._map.height} seed={self.seed} turn={self.turn}>"
+        )

@@ -1,0 +1,44 @@
+"""The cursor-map package is pure Python: the standard library, ``reversi.errors`` and its
+own modules, each importing only the modules before it in the chain."""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+import reversi.cursormap
+
+PACKAGE = Path(reversi.cursormap.__file__).parent
+CHAIN = ["errors", "model", "rules", "mapfile", "samples", "game"]
+
+
+def imports(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*.py")), ids=lambda p: p.name)
+def test_only_the_standard_library_and_reversi_errors(path):
+    for name in imports(path):
+        top = name.split(".")[0]
+        if top == "reversi":
+            assert name == "reversi.errors" or name.startswith("reversi.cursormap."), name
+        else:
+            assert top in sys.stdlib_module_names or top == "__future__", name
+
+
+@pytest.mark.parametrize("module", CHAIN)
+def test_modules_form_a_chain(module):
+    earlier = set(CHAIN[: CHAIN.index(module)])
+    for name in imports(PACKAGE / f"{module}.py"):
+        if name.startswith("reversi.cursormap."):
+            assert name.removeprefix("reversi.cursormap.") in earlier, name
+
+
+def test_every_module_is_in_the_chain():
+    assert {p.stem for p in PACKAGE.glob("*.py")} == set(CHAIN) | {"__init__"}
