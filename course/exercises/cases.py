@@ -1,0 +1,187 @@
+"""Positions the checks test students' functions on: the ZX-81 article's Figure 2 and
+positions from seeded random games.
+
+Figure 2 of the article is not reproduced square by square; :data:`FIGURE_2` is a position
+built to agree with everything the article says about it, with Black to move:
+
+* valid: d1 takes d2; g2 takes d5, e4, f3 and g3; h3 takes f3 and g3; e7 takes e4, e5, e6;
+* invalid: e8 (e7 is empty), f7 (no disc on c4 closes the diagonal), b5 (f5 is empty).
+
+>>> [str(sq) for sq in FIGURE_2.flips("g2", BLACK)]
+['f3', 'g3', 'e4', 'd5']
+>>> [str(sq) for sq in FIGURE_2_MOVES]
+['d1', 'g2', 'h3', 'e7', 'e8', 'f7', 'b5']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from reversi import BLACK, PASS, WHITE, Board, Color, Square
+
+FIGURE_2 = Board.from_text(
+    """
+      a b c d e f g h
+    1 . . . . . . . .
+    2 . . . W . . . .
+    3 . . . B B W W .
+    4 . . . . W . B .
+    5 . . W W W . . .
+    6 . . B . W . . .
+    7 . . . . . . . .
+    8 . . . . . . . .
+    """
+)
+
+#: The article's moves, the valid ones first, in the order it lists them.
+FIGURE_2_MOVES = tuple(FIGURE_2.square(name) for name in ("d1", "g2", "h3", "e7", "e8", "f7", "b5"))
+
+
+#: Black on e5 captures in all eight directions.
+STAR = Board.from_text(
+    """
+    . . . . . . . .
+    . B . . B . . B
+    . . W . W . W .
+    . . . W W W . .
+    . B W W . W W B
+    . . . W W W . .
+    . . W . W . W .
+    . B . . B . . B
+    """
+)
+
+#: Lines of discs along the four edges, some closed by a Black disc and some not.
+EDGES = Board.from_text(
+    """
+    . W W W B . . .
+    W . . . . . . .
+    W . . . . . . .
+    B . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . W W W W W W W
+    """
+)
+
+
+def random_game(seed: int, size: int = 8, stop: int | None = None) -> Iterator[tuple[Board, Color]]:
+    """The positions of a game of random legal moves, each with the side to move.
+
+    The game is played with ``random.Random(seed)``, so the same seed gives the same
+    positions.  A side without a move passes; the last position is the finished game
+    (or the position after ``stop`` plies).
+    """
+    rng = random.Random(seed)
+    board, color, plies = Board(size), BLACK, 0
+    while not board.is_finished() and (stop is None or plies < stop):
+        yield board.copy(), color
+        moves = board.legal_moves(color)
+        if moves:
+            board.play(rng.choice(moves), color)
+        color, plies = color.opponent, plies + 1
+    yield board.copy(), color
+
+
+def sample_positions(seeds: range, every: int = 1, size: int = 8) -> list[tuple[Board, Color]]:
+    """Every ``every``-th position of the random games of ``seeds``, in a fixed order."""
+    found = []
+    for seed in seeds:
+        found.extend(list(random_game(seed, size))[::every])
+    return found
+
+
+def first_pass(seed: int, size: int, color: Color) -> tuple[Board, Color]:
+    """The first position of a random game where ``color``, to move, must pass."""
+    for board, to_move in random_game(seed, size):
+        if (
+            to_move is color
+            and not board.has_legal_move(color)
+            and board.has_legal_move(color.opponent)
+        ):
+            return board, color
+    raise ValueError(f"{color} never passes in the random {size}x{size} game of seed {seed}")
+
+
+def pass_positions() -> list[tuple[str, Board, Color]]:
+    """Positions where the side to move has no legal move but the opponent has one.
+
+    >>> [(board.size, str(color), board.legal_moves(color)) for _, board, color in pass_positions()][:2]
+    [(6, 'White', []), (6, 'Black', [])]
+    """
+    return [
+        (f"{color} must pass in a {size}x{size} game (seed {seed})", *first_pass(seed, size, color))
+        for size, seed, color in (
+            (6, 6, WHITE),
+            (6, 33, BLACK),
+            (6, 32, WHITE),
+            (8, 134, BLACK),
+            (8, 140, WHITE),
+        )
+    ]
+
+
+def early_ends() -> list[tuple[str, Board]]:
+    """Finished random games with empty squares left (neither side could move)."""
+    return [
+        (
+            f"a {size}x{size} game over with empty squares (seed {seed})",
+            list(random_game(seed, size))[-1][0],
+        )
+        for size, seed in ((6, 104), (6, 189), (8, 116))
+    ]
+
+
+def flip_positions() -> list[tuple[str, Board, Color]]:
+    """Two positions made for testing captures, then every 6th position of four random games."""
+    found = [("all eight directions", STAR, BLACK), ("lines along the edges", EDGES, BLACK)]
+    for number, (board, color) in enumerate(sample_positions(range(4), every=6)):
+        found.append((f"position {number + 1} (random games)", board, color))
+    return found
+
+
+def blocked_position() -> Board:
+    """A game over with empty squares left: neither side can move (a wipe-out of White).
+
+    >>> board = blocked_position()
+    >>> board.is_finished(), board.count(None) > 0
+    (True, True)
+    """
+    return Board.from_text(
+        """
+        . . . . . .
+        . . . . . .
+        . . B B . .
+        . . B B . .
+        . . . . . .
+        . . . . . .
+        """
+    )
+
+
+def full_draw() -> Board:
+    """A full 4x4 board with 8 discs each: the game is over and drawn."""
+    return Board.from_text(
+        """
+        B B W W
+        B B W W
+        B B W W
+        B B W W
+        """
+    )
+
+
+def names(squares: list[Square]) -> str:
+    """Squares as text, ``'d5 e4 f3 g3'`` (``'none'`` for no square); PASS as ``'PASS'``."""
+    if squares is PASS:
+        return "PASS"
+    return " ".join(str(sq) for sq in squares) or "none"
+
+
+def color_name(value: object) -> str:
+    """``'BLACK'``, ``'WHITE'`` or ``'None'``, as a student writes them in code."""
+    if value is None:
+        return "None"
+    return "BLACK" if value is BLACK else "WHITE" if value is WHITE else repr(value)

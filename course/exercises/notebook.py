@@ -1,0 +1,149 @@
+r"""Exercise notebooks as plain JSON: the tags that mark cells, and the solution markers.
+
+An exercise notebook marks its code cells with tags (cell metadata), so that cells are
+matched by what they are, never by where they are:
+
+* ``answer:NAME``: a cell where the student writes code (``answer:flips``);
+* ``check:NAME``: a teacher's check cell, marked ``# NBVAL_CHECK_OUTPUT``;
+* ``setup``: a teacher's cell that prepares the notebook (imports);
+* other code cells are teacher demos; markdown cells are instructions.
+
+In the teacher's source, an answer cell holds the solution between ``### BEGIN SOLUTION``
+and ``### END SOLUTION``; :func:`strip_solutions` swaps each such block for a stub:
+
+>>> print(strip_solutions("def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n"))
+def f():
+    # YOUR CODE HERE
+    raise NotImplementedError("write this part")
+<BLANKLINE>
+
+Notebooks are read with :mod:`json`, not nbformat: the grader must start fast and must
+not trust a student's file to be a valid notebook beyond the little it reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+ANSWER = "answer:"
+CHECK = "check:"
+SETUP = "setup"
+BEGIN_SOLUTION = "### BEGIN SOLUTION"
+END_SOLUTION = "### END SOLUTION"
+STUB = ("# YOUR CODE HERE", 'raise NotImplementedError("write this part")')
+CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
+#: Notebook metadata key under which a released notebook names its exercise.
+METADATA_KEY = "course"
+
+Notebook = dict[str, Any]
+Cell = dict[str, Any]
+
+
+class NotebookError(ValueError):
+    """A file that is not an exercise notebook, or a source that breaks the conventions."""
+
+
+def read(path: str | os.PathLike[str]) -> Notebook:
+    """The notebook at ``path`` as a dict; :class:`NotebookError` if it is not one."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except OSError as error:
+        raise NotebookError(f"{os.fspath(path)}: cannot read it ({error.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise NotebookError(
+            f"{os.fspath(path)}: not a notebook (not valid JSON: {error})"
+        ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise NotebookError(f"{os.fspath(path)}: not a notebook (it has no list of cells)")
+    if data.get("nbformat") != 4:
+        raise NotebookError(f"{os.fspath(path)}: only notebook format 4 is supported")
+    data["cells"] = [cell for cell in data["cells"] if isinstance(cell, dict)]
+    return data
+
+
+def write(notebook: Notebook, path: str | os.PathLike[str]) -> None:
+    """Write ``notebook`` the way nbformat does (one-space indent, sorted keys)."""
+    text = json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False)
+    Path(path).write_text(text + "\n", encoding="utf-8")
+
+
+def source(cell: Cell) -> str:
+    """The cell's text (notebooks store it as one string or as a list of lines)."""
+    text = cell.get("source", "")
+    if isinstance(text, list):
+        return "".join(str(line) for line in text)
+    return str(text)
+
+
+def tags(cell: Cell) -> list[str]:
+    """The cell's tags (an empty list if it has none or they are malformed)."""
+    metadata = cell.get("metadata")
+    found = metadata.get("tags", []) if isinstance(metadata, dict) else []
+    return [tag for tag in found if isinstance(tag, str)] if isinstance(found, list) else []
+
+
+def tag_with(cell: Cell, prefix: str) -> str | None:
+    """The first tag of a code cell that starts with ``prefix`` (``answer:`` or ``check:``)."""
+    if cell.get("cell_type") != "code":
+        return None
+    return next((tag for tag in tags(cell) if tag.startswith(prefix)), None)
+
+
+def check_tags(notebook: Notebook) -> list[str]:
+    """The ``check:`` tags of a notebook, in order."""
+    return [tag for cell in notebook["cells"] if (tag := tag_with(cell, CHECK))]
+
+
+def answer_tags(notebook: Notebook) -> list[str]:
+    """The ``answer:`` tags of a notebook, in order."""
+    return [tag for cell in notebook["cells"] if (tag := tag_with(cell, ANSWER))]
+
+
+def exercise_name(
+    notebook: Notebook, path: str | os.PathLike[str], known: Iterable[str]
+) -> str | None:
+    """Which of the ``known`` exercises a notebook is: from its metadata, else its file name.
+
+    >>> exercise_name({"metadata": {}}, "ann__04_flips (1).ipynb", ["01_squares", "04_flips"])
+    '04_flips'
+    """
+    known = sorted(known, key=len, reverse=True)
+    metadata = notebook.get("metadata")
+    named = metadata.get(METADATA_KEY, {}) if isinstance(metadata, dict) else {}
+    if isinstance(named, dict) and named.get("exercise") in known:
+        return str(named["exercise"])
+    stem = Path(path).name
+    return next((name for name in known if name in stem), None)
+
+
+def strip_solutions(text: str) -> str:
+    """``text`` with every solution block replaced by a stub that raises NotImplementedError."""
+    lines, out, inside = text.splitlines(keepends=True), [], False
+    for number, line in enumerate(lines, start=1):
+        marker = line.strip()
+        if marker == BEGIN_SOLUTION:
+            if inside:
+                raise NotebookError(f"line {number}: {BEGIN_SOLUTION} inside a solution block")
+            inside = True
+            indent = line[: len(line) - len(line.lstrip())]
+            out += [indent + stub + "\n" for stub in STUB]
+        elif marker == END_SOLUTION:
+            if not inside:
+                raise NotebookError(f"line {number}: {END_SOLUTION} without {BEGIN_SOLUTION}")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise NotebookError(f"{BEGIN_SOLUTION} is never closed by {END_SOLUTION}")
+    result = "".join(out)
+    return result if text.endswith("\n") or not result.endswith("\n") else result[:-1]
+
+
+def has_solution(text: str) -> bool:
+    """Whether ``text`` holds a solution marker."""
+    return any(line.strip() in (BEGIN_SOLUTION, END_SOLUTION) for line in text.splitlines())
