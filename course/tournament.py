@@ -1,0 +1,259 @@
+"""A round-robin tournament between computer players, and charts of its results.
+
+Every pair of entrants plays the same few openings twice, once with each colour, so
+neither side profits from moving first or from a lucky start.  An opening is a short
+run of random legal moves from a seeded :class:`random.Random`, which gives the
+deterministic players different games to play; with the same ``seed`` the whole
+tournament, random players included, comes out the same every time.
+
+>>> result = round_robin({"Greedy": entrant("greedy"), "Positional": entrant("positional")},
+...                      games_per_pair=2, size=6, seed=1)
+>>> print(result)
+  #  player      games  wins  draws  losses  points
+  1  Positional      2     2      0       0     2.0
+  2  Greedy          2     0      0       2     0.0
+
+The games are played by :class:`reversi.game.Game`, the players come from
+:func:`reversi.players.make_player` (or any function that returns a
+:class:`~reversi.players.Player`); this module only keeps the score.  The charts use
+matplotlib, which is why they live in ``course`` and not in ``reversi``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from reversi.board import Board
+from reversi.game import Game
+from reversi.notation import BLACK, Color, Square
+from reversi.outcome import Outcome
+from reversi.players import PLAYER_KINDS, Player, make_player
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+#: Makes a fresh player for one game; it is given a seed for that game.
+PlayerFactory = Callable[[int], Player]
+
+
+def entrant(kind: str, **options: Any) -> PlayerFactory:
+    """A factory for ``make_player(kind, **options)``; a kind with a ``seed`` setting gets the game's.
+
+    >>> entrant("alphabeta", depth=2)(seed=7)
+    AlphaBetaPlayer(name='Alpha-beta', depth=2, time_limit=None)
+    >>> entrant("random")(seed=7)
+    RandomPlayer(name='Randomizer', seed=7)
+    """
+    make_player(kind, **options)  # refuse a bad kind or setting now, not in the middle of play
+    takes_seed = "seed" in inspect.signature(PLAYER_KINDS[kind]).parameters
+
+    def factory(seed: int) -> Player:
+        if takes_seed and "seed" not in options:
+            return make_player(kind, seed=seed, **options)
+        return make_player(kind, **options)
+
+    return factory
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One tournament game: who had which colour, the opening it started from, and how it ended."""
+
+    black: str
+    white: str
+    opening: str
+    outcome: Outcome
+
+    def name_of(self, color: Color) -> str:
+        """The entrant who played ``color``."""
+        return self.black if color is BLACK else self.white
+
+    @property
+    def winner(self) -> str | None:
+        """The winning entrant's name, or ``None`` for a draw (or a stalemate)."""
+        return None if self.outcome.winner is None else self.name_of(self.outcome.winner)
+
+    def points(self, name: str) -> float:
+        """What ``name`` scored in this game: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == name else 0.0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One entrant's line in the table."""
+
+    name: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def points(self) -> float:
+        """One point a win, half a point a draw."""
+        return self.wins + self.draws / 2
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Every game of a tournament, with the table and the cross-table worked out from them."""
+
+    names: tuple[str, ...]
+    games: tuple[GameRecord, ...]
+
+    @property
+    def games_per_pair(self) -> int:
+        """How many games each pair of entrants played."""
+        pairs = len(self.names) * (len(self.names) - 1) // 2
+        return len(self.games) // pairs if pairs else 0
+
+    def standings(self) -> list[Standing]:
+        """One :class:`Standing` per entrant, most points first (ties keep the entry order)."""
+        rows = []
+        for name in self.names:
+            played = [g for g in self.games if name in (g.black, g.white)]
+            wins = sum(g.winner == name for g in played)
+            draws = sum(g.winner is None for g in played)
+            rows.append(Standing(name, len(played), wins, draws, len(played) - wins - draws))
+        return sorted(rows, key=lambda row: -row.points)
+
+    def score(self, name: str, opponent: str) -> float:
+        """The points ``name`` took from the games against ``opponent``."""
+        return sum(g.points(name) for g in self.games if {g.black, g.white} == {name, opponent})
+
+    def crosstable(self) -> list[list[float | None]]:
+        """``table[i][j]``: the points entrant ``i`` took from entrant ``j`` (``None`` on the diagonal)."""
+        return [
+            [None if me == them else self.score(me, them) for them in self.names]
+            for me in self.names
+        ]
+
+    def __str__(self) -> str:
+        width = max(len("player"), *(len(name) for name in self.names))
+        lines = [f"  #  {'player':<{width}}  games  wins  draws  losses  points"]
+        for place, row in enumerate(self.standings(), start=1):
+            lines.append(
+                f"{place:>3}  {row.name:<{width}}  {row.games:>5}  {row.wins:>4}  "
+                f"{row.draws:>5}  {row.losses:>6}  {row.points:>6.1f}"
+            )
+        return "\n".join(lines)
+
+
+def random_openings(count: int, plies: int, size: int = 8, seed: int = 0) -> list[list[Square]]:
+    """``count`` openings of ``plies`` random legal moves each, all different when possible.
+
+    >>> [" ".join(map(str, opening)) for opening in random_openings(2, 3, seed=5)]
+    ['f5 f6 e6', 'd3 e3 f3']
+    """
+    rng = random.Random(seed)
+    openings: list[list[Square]] = []
+    tries = 0
+    while len(openings) < count:
+        tries += 1
+        board, color, moves = Board(size), BLACK, []
+        while len(moves) < plies and board.has_legal_move(color):
+            move = rng.choice(board.legal_moves(color))
+            board.play(move, color)
+            moves.append(move)
+            color = color.opponent
+        if moves not in openings or tries > 100 * count:  # repeat one if there are too few
+            openings.append(moves)
+    return openings
+
+
+def play_game(black: Player, white: Player, opening: list[Square], size: int = 8) -> Outcome:
+    """Play one game from the opening moves to the end and return how it ended."""
+    game = Game(black, white, size=size)
+    for move in opening:
+        game.play(move)
+    outcome = game.play_out()
+    assert outcome is not None  # play_out without a turn limit always finishes the game
+    return outcome
+
+
+def round_robin(
+    entrants: Mapping[str, PlayerFactory],
+    games_per_pair: int = 4,
+    size: int = 8,
+    opening_plies: int = 4,
+    seed: int = 0,
+) -> TournamentResult:
+    """Every entrant plays every other ``games_per_pair`` games, alternating colours.
+
+    ``entrants`` maps a name to a :data:`PlayerFactory` (see :func:`entrant`).  The pairs
+    play ``games_per_pair // 2`` openings of ``opening_plies`` random moves, each opening
+    once with each colour; every game gets a fresh pair of players.
+    """
+    if games_per_pair < 2 or games_per_pair % 2:
+        raise ValueError(
+            f"games_per_pair must be an even number of at least 2, not {games_per_pair!r}"
+        )
+    if len(entrants) < 2:
+        raise ValueError("a tournament needs at least two entrants")
+    openings = random_openings(games_per_pair // 2, opening_plies, size, seed)
+    games: list[GameRecord] = []
+    for first, second in combinations(entrants, 2):
+        for opening in openings:
+            for black, white in ((first, second), (second, first)):
+                game_seed = seed * 100_000 + len(games)
+                outcome = play_game(
+                    entrants[black](game_seed), entrants[white](game_seed + 1), opening, size
+                )
+                text = "".join(square.name for square in opening)
+                games.append(GameRecord(black, white, text, outcome))
+    return TournamentResult(tuple(entrants), tuple(games))
+
+
+# -- charts ---------------------------------------------------------------------------------
+
+
+def plot_standings(result: TournamentResult, ax: Axes | None = None) -> Axes:
+    """Wins, draws and losses of each entrant as stacked bars, the best entrant on top."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 0.5 * len(result.names) + 1.2))
+    rows = result.standings()[::-1]  # barh draws from the bottom up
+    names = [row.name for row in rows]
+    left = [0.0] * len(rows)
+    for label, field, color in (
+        ("wins", "wins", "#2e8b57"),
+        ("draws", "draws", "#b0b0b0"),
+        ("losses", "losses", "#d9534f"),
+    ):
+        values = [getattr(row, field) for row in rows]
+        ax.barh(names, values, left=left, color=color, label=label)
+        left = [a + b for a, b in zip(left, values, strict=True)]
+    ax.set_xlabel("games")
+    ax.set_title("Round-robin results")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", frameon=False)
+    return ax
+
+
+def plot_crosstable(result: TournamentResult, ax: Axes | None = None) -> Axes:
+    """The points each entrant (row) took from each opponent (column), as a coloured grid."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(0.9 * len(result.names) + 2.5, 0.7 * len(result.names) + 1.5))
+    table = result.crosstable()
+    most = result.games_per_pair or 1
+    grid = [[float("nan") if cell is None else cell for cell in row] for row in table]
+    ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=most)
+    for i, row in enumerate(table):
+        for j, cell in enumerate(row):
+            dark = cell is not None and not 0.2 * most < cell < 0.8 * most  # deep red or green
+            text = "-" if cell is None else f"{cell:g}"
+            ax.text(j, i, text, ha="center", va="center", color="white" if dark else "black")
+    ax.set_xticks(range(len(result.names)), result.names, rotation=30, ha="right")
+    ax.set_yticks(range(len(result.names)), result.names)
+    ax.set_xlabel("against")
+    ax.set_title(f"Points taken, out of {most:g} per pair")
+    return ax
