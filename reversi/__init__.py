@@ -2,8 +2,8 @@
 
 The modules form one chain, each using only the ones before it::
 
-    errors -> notation -> bitboard -> board -> evaluation -> search -> players -> game
-           -> saves -> terminal
+    errors -> notation -> bitboard -> board -> outcome, evaluation -> search
+           -> players -> game -> saves -> terminal
 
 ``reversi`` imports nothing from Jupyter, widget or plotting libraries: it runs in
 a terminal, a test or a server.  The classroom layer lives in the ``course`` package.

@@ -1,0 +1,272 @@
+"""The board drawn on an ipycanvas Canvas: squares, discs, hints, and the flips as a short film.
+
+:class:`BoardGeometry` is plain arithmetic (which square is under pixel (x, y)),
+so it is tested without a browser.  :class:`BoardCanvas` sends the drawing
+commands, each picture in one batch (``hold_canvas``).  An animation is one batch
+too: the frames are separated by ``canvas.sleep``, which waits in the browser, so
+the kernel is never kept busy by a film.
+
+>>> geometry = BoardGeometry.fit(8, pixels=400)
+>>> geometry.square_at(*geometry.centre((2, 3)))
+Square(row=2, col=3)
+>>> geometry.square_at(5, 5) is None  # the margin with the coordinates
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import NamedTuple
+
+import ipywidgets
+from ipycanvas import Canvas, hold_canvas
+
+from reversi.board import Board
+from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Color, Square
+
+PALETTE = {
+    "frame": "#0f3d22",
+    "board": "#2e8b57",
+    "grid": "#0b3d1f",
+    "coord": "#f0f0f0",
+    BLACK: "#141414",
+    WHITE: "#f4f4f4",
+    "rim": "#8a8a8a",
+    "hint": "#ffd23f",
+    "last-move": "#e63b2e",
+}
+
+#: Frames of one flip and the pause between them (ms), normal and slow (the ZX-81's SLOW mode).
+FLIP_FRAMES = 6
+FRAME_MS = 30
+SLOW_FRAME_MS = 45
+SLOW_PAUSE_MS = 250  # before the first capture and between captures in slow mode
+
+
+class BoardGeometry(NamedTuple):
+    """Where the squares are: ``margin`` pixels for the coordinates, then ``size`` cells."""
+
+    size: int
+    cell: int
+    margin: int
+
+    @classmethod
+    def fit(cls, size: int, pixels: int = 400) -> BoardGeometry:
+        """The geometry of a ``size`` x ``size`` board about ``pixels`` wide."""
+        margin = 24
+        return cls(size, max(16, (pixels - 2 * margin) // size), margin)
+
+    @property
+    def pixels(self) -> int:
+        """Width (and height) of the whole canvas."""
+        return 2 * self.margin + self.size * self.cell
+
+    def square_at(self, x: float, y: float) -> Square | None:
+        """The square under canvas pixel ``(x, y)``, or ``None`` outside the squares."""
+        col = math.floor((x - self.margin) / self.cell)
+        row = math.floor((y - self.margin) / self.cell)
+        if 0 <= row < self.size and 0 <= col < self.size:
+            return Square(row, col)
+        return None
+
+    def corner(self, square: tuple[int, int]) -> tuple[int, int]:
+        """Top-left pixel of a square's cell."""
+        row, col = square
+        return self.margin + col * self.cell, self.margin + row * self.cell
+
+    def centre(self, square: tuple[int, int]) -> tuple[float, float]:
+        """Centre pixel of a square's cell."""
+        x, y = self.corner(square)
+        return x + self.cell / 2, y + self.cell / 2
+
+    @property
+    def radius(self) -> float:
+        return self.cell * 0.42
+
+
+class BoardCanvas:
+    """An ipycanvas ``Canvas`` showing a board; ``images`` may hold a pawn picture per colour."""
+
+    def __init__(self, size: int = 8, pixels: int = 400) -> None:
+        self.pixels = pixels
+        self.geometry = BoardGeometry.fit(size, pixels)
+        side = self.geometry.pixels
+        self.canvas = Canvas(width=side, height=side)
+        self._fix_css_size()
+        self.canvas.add_class("reversi-canvas")
+        self.images: dict[Color, ipywidgets.Image | None] = {BLACK: None, WHITE: None}
+
+    def resize(self, size: int) -> None:
+        """Fit a board of another size (the canvas is cleared)."""
+        if size != self.geometry.size:
+            self.geometry = BoardGeometry.fit(size, self.pixels)
+            self.canvas.width = self.canvas.height = self.geometry.pixels
+            self._fix_css_size()
+
+    # -- whole pictures -----------------------------------------------------------
+
+    def draw(
+        self,
+        board: Board,
+        hints: Iterable[Square] = (),
+        last_move: Square | None = None,
+    ) -> None:
+        """Draw the whole board in one batch."""
+        with self._batch():
+            self._draw_board(board, hints, last_move)
+
+    def animate(
+        self,
+        board: Board,
+        color: Color,
+        square: Square,
+        flipped: Iterable[Square],
+        hints: Iterable[Square] = (),
+        last_move: Square | None = None,
+        slow: bool = False,
+    ) -> float:
+        """Show a move made on ``board`` (the position after it); returns the seconds it takes.
+
+        First the new disc appears with the captured discs still in the old
+        colour, then the captured discs turn: all together, or in slow mode one
+        at a time, nearest first.
+        """
+        flipped = sorted(
+            flipped, key=lambda s: max(abs(s.row - square.row), abs(s.col - square.col))
+        )
+        before = {s: color.opponent for s in flipped}
+        frame_ms = SLOW_FRAME_MS if slow else FRAME_MS
+        waited = 0
+        with self._batch():
+            self._draw_board(board, (), last_move, overrides=before)
+            groups = [[s] for s in flipped] if slow else [flipped]
+            for group in groups:
+                if slow:
+                    waited += self._sleep(SLOW_PAUSE_MS)
+                for frame in range(1, FLIP_FRAMES + 1):
+                    waited += self._sleep(frame_ms)
+                    phase = frame / FLIP_FRAMES
+                    shown = color.opponent if phase < 0.5 else color
+                    for sq in group:
+                        self._draw_cell(sq, shown, squash=abs(math.cos(math.pi * phase)))
+            self._draw_board(board, hints, last_move)
+        return waited / 1000
+
+    # -- inside -----------------------------------------------------------------------
+
+    def _fix_css_size(self) -> None:
+        # Shown at its own size, neither stretched by a taller neighbour in a row nor squashed.
+        side = f"{self.geometry.pixels}px"
+        layout = self.canvas.layout
+        layout.width = layout.height = layout.min_width = layout.min_height = side
+        layout.flex = "0 0 auto"
+
+    @contextmanager
+    def _batch(self) -> Iterator[None]:
+        # Each batch starts by naming its canvas.  ipycanvas only names the canvas when it
+        # changes, so after a page reload the browser could get commands for no canvas and
+        # stop drawing for good (ipycanvas issue 322); forgetting the current one avoids it.
+        manager = getattr(self.canvas, "_canvas_manager", None)
+        if manager is not None and hasattr(manager, "_current_canvas"):
+            manager._current_canvas = None
+        with hold_canvas():
+            yield
+
+    def _sleep(self, ms: int) -> int:
+        self.canvas.sleep(ms)
+        return ms
+
+    def _draw_board(
+        self,
+        board: Board,
+        hints: Iterable[Square],
+        last_move: Square | None,
+        overrides: Mapping[Square, Color] | None = None,
+    ) -> None:
+        c, g = self.canvas, self.geometry
+        side, inner = g.pixels, g.size * g.cell
+        c.fill_style = PALETTE["frame"]
+        c.fill_rect(0, 0, side, side)
+        c.fill_style = PALETTE["board"]
+        c.fill_rect(g.margin, g.margin, inner, inner)
+        c.stroke_style = PALETTE["grid"]
+        c.line_width = 2
+        c.begin_path()
+        for i in range(g.size + 1):
+            at = g.margin + i * g.cell
+            c.move_to(g.margin, at)
+            c.line_to(g.margin + inner, at)
+            c.move_to(at, g.margin)
+            c.line_to(at, g.margin + inner)
+        c.stroke()
+        c.fill_style = PALETTE["coord"]
+        c.font = f"{max(10, min(15, g.margin - 9))}px sans-serif"
+        c.text_align = "center"
+        c.text_baseline = "middle"
+        far = side - g.margin / 2  # like the ZX-81 screen: coordinates on all four sides
+        for i in range(g.size):
+            at = g.margin + i * g.cell + g.cell / 2
+            letter, number = COLUMN_LETTERS[i], str(i + 1)
+            c.fill_text(letter, at, g.margin / 2)
+            c.fill_text(letter, at, far)
+            c.fill_text(number, g.margin / 2, at)
+            c.fill_text(number, far, at)
+        discs = {sq: board[sq] for sq in board.squares() if board[sq] is not None}
+        discs.update(overrides or {})
+        for color in (BLACK, WHITE):
+            self._draw_discs([sq for sq, owner in discs.items() if owner is color], color)
+        hints = list(hints)
+        if hints:
+            c.fill_style = PALETTE["hint"]
+            centres = [g.centre(sq) for sq in hints]
+            c.fill_circles([x for x, _ in centres], [y for _, y in centres], g.cell * 0.11)
+        if last_move is not None:
+            x, y = g.corner(last_move)
+            c.stroke_style = PALETTE["last-move"]
+            c.line_width = 3
+            c.stroke_rect(x + 3, y + 3, g.cell - 6, g.cell - 6)
+
+    def _draw_discs(self, squares: list[Square], color: Color) -> None:
+        if not squares:
+            return
+        c, g = self.canvas, self.geometry
+        image = self.images.get(color)
+        if image is not None:
+            for sq in squares:
+                x, y = g.centre(sq)
+                r = g.radius
+                c.draw_image(image, x - r, y - r, 2 * r, 2 * r)
+            return
+        centres = [g.centre(sq) for sq in squares]
+        xs, ys = [x for x, _ in centres], [y for _, y in centres]
+        c.fill_style = PALETTE[color]
+        c.fill_circles(xs, ys, g.radius)
+        if color is WHITE:
+            c.stroke_style = PALETTE["rim"]
+            c.line_width = 1
+            c.stroke_circles(xs, ys, g.radius)
+
+    def _draw_cell(self, square: Square, color: Color, squash: float) -> None:
+        """One cell with a disc squashed sideways (1: round, 0: seen edge-on)."""
+        c, g = self.canvas, self.geometry
+        x, y = g.corner(square)
+        c.fill_style = PALETTE["board"]
+        c.fill_rect(x + 1, y + 1, g.cell - 2, g.cell - 2)  # the grid lines stay
+        cx, cy = g.centre(square)
+        rx, ry = g.radius * squash, g.radius
+        if rx < 0.5:
+            return
+        image = self.images.get(color)
+        if image is not None:
+            c.draw_image(image, cx - rx, cy - ry, 2 * rx, 2 * ry)
+            return
+        c.fill_style = PALETTE[color]
+        c.begin_path()
+        c.ellipse(cx, cy, rx, ry, 0, 0, 2 * math.pi)
+        c.fill()
+        if color is WHITE:
+            c.stroke_style = PALETTE["rim"]
+            c.line_width = 1
+            c.stroke()

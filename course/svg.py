@@ -1,0 +1,191 @@
+"""Static pictures of a board as SVG: a pure function of the board, like python-chess's renderer.
+
+``board_svg`` only reads the board it is given, so the same board always gives the
+same picture.  On ``import course`` a notebook shows every :class:`~reversi.Board`
+(and :class:`~reversi.game.Game`) as such a picture; :func:`show` adds highlights.
+
+>>> from reversi import Board, BLACK
+>>> board = Board()
+>>> picture = board_svg(board, markers=board.legal_moves(BLACK), last_move="e4")
+>>> picture.startswith("<svg") and picture.count('class="disc black"')
+2
+>>> picture.count('class="marker"'), picture.count('class="last-move"')
+(4, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from reversi.board import Board
+from reversi.game import Game
+from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Square, SquareLike
+
+CELL = 40  # SVG units per square; the picture is scaled to size_px
+MARGIN = 20  # room for the coordinates
+
+COLORS = {
+    "frame": "#0f3d22",
+    "board": "#2e8b57",
+    "grid": "#0b3d1f",
+    "coord": "#f0f0f0",
+    "black": "#141414",
+    "white": "#f4f4f4",
+    "white-rim": "#8a8a8a",
+    "highlight": "#ffe066",
+    "marker": "#ffd23f",
+    "last-move": "#e63b2e",
+}
+
+
+def board_svg(
+    board: Board,
+    highlight: Iterable[SquareLike] = (),
+    markers: Iterable[SquareLike] = (),
+    last_move: SquareLike | None = None,
+    size_px: int | None = None,
+    coordinates: bool = True,
+) -> str:
+    """The board as an SVG document (a string).
+
+    ``highlight`` squares are tinted yellow, ``markers`` get a small dot (legal
+    moves, say), ``last_move`` a red frame.  Squares are written ``'d3'`` or
+    ``(row, col)``; a square that is not on the board raises
+    :class:`~reversi.errors.NotationError`.  Columns are lettered a, b, ... along
+    the top and rows numbered 1, 2, ... down the left side, as in ``print(board)``.
+    """
+    n = board.size
+    tinted = [board.square(s) for s in highlight]
+    dotted = [board.square(s) for s in markers]
+    framed = board.square(last_move) if last_move is not None else None
+    margin = MARGIN if coordinates else 0
+    full = 2 * margin + n * CELL
+    pixels = size_px if size_px is not None else full
+    if not isinstance(pixels, int) or pixels <= 0:
+        raise ValueError(f"size_px must be a positive whole number of pixels, not {size_px!r}")
+
+    def corner(sq: Square) -> tuple[int, int]:
+        return margin + sq.col * CELL, margin + sq.row * CELL
+
+    def centre(sq: Square) -> tuple[float, float]:
+        x, y = corner(sq)
+        return x + CELL / 2, y + CELL / 2
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{pixels}" '
+        f'height="{pixels}" viewBox="0 0 {full} {full}">',
+        f"<desc>{escape(repr(board))}</desc>",
+        f'<rect class="frame" x="0" y="0" width="{full}" height="{full}" '
+        f'fill="{COLORS["frame"]}"/>',
+        f'<rect class="board" x="{margin}" y="{margin}" width="{n * CELL}" height="{n * CELL}" '
+        f'fill="{COLORS["board"]}"/>',
+    ]
+    for sq in tinted:
+        x, y = corner(sq)
+        parts.append(
+            f'<rect class="highlight" x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
+            f'fill="{COLORS["highlight"]}" fill-opacity="0.45"/>'
+        )
+    lines = []
+    for i in range(n + 1):
+        at = margin + i * CELL
+        lines.append(f"M{margin} {at}H{margin + n * CELL}M{at} {margin}V{margin + n * CELL}")
+    parts.append(
+        f'<path class="grid" d="{"".join(lines)}" stroke="{COLORS["grid"]}" stroke-width="1.5" '
+        'fill="none"/>'
+    )
+    radius = CELL * 0.42
+    for color, fill, rim in (
+        (BLACK, COLORS["black"], "#000"),
+        (WHITE, COLORS["white"], COLORS["white-rim"]),
+    ):
+        for sq in board.discs(color):
+            cx, cy = centre(sq)
+            parts.append(
+                f'<circle class="disc {color.value}" cx="{cx:g}" cy="{cy:g}" r="{radius:g}" '
+                f'fill="{fill}" stroke="{rim}" stroke-width="1">'
+                f"<title>{sq} {color}</title></circle>"
+            )
+    for sq in dotted:
+        cx, cy = centre(sq)
+        parts.append(
+            f'<circle class="marker" cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.12:g}" '
+            f'fill="{COLORS["marker"]}"><title>{sq}</title></circle>'
+        )
+    if framed is not None:
+        x, y = corner(framed)
+        parts.append(
+            f'<rect class="last-move" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
+            f'height="{CELL - 4}" fill="none" stroke="{COLORS["last-move"]}" stroke-width="3"/>'
+        )
+    if coordinates:
+        style = (
+            f'fill="{COLORS["coord"]}" font-family="sans-serif" font-size="13" text-anchor="middle"'
+        )
+        for i in range(n):
+            at = margin + i * CELL + CELL / 2
+            parts.append(
+                f'<text class="coord" x="{at:g}" y="{margin * 0.72:g}" {style}>'
+                f"{COLUMN_LETTERS[i]}</text>"
+            )
+            parts.append(
+                f'<text class="coord" x="{margin / 2:g}" y="{at + 4.5:g}" {style}>{i + 1}</text>'
+            )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def game_svg(game: Game, size_px: int | None = None) -> str:
+    """A game's board with the side to move's legal moves dotted and the last move framed."""
+    return board_svg(
+        game.board, markers=game.legal_moves(), last_move=last_square(game), size_px=size_px
+    )
+
+
+def last_square(game: Game) -> Square | None:
+    """The square of the most recent disc placed in ``game`` (passes skipped), or ``None``."""
+    for ply in reversed(game.plies):
+        if isinstance(ply.move, Square):
+            return ply.move
+    return None
+
+
+class BoardPicture:
+    """A board drawn as SVG, displayed as a picture by Jupyter (``_repr_svg_``)."""
+
+    def __init__(self, svg: str, text: str) -> None:
+        self.svg = svg
+        self._text = text
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"<BoardPicture of\n{self._text}>"
+
+
+def show(
+    board: Board,
+    highlight: Iterable[SquareLike] = (),
+    markers: Iterable[SquareLike] = (),
+    last_move: SquareLike | None = None,
+    size_px: int | None = None,
+) -> BoardPicture:
+    """A picture of ``board`` for a notebook cell, with optional highlights (see :func:`board_svg`).
+
+    >>> from reversi import Board
+    >>> print(show(Board(4), highlight=["a1"]))
+      a b c d
+    1 . . . .
+    2 . W B .
+    3 . B W .
+    4 . . . .
+    """
+    svg = board_svg(
+        board, highlight=highlight, markers=markers, last_move=last_move, size_px=size_px
+    )
+    return BoardPicture(svg, str(board))
