@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reversi import BLACK, PASS, WHITE, Board, Square
 from reversi.errors import (
@@ -351,3 +353,29 @@ def test_bad_settings_are_refused_with_the_value_named():
         Game(undo_limit=-1)
     with pytest.raises(PlayerError, match="must be a Player"):
         Game(black="greedy")
+
+
+# -- properties on random games -------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(1, 50), reply=st.booleans())
+def test_an_accepted_undo_restores_the_exact_position_before_the_askers_move(seed, plies, reply):
+    game = Game(RandomPlayer(seed=seed), RandomPlayer(seed=seed + 1), undo_limit=None)
+    game.play_out(max_turns=plies)
+    if game.is_over:
+        return
+    asker = game.turn
+    if not game.legal_moves():
+        return
+    before_board, before_moves = game.board.copy(), list(game.moves)
+    game.step()  # the asker moves ...
+    if reply and not game.is_over and game.legal_moves():
+        game.step()  # ... and perhaps the opponent replies
+    if game.is_over:
+        return
+    game.request_undo(asker)
+    game.answer_undo(True)
+    assert game.board == before_board
+    assert game.turn is asker
+    assert game.moves == before_moves
