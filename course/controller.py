@@ -526,25 +526,20 @@ class GameController:
         if version != self.version or not self.computer_should_move:
             return False
         game = self.game
-        color, player = game.turn, game.current_player
+        color = game.turn
         try:
-            if move is PASS:
-                game.pass_turn()
-            else:
-                flipped = game.play(move)
+            played = game.play_choice(move)  # a bad move is a PlayerError naming the player
         except TimeExpiredError as error:
             self.message = f"Too late: {error}."
             self._changed("timeout", color=color)
             return False
-        except ReversiError as error:
-            raise PlayerError(f"{player.name} ({color}) chose {move!r}: {error}") from error
-        if move is PASS:
+        if played is PASS:
             self.message = _join(
                 f"{self.who(color)} has no legal move and passes.", self._to_move_text()
             )
             self._changed("pass", color=color)
         else:
-            self._moved(color, move, flipped)
+            self._moved(color, played, list(game.plies[-1].flipped))
         return True
 
     def report_error(self, error: BaseException) -> None:

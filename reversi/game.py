@@ -26,6 +26,7 @@ from reversi.board import Board, PawnCounts
 from reversi.errors import (
     GameOverError,
     IllegalMoveError,
+    NotationError,
     PlayerError,
     TimeExpiredError,
     UndoError,
@@ -217,25 +218,34 @@ class Game:
     def step(self) -> Move:
         """Ask the side to move's player for a move and play it; returns the move.
 
-        The player gets a copy of the board.  A move that is not legal is an
-        error (:class:`PlayerError`), never silently skipped.
+        The player gets a copy of the board; its answer goes through :meth:`play_choice`.
+        """
+        self._check_can_act("move")
+        self._enforce_clock()
+        return self.play_choice(self.current_player.choose_move(self.board.copy(), self.turn))
+
+    def play_choice(self, move: object) -> Move:
+        """Play the move the side to move's player chose (a square or PASS); returns it.
+
+        For front ends that ask a computer player elsewhere (in a thread, say) and
+        play its answer later.  A move that is not legal is an error
+        (:class:`PlayerError`) that names the player, never silently skipped.
         """
         self._check_can_act("move")
         self._enforce_clock()
         color, player = self.turn, self.current_player
-        move = player.choose_move(self.board.copy(), color)
         if move is PASS:
             if not self.must_pass:
                 raise PlayerError(f"{player.name} ({color}) passed although it has a legal move")
             self.pass_turn()
             return PASS
         try:
-            at = self.board.square(move)
-            reason = self.board.illegal_reason(at, color)
-        except Exception as error:  # a player returned something that is not a square
+            at = self.board.square(move)  # type: ignore[arg-type]
+        except NotationError as error:
             raise PlayerError(
                 f"{player.name} ({color}) returned {move!r}, which is not a move"
             ) from error
+        reason = self.board.illegal_reason(at, color)
         if reason is not None:
             raise PlayerError(f"{player.name} ({color}) chose {at}, which is not legal: {reason}")
         self.play(at)

@@ -379,3 +379,15 @@ def test_an_accepted_undo_restores_the_exact_position_before_the_askers_move(see
     assert game.board == before_board
     assert game.turn is asker
     assert game.moves == before_moves
+
+
+def test_play_choice_checks_a_move_chosen_elsewhere_and_names_the_player():
+    game = Game(GreedyPlayer("Gus"), GreedyPlayer("Ida"))
+    with pytest.raises(PlayerError, match=r"Gus \(Black\) returned 'z9', which is not a move"):
+        game.play_choice("z9")
+    with pytest.raises(PlayerError, match=r"Gus \(Black\) passed although it has a legal move"):
+        game.play_choice(PASS)
+    with pytest.raises(PlayerError, match=r"Gus \(Black\) chose a1, which is not legal: no White"):
+        game.play_choice((0, 0))
+    assert game.board == Board() and game.plies == []
+    assert game.play_choice("d3") == Square(2, 3) and game.turn is WHITE

@@ -367,7 +367,7 @@ def test_a_computer_player_making_an_illegal_move_is_an_error():
 
     controller = asyncio.run(scenario())
     assert controller.message.startswith(
-        "Error: PlayerError: Cheater (White) chose Square(row=0, col=0)"
+        "Error: PlayerError: Cheater (White) chose a1, which is not legal"
     )
     assert "no Black disc is next to a1" in controller.message
     assert controller.game.transcript() == "d3"
