@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from course.board_view import BoardGeometry
+from course.board.view import BoardGeometry
 from reversi import BLACK, Board
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,9 +1,9 @@
 """The classroom layer: boards to play in a notebook, pictures of boards, and the exercises.
 
 In a notebook cell, ``from course import play`` then ``play()`` shows a board you
-can click (see :mod:`course.play_widget`).  Importing ``course`` also makes every
+can click (see :mod:`course.board.widget`).  Importing ``course`` also makes every
 :class:`reversi.Board` and :class:`reversi.game.Game` show itself as a picture in
-a notebook (see :mod:`course.svg`).  The widget modules are imported only when
+a notebook (see :mod:`course.pictures.svg`).  The widget modules are imported only when
 first used, so ``import course`` stays light for scripts that only check exercises.
 """
 
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from course.svg import board_svg, game_svg, show
+from course.pictures.svg import board_svg, game_svg, show
 from reversi.board import Board
 from reversi.game import Game
 
 if TYPE_CHECKING:
-    from course.controller import GameController
-    from course.play_widget import GameWidget, play
-    from course.settings import Settings
+    from course.board.controller import GameController
+    from course.board.settings import Settings
+    from course.board.widget import GameWidget, play
 
 __all__ = [
     "GameController",
@@ -33,11 +33,11 @@ __all__ = [
 ]
 
 _LAZY = {
-    "play": ("course.play_widget", "play"),
-    "GameWidget": ("course.play_widget", "GameWidget"),
-    "ReversiBoard": ("course.play_widget", "GameWidget"),
-    "GameController": ("course.controller", "GameController"),
-    "Settings": ("course.settings", "Settings"),
+    "play": ("course.board.widget", "play"),
+    "GameWidget": ("course.board.widget", "GameWidget"),
+    "ReversiBoard": ("course.board.widget", "GameWidget"),
+    "GameController": ("course.board.controller", "GameController"),
+    "Settings": ("course.board.settings", "Settings"),
 }
 
 

@@ -18,8 +18,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from course import checker
-from course.exercises.notebook import NotebookError
+from course.grading import checker
+from course.grading.notebook import NotebookError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from course.exercises.gradebook import grade_folder
+    from course.grading.gradebook import grade_folder
 
     if not args.folder.is_dir():
         raise NotebookError(f"{args.folder} is not a folder")
@@ -88,7 +88,7 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _release(args: argparse.Namespace) -> int:
-    from course import teacher
+    from course.grading import teacher
 
     out = args.out or args.source.parent
     if args.check:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from course.svg import board_svg
+from course.pictures.svg import board_svg
 from reversi import WHITE, Game
 
 game = Game()

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from course.board_view import BoardGeometry
+from course.board.view import BoardGeometry
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,305 @@
+"""The playable board: the canvas, the buttons, the settings and the panels around a controller.
+
+``play()`` in a notebook cell returns a :class:`GameWidget`, which displays itself.
+The widget only translates: a click becomes ``controller.click(square)``, a button
+press a controller call, and each controller event a redraw.  Every callback is
+guarded, so an exception shows up in the status line (with the traceback folded
+below the board) instead of vanishing into the browser console.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import html
+import os
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import ipywidgets as w
+
+from course.board.controller import GameController
+from course.board.panels import error_html, log_html, pawns_html, scores_html, status_html
+from course.board.settings import Event, Settings
+from course.board.settings_panel import PANELS, SettingsPanel
+from course.board.sound import SoundPlayer
+from course.board.view import BoardCanvas
+from course.pictures.pawns import load_pawn_image
+from reversi.notation import BLACK, WHITE
+from reversi.players import Player
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class GameWidget(w.VBox):
+    """A Reversi board to play in a notebook cell; ``controller`` holds the game."""
+
+    def __init__(
+        self, controller: GameController, pixels: int = 400, panels: tuple[str, ...] = PANELS
+    ):
+        self.controller = controller
+        settings = controller.settings
+        self.board = BoardCanvas(controller.game.board.size, pixels)
+        self.sound = SoundPlayer(settings.sound)
+        self.turn = _html("reversi-turn")
+        self.clock = _html("reversi-clock")
+        self.clock.layout.margin = "0 0 0 16px"
+        self.status = _html("reversi-status")
+        self.errors = _html("reversi-error")
+        self.pawns_panel, self.scores_panel, self.log_panel = (
+            _html(f"reversi-{p}") for p in PANELS
+        )
+        self.panel_boxes = {
+            "pawns": _titled("Pawns", self.pawns_panel),
+            "scores": _titled("Scores", self.scores_panel),
+            "log": _titled("Game log", self.log_panel, width="260px"),
+        }
+        self.buttons = self._make_buttons()
+        self.undo_box = self._make_undo_box()
+        self.settings_panel = SettingsPanel(
+            controller, self._guard, self.set_pawn_images, self._show_panel, panels
+        )
+        super().__init__(
+            [
+                w.HBox([self.turn, self.clock]),
+                w.HBox([self.board.canvas, w.VBox(list(self.panel_boxes.values()))]),
+                self.status,
+                w.HBox(list(self.buttons.values())),
+                self.undo_box,
+                self.settings_panel.widget,
+                self.errors,
+                self.sound.widget,
+            ]
+        )
+        self.add_class("reversi-game")
+        for name, box in self.panel_boxes.items():
+            box.layout.display = None if name in panels else "none"
+        self.board.canvas.on_mouse_down(self._guard(self._on_mouse_down))
+        self.board.canvas.on_client_ready(self._guard(self._on_client_ready))
+        controller.listen(self._guard(self._on_event))
+        self.set_pawn_images(settings.black_image, settings.white_image)  # and draws the board
+
+    # -- public --------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        """Draw the whole board and refresh every text from the controller."""
+        game = self.controller.game
+        self.board.resize(game.board.size)
+        self.board.draw(game.board, *self._markers())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Refresh the texts, panels and buttons (not the canvas)."""
+        c = self.controller
+        game = c.game
+        self.turn.value = f"<b>{_esc(c.turn_text())}</b>" + (" (thinking...)" if c.thinking else "")
+        self.clock.value = _esc(c.countdown_text())
+        self.status.value = status_html(c.message, error=c.message.startswith("Error"))
+        self.pawns_panel.value = pawns_html(game.counts())
+        self.scores_panel.value = scores_html(c.scoreboard)
+        self.log_panel.value = log_html(game.log)
+        b = self.buttons
+        b["pass"].disabled = not c.can_pass
+        b["undo"].disabled = game.is_over or game.pending_undo is not None
+        b["resign"].disabled = game.is_over
+        computers = [color for color in (BLACK, WHITE) if c.is_computer(color)]
+        b["stop"].disabled = not computers or game.is_over
+        b["stop"].description = "Continue" if (c.stopped or c.failed) else "Stop"
+        answerer = c.undo_answerer
+        self.undo_box.layout.display = None if answerer is not None else "none"
+        if answerer is not None:
+            self.undo_question.value = (
+                f"{_esc(c.who(answerer))}: {answerer.opponent} asks to take back their last move."
+            )
+
+    def set_pawn_images(
+        self, black: str | os.PathLike[str] | None, white: str | os.PathLike[str] | None
+    ) -> None:
+        """Draw the pawns with these 64x64 PNGs (``None``: solid discs); bad files fall back."""
+        notes = []
+        for color, path in ((BLACK, black), (WHITE, white)):
+            image, note = load_pawn_image(path)
+            self.board.images[color] = image
+            if note:
+                notes.append(note)
+        self.controller.settings.black_image = None if black is None else str(black)
+        self.controller.settings.white_image = None if white is None else str(white)
+        if notes:
+            self.controller.message = " ".join(notes)
+        self.redraw()
+
+    def show_error(self, error: BaseException) -> None:
+        """Show an error raised in a callback: a line in the status, the traceback folded below."""
+        details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        self.status.value = status_html(f"Error: {type(error).__name__}: {error}", error=True)
+        self.errors.value = error_html(details)
+
+    def close(self) -> None:
+        """Stop the game's background tasks and close the widgets."""
+        self.controller.close()
+        super().close()
+
+    def _show_panel(self, name: str, visible: bool) -> None:
+        self.panel_boxes[name].layout.display = None if visible else "none"
+
+    # -- events from the browser and the controller ----------------------------------------
+
+    def _guard(self, function: F) -> F:
+        @functools.wraps(function)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return function(*args, **kwargs)
+            except Exception as error:
+                with contextlib.suppress(Exception):  # never raise into ipywidgets
+                    self.show_error(error)
+                return None
+
+        return guarded  # type: ignore[return-value]
+
+    def _on_client_ready(self) -> None:
+        self.redraw()  # a new or reloaded page starts with a blank canvas
+        self.controller.start()
+
+    def _on_mouse_down(self, x: float, y: float) -> None:
+        square = self.board.geometry.square_at(x, y)
+        if square is None:
+            self.status.value = status_html("Click on a square of the board.")
+            return
+        self.controller.click(square)
+
+    def _on_event(self, event: Event) -> float | None:
+        c = self.controller
+        seconds = None
+        if event.kind == "move" and event.square is not None:
+            self.sound.play()
+            hints, last = self._markers()
+            if c.settings.animate:
+                self.board.resize(c.game.board.size)
+                seconds = self.board.animate(
+                    c.game.board,
+                    event.color,  # type: ignore[arg-type]
+                    event.square,
+                    event.flipped,
+                    hints,
+                    last,
+                    slow=c.settings.slow_captures,
+                )
+            else:
+                self.board.draw(c.game.board, hints, last)
+        elif event.kind == "tick":
+            self.clock.value = _esc(c.countdown_text())
+            return None
+        elif event.kind in ("refused", "message", "thinking", "saved", "stopped"):
+            pass  # nothing moved on the board
+        else:
+            self.board.resize(c.game.board.size)
+            self.board.draw(c.game.board, *self._markers())
+        if event.kind == "error" and c.error:
+            self.errors.value = error_html(c.error)
+        elif event.kind in ("new-game", "loaded"):
+            self.errors.value = ""
+        if event.kind in ("loaded", "players", "settings"):
+            self.settings_panel.sync()
+            self.sound.set_enabled(c.settings.sound)
+        if event.kind == "saved":
+            self.settings_panel.refresh_saves()
+        self.refresh()
+        return seconds
+
+    def _markers(self) -> tuple[list[Any], Any]:
+        c = self.controller
+        hints = c.hints() if c.settings.show_legal_moves else []
+        last = c.last_move() if c.settings.show_last_move else None
+        return hints, last
+
+    # -- building the controls ------------------------------------------------------------
+
+    def _make_buttons(self) -> dict[str, w.Button]:
+        c = self.controller
+        actions: dict[str, tuple[str, Callable[[], Any], str]] = {
+            "new": ("New game", lambda: c.new_game(), "Start again; the scores stay"),
+            "undo": (
+                "Undo",
+                lambda: c.request_undo(),
+                "Ask your opponent to take back your last move",
+            ),
+            "pass": ("Pass", lambda: c.pass_turn(), "Only when you have no legal move"),
+            "resign": ("Resign", lambda: c.resign(), "Give up this game"),
+            "stop": (
+                "Stop",
+                lambda: self._stop_or_continue(),
+                "Pause or continue the computer players",
+            ),
+        }
+        buttons = {}
+        for key, (label, action, tip) in actions.items():
+            button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto"))
+            button.add_class(f"reversi-{key}")
+            button.on_click(self._guard(lambda _b, act=action: act()))
+            buttons[key] = button
+        return buttons
+
+    def _stop_or_continue(self) -> None:
+        c = self.controller
+        if c.stopped or c.failed:
+            c.resume()
+        else:
+            c.stop()
+
+    def _make_undo_box(self) -> w.HBox:
+        self.undo_question = w.HTML()
+        accept = w.Button(description="Accept", button_style="success")
+        decline = w.Button(description="Decline", button_style="warning")
+        accept.add_class("reversi-accept")
+        decline.add_class("reversi-decline")
+        accept.on_click(self._guard(lambda _b: self.controller.answer_undo(True)))
+        decline.on_click(self._guard(lambda _b: self.controller.answer_undo(False)))
+        box = w.HBox([self.undo_question, accept, decline])
+        box.add_class("reversi-undo-answer")
+        return box
+
+
+def _html(css_class: str) -> w.HTML:
+    widget = w.HTML()
+    widget.add_class(css_class)
+    return widget
+
+
+def _titled(title: str, body: w.Widget, width: str = "160px") -> w.VBox:
+    box = w.VBox(
+        [w.HTML(f"<b>{title}</b>"), body], layout=w.Layout(width=width, margin="0 0 8px 12px")
+    )
+    return box
+
+
+def _esc(text: str) -> str:
+    return html.escape(text)
+
+
+def play(
+    black: str | Player = "human",
+    white: str | Player = "human",
+    *,
+    black_name: str | None = None,
+    white_name: str | None = None,
+    saves_folder: str | os.PathLike[str] = "saves",
+    pixels: int = 400,
+    panels: tuple[str, ...] = PANELS,
+    **settings: Any,
+) -> GameWidget:
+    """A Reversi board to play in this notebook cell.
+
+    ``black`` and ``white`` are player kinds (``"human"``, ``"random"``,
+    ``"greedy"``, ``"positional"``, ``"minimax"``, ``"alphabeta"``) or Player
+    objects.  Other keywords are :class:`~course.board.settings.Settings`, for example
+    ``size=6``, ``no_move_policy="stalemate"``, ``time_per_move=10``,
+    ``computer_waits=True``, ``animate=False``, ``slow_captures=True``,
+    ``sound=True``, ``black_image="black.png"``.  Saves go to ``saves_folder``
+    (``saves`` next to the notebook).
+    """
+    controller = GameController(
+        black, white, black_name=black_name, white_name=white_name,
+        settings=Settings(**settings), saves_folder=saves_folder, autostart=False,
+    )  # fmt: skip
+    return GameWidget(controller, pixels=pixels, panels=panels)

@@ -1,0 +1,115 @@
+"""Read what a student's function returned as plain values, or say why it is not an answer.
+
+Each function here builds a *new* plain value (ints, strs, tuples, lists, Squares,
+Colors), so an object that pretends to equal everything cannot slip through, and it
+accepts the reasonable spellings: a square as ``(row, col)``, a ``Square`` or ``'d3'``.
+
+>>> squares([(2, 3), "e4"], size=8)
+[Square(row=2, col=3), Square(row=3, col=4)]
+>>> squares(5, size=8)
+Traceback (most recent call last):
+...
+course.grading.runner.NotAnAnswer: expected a list of squares
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+from course.grading.runner import NotAnAnswer
+from reversi import BLACK, PASS, WHITE, Color, NotationError, Square, square
+
+
+def integer(value: Any) -> int:
+    """A whole number (``True`` and ``False`` are not numbers here)."""
+    if isinstance(value, bool):
+        raise NotAnAnswer("expected a whole number, not True or False")
+    try:
+        return int(operator.index(value))
+    except TypeError:
+        raise NotAnAnswer("expected a whole number") from None
+
+
+def number(value: Any) -> float:
+    """An int or a float (an int stays an int, so ``6 == 6.0`` compares as expected)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise NotAnAnswer("expected a number")
+    return int.__int__(value) if isinstance(value, int) else float.__float__(value)
+
+
+def boolean(value: Any) -> bool:
+    """``True`` or ``False`` exactly."""
+    if value is True or value is False:
+        return bool(value)
+    raise NotAnAnswer("expected True or False")
+
+
+def text(value: Any) -> str:
+    """A str."""
+    if not isinstance(value, str):
+        raise NotAnAnswer("expected text (a str)")
+    return str.__str__(value)
+
+
+def one_square(value: Any, size: int = 16) -> Square:
+    """A square given as ``(row, col)``, a ``Square`` or ``'d3'``."""
+    if isinstance(value, str):
+        try:
+            return square(str.__str__(value), size)
+        except NotationError as error:
+            raise NotAnAnswer(str(error)) from None
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        row, col = integer(value[0]), integer(value[1])
+        if not (0 <= row < size and 0 <= col < size):
+            raise NotAnAnswer(f"({row}, {col}) is off the board")
+        return Square(row, col)
+    raise NotAnAnswer("expected a square: (row, col) or text like 'd3'")
+
+
+def squares(value: Any, size: int = 16) -> list[Square]:
+    """A list (or tuple, or set) of squares, returned sorted in reading order."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, set, frozenset)):
+        raise NotAnAnswer("expected a list of squares")
+    return sorted(one_square(item, size) for item in value)
+
+
+def square_list(value: Any, size: int = 16) -> list[Square]:
+    """A list of squares whose order matters (a walk along a line)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise NotAnAnswer("expected a list of squares")
+    return [one_square(item, size) for item in value]
+
+
+def move(value: Any, size: int = 16) -> Square | object:
+    """A square, or ``PASS``."""
+    if value is PASS:
+        return PASS
+    return one_square(value, size)
+
+
+def color_or_none(value: Any) -> Color | None:
+    """``BLACK``, ``WHITE`` or ``None``."""
+    if value is None or value is BLACK or value is WHITE:
+        return value
+    raise NotAnAnswer("expected BLACK, WHITE or None")
+
+
+def strings(value: Any) -> list[str]:
+    """A list of str."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise NotAnAnswer("expected a list of strings")
+    return [text(item) for item in value]
+
+
+def definitions(value: Any) -> dict[str, Any]:
+    """A dict of str keys to int or str values (a map file's definitions)."""
+    if not isinstance(value, dict):
+        raise NotAnAnswer("expected a dict")
+    plain: dict[str, Any] = {}
+    for key, item in dict.items(value):
+        if isinstance(item, str):
+            plain[text(key)] = text(item)
+        else:
+            plain[text(key)] = integer(item)
+    return plain

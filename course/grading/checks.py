@@ -1,0 +1,86 @@
+"""Every exercise check in one place, so a check cell reads ``checks.flips(flips)``.
+
+Each check takes the student's function, runs it on cases whose answers come from the
+``reversi`` package, prints ``NAME: n/n cases passed`` and raises AssertionError if a case
+fails (see :mod:`course.grading.runner`).
+
+>>> from course.grading import checks
+>>> checks.to_notation(lambda row, col: "abcdefghijklmnop"[col] + str(row + 1))
+to_notation: 11/11 cases passed
+"""
+
+from __future__ import annotations
+
+from course.grading import guard
+from course.grading.checks_board import (
+    count_discs,
+    figure2,
+    flips,
+    from_notation,
+    is_legal,
+    leader,
+    neighbours,
+    to_notation,
+    walk,
+)
+from course.grading.checks_cursormap import (
+    apply_cursor,
+    combine,
+    definition_errors,
+    parse_definitions,
+)
+from course.grading.checks_moves import game_over, legal_moves, must_pass, play, replay, winner
+from course.grading.checks_players import (
+    greedy_games,
+    greedy_move,
+    positional_move,
+    positional_score,
+)
+from course.grading.checks_search import (
+    NodeCounter,
+    alphabeta_prunes,
+    alphabeta_value,
+    alphabeta_window,
+    best_move,
+    minimax_nodes,
+    minimax_value,
+)
+
+__all__ = [
+    "NodeCounter",
+    # 01-04
+    "to_notation",
+    "from_notation",
+    "count_discs",
+    "leader",
+    "walk",
+    "neighbours",
+    "figure2",
+    "flips",
+    "is_legal",
+    # 05-06
+    "play",
+    "replay",
+    "legal_moves",
+    "must_pass",
+    "game_over",
+    "winner",
+    # 07-10
+    "greedy_move",
+    "greedy_games",
+    "positional_score",
+    "positional_move",
+    "minimax_value",
+    "minimax_nodes",
+    "best_move",
+    "alphabeta_value",
+    "alphabeta_window",
+    "alphabeta_prunes",
+    # 11-12
+    "parse_definitions",
+    "definition_errors",
+    "combine",
+    "apply_cursor",
+]
+
+guard.take_snapshot()

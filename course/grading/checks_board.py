@@ -1,0 +1,205 @@
+"""Checks for exercises 01-04: squares, counting discs, walking lines, flips and legality.
+
+Every expected answer comes from :mod:`reversi` (``square``, ``Board.count``,
+``Board.flips``, ``Board.is_legal``).  Each check takes the
+student's function, prints ``NAME: n/n cases passed`` and raises AssertionError when a
+case fails (see :mod:`course.grading.runner`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course.grading import answers
+from course.grading.cases import (
+    FIGURE_2,
+    FIGURE_2_MOVES,
+    blocked_position,
+    color_name,
+    flip_positions,
+    full_draw,
+    names,
+    random_game,
+)
+from course.grading.runner import Case, NotAnAnswer, run
+from course.grading.views import BoardView
+from reversi import BLACK, WHITE, Board, Color, Square, square
+from reversi.board import DIRECTIONS
+
+# -- 01 squares and notation ----------------------------------------------------------------
+
+_NOTATION = ["a1", "d3", "c4", "h8", "h1", "a8", "e5", "a10", "p16", "l5", "j2"]
+
+
+def _board_for(sq: Square) -> Board:
+    """An empty board just big enough to show ``sq``."""
+    size = max(8, sq.row + 1 + (sq.row + 1) % 2, sq.col + 1 + (sq.col + 1) % 2)
+    return Board.empty(size)
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise NotAnAnswer("expected a (row, col) pair of numbers")
+    return answers.integer(value[0]), answers.integer(value[1])
+
+
+def to_notation(function: Any) -> None:
+    """``to_notation(row, col)`` gives ``'d3'`` for row 2, column 3 (0-based)."""
+    cases = []
+    for name in _NOTATION:
+        sq = square(name)
+        cases.append(
+            Case(f"row {sq.row}, column {sq.col}", (sq.row, sq.col), sq.name, _board_for(sq), (sq,))
+        )
+    run("to_notation", function, cases, answers.text, call="to_notation({0}, {1})")
+
+
+def from_notation(function: Any) -> None:
+    """``from_notation('d3')`` gives ``(2, 3)``; capital letters and two-digit rows work too."""
+    cases = []
+    for name in _NOTATION + ["D3", "C4", "A10", "H1"]:
+        sq = square(name)
+        cases.append(Case(repr(name), (name,), (sq.row, sq.col), _board_for(sq), (sq,)))
+    run("from_notation", function, cases, _pair, call="from_notation({0!r})")
+
+
+# -- 02 counting discs ----------------------------------------------------------------------
+
+
+def _counting_boards() -> list[tuple[str, Board]]:
+    boards = [
+        ("the start", Board()),
+        ("Figure 2", FIGURE_2),
+        ("an empty 4x4 board", Board.empty(4)),
+    ]
+    boards += [("a full 4x4 board", full_draw()), ("only Black discs", blocked_position())]
+    for seed, size, plies in ((1, 8, 20), (2, 8, 41), (3, 6, 15), (4, 10, 30), (5, 8, 200)):
+        board, _ = list(random_game(seed, size, stop=plies))[-1]
+        boards.append((f"a {size}x{size} game (seed {seed}) after {plies} plies", board))
+    return boards
+
+
+def count_discs(function: Any) -> None:
+    """``count_discs(board, color)`` counts the discs of one colour."""
+    cases = [
+        Case(f"{color} on {label}", (BoardView(board), color), board.count(color), board)
+        for label, board in _counting_boards()
+        for color in (BLACK, WHITE)
+    ]
+    run("count_discs", function, cases, answers.integer)
+
+
+def leader(function: Any) -> None:
+    """``leader(board)`` is the colour with more discs, or None when they have as many."""
+    cases = []
+    for label, board in _counting_boards():
+        black, white = board.count(BLACK), board.count(WHITE)
+        expected = None if black == white else BLACK if black > white else WHITE
+        cases.append(
+            Case(f"{label} ({black} Black, {white} White)", (BoardView(board),), expected, board)
+        )
+    run("leader", function, cases, answers.color_or_none, show=color_name)
+
+
+# -- 03 walking a line ----------------------------------------------------------------------
+
+_WALKS = [
+    ("d4", (0, 1), 8),
+    ("d4", (-1, -1), 8),
+    ("a1", (-1, 0), 8),
+    ("a1", (1, 1), 8),
+    ("h8", (-1, -1), 8),
+    ("c5", (1, -1), 8),
+    ("h1", (1, 0), 8),
+    ("e8", (1, 0), 8),
+    ("b2", (0, -1), 4),
+    ("e5", (-1, 1), 10),
+    ("a10", (0, 1), 10),
+    ("f3", (1, 1), 6),
+]
+
+
+def _line(start: Square, step: tuple[int, int], size: int) -> list[Square]:
+    board, found = Board.empty(size), []
+    row, col = start.row + step[0], start.col + step[1]
+    while 0 <= row < size and 0 <= col < size:
+        found.append(board.square((row, col)))
+        row, col = row + step[0], col + step[1]
+    return found
+
+
+def walk(function: Any) -> None:
+    """``walk(start, direction, size)``: the squares after ``start`` in one direction, to the edge."""
+    cases = []
+    for name, step, size in _WALKS:
+        start = square(name, size)
+        line = _line(start, step, size)
+        label = f"from {start} stepping {step} on {size}x{size}"
+        cases.append(Case(label, (start, step, size), line, Board.empty(size), (start, *line)))
+    run("walk", function, cases, answers.square_list, show=names, call="walk({0!r}, {1}, {2})")
+
+
+def neighbours(function: Any) -> None:
+    """``neighbours(square, size)``: the squares next to ``square``, diagonals included."""
+    cases = []
+    for name, size in (
+        ("d4", 8),
+        ("a1", 8),
+        ("h5", 8),
+        ("e8", 8),
+        ("b2", 4),
+        ("d4", 4),
+        ("j10", 10),
+        ("a6", 6),
+    ):
+        sq = square(name, size)
+        around = sorted(_line(sq, step, size)[0] for step in DIRECTIONS if _line(sq, step, size))
+        cases.append(
+            Case(f"{sq} on {size}x{size}", (sq, size), around, Board.empty(size), (sq, *around))
+        )
+    run("neighbours", function, cases, answers.squares, show=names, call="neighbours({0!r}, {1})")
+
+
+# -- 04 flips and legality ----------------------------------------------------------------
+
+
+def _flip_case(board: Board, at: Square, color: Color, label: str) -> Case:
+    expected = board.flips(at, color)
+    return Case(label, (BoardView(board), at, color), expected, board, (at, *expected))
+
+
+def figure2(function: Any) -> None:
+    """``flips`` on the moves the ZX-81 article lists for its Figure 2 (Black to move)."""
+    cases = []
+    for at in FIGURE_2_MOVES:
+        expected = FIGURE_2.flips(at, BLACK)
+        verdict = f"valid, takes {names(expected)}" if expected else "invalid"
+        cases.append(_flip_case(FIGURE_2, at, BLACK, f"Figure 2, Black on {at} ({verdict})"))
+    run("figure2", function, cases, answers.squares, show=names)
+
+
+def flips(function: Any) -> None:
+    """``flips(board, square, color)`` on every square of many positions, taken squares too."""
+    cases = [
+        _flip_case(board, at, color, f"{label}, {color} on {at}")
+        for label, board, color in flip_positions()
+        for at in board.squares()
+        if board[at] is None or at.row == at.col
+    ]
+    run("flips", function, cases, answers.squares, show=names)
+
+
+def is_legal(function: Any) -> None:
+    """``is_legal(board, square, color)`` on every square of many positions."""
+    cases = [
+        Case(
+            f"{label}, {color} on {at}",
+            (BoardView(board), at, color),
+            board.is_legal(at, color),
+            board,
+            (at,),
+        )
+        for label, board, color in flip_positions()
+        for at in board.squares()
+    ]
+    run("is_legal", function, cases, answers.boolean)

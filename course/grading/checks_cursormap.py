@@ -1,0 +1,225 @@
+"""Checks for exercises 11 and 12: reading a map file's definitions, and applying a cursor.
+
+The expected answers come from :mod:`reversi.cursormap`: :func:`parse_map` for the
+definitions and the line of an error, :meth:`Operator.apply` for the truth tables and
+:func:`apply_cursor` for a cursor on a map.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from course.grading import answers
+from course.grading.runner import Case, NotAnAnswer, run
+from reversi.cursormap import (
+    Cursor,
+    CursorMap,
+    MapFileError,
+    Operator,
+    Value,
+    load_sample,
+    parse_map,
+    rules,
+    sample_maps,
+    sample_text,
+)
+
+# -- 11 map-file definitions ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ErrorAt:
+    """The answer "raises MapFileError naming line ``line``"."""
+
+    line: int
+
+    def __str__(self) -> str:
+        return f"MapFileError on line {self.line}"
+
+
+def _with_lines(text: str) -> str:
+    return "\n".join(f"{n:>3} | {line}" for n, line in enumerate(text.split("\n"), start=1))
+
+
+def _expected_definitions(text: str) -> Any:
+    try:
+        parsed = parse_map(text)
+    except MapFileError as error:
+        return ErrorAt(error.line)
+    found: dict[str, Any] = {"width": parsed.width, "height": parsed.height, **parsed.chars.roles()}
+    head = text.split("\nstart:")[0]
+    if not re.search(r"^\s*penguin\s*=", head, re.MULTILINE):  # optional: absent unless defined
+        found.pop("penguin", None)
+    return found
+
+
+def definition_texts() -> list[tuple[str, str]]:
+    """``(label, text)`` of valid map files: the samples and rearranged definitions."""
+    texts = [(f"the sample map {name}", sample_text(name)) for name in sample_maps()]
+    first = sample_text("01_first_steps")
+    head, _, tail = first.partition("\nstart:")
+    lines = head.split("\n")
+    definitions = [line for line in lines if "=" in line and not line.startswith(";")]
+    shuffled = "\n".join(reversed(definitions)) + "\n\n\nstart:" + tail
+    spaced = first.replace("width=5;", "  width =  5 ;").replace("two=r;", "two  = r;  red")
+    texts += [("01_first_steps with its definitions in reverse order", shuffled),
+              ("01_first_steps with spaces around '=' and the values", spaced)]  # fmt: skip
+    return texts
+
+
+def error_texts() -> list[tuple[str, str]]:
+    """``(label, text)`` of map files with an error in their definitions part."""
+    base = sample_text("01_first_steps")
+    head = base[: base.index("\nstart:")]
+    edits = [
+        ("a missing ';'", "width=5;", "width=5 "),
+        ("a height that is not a number", "height=4;", "height=x;"),
+        ("a width of 0", "width=5;", "width=0;"),
+        ("two characters for 'one'", "one=b;", "one=bb;"),
+        ("no character for 'off'", "off=0;", "off=;"),
+        ("'on' defined twice", "empty=.;", "on=2;"),
+        ("'empty' never defined", "empty=.;", "; empty is gone"),
+    ]
+    found = [(label, base.replace(old, new, 1)) for label, old, new in edits]
+    found.append(("no 'start:' line", head.rstrip("\n")))
+    return found
+
+
+def _definitions_answer(value: Any) -> Any:
+    if isinstance(value, ErrorAt):
+        return value
+    return answers.definitions(value)
+
+
+def parse_definitions(function: Any) -> None:
+    """``parse_definitions(text)`` returns the definitions of a valid map file as a dict."""
+    _definition_check("parse_definitions", function, definition_texts())
+
+
+def definition_errors(function: Any) -> None:
+    """``parse_definitions(text)`` raises MapFileError with the line of the first problem."""
+    _definition_check("definition_errors", function, error_texts())
+
+
+def _definition_check(title: str, function: Any, texts: list[tuple[str, str]]) -> None:
+    def attempt(text: str) -> Any:
+        try:
+            return function(text)
+        except MapFileError as error:
+            return ErrorAt(answers.integer(error.line))
+
+    cases = [
+        Case(
+            label,
+            (text,),
+            _expected_definitions(text),
+            picture=_with_lines(text.split("\nstart:")[0] + "\nstart:"),
+        )
+        for label, text in texts
+    ]
+    run(title, attempt, cases, _definitions_answer, show=str)
+
+
+# -- 12 applying a cursor ---------------------------------------------------------------------
+
+_SIGN = {Value.ON: "1", Value.OFF: "0", Value.EMPTY: "."}
+_VALUE = {"1": Value.ON, "0": Value.OFF, ".": Value.EMPTY}
+
+
+def combine(function: Any) -> None:
+    """``combine(operator, field, bit)``: the truth tables of AND, OR and XOR."""
+    cases = [
+        Case(
+            f"{field} {operator.value} {bit}",
+            (operator.value, field, bit),
+            operator.apply(field, bit),
+        )
+        for operator in Operator
+        for field in (0, 1)
+        for bit in (0, 1)
+    ]
+    run("combine", function, cases, answers.integer, call="combine({0!r}, {1}, {2})")
+
+
+def _map_of(rows: list[str]) -> CursorMap:
+    """A map with these values; owners are made up (they do not matter to a cursor)."""
+    switchable = [(r, c) for r, row in enumerate(rows) for c, sign in enumerate(row) if sign != "."]
+    owner_of = {switchable[0]: "b", switchable[1]: "r"}
+    owners = [
+        "".join(owner_of.get((r, c), "g") for c in range(len(row))) for r, row in enumerate(rows)
+    ]
+    return CursorMap.from_strings(owners, rows)
+
+
+def cursor_picture(
+    rows: list[str], bits: tuple[int, ...], operator: str, row: int, col: int
+) -> str:
+    """The map with the cursor's centre marked, and the cursor as a 3x3 square."""
+    cursor = Cursor(bits, Operator(operator))
+    lines = [f"map ({len(rows)} rows; the centre is row {row}, column {col}, marked *):"]
+    for r, text in enumerate(rows):
+        lines.append(
+            "  " + " ".join("*" if (r, c) == (row, col) else s for c, s in enumerate(text))
+        )
+    top, middle, bottom = cursor.rows()
+    lines += ["cursor:", f"  {top}", f"  {middle.replace('.', operator[0])}", f"  {bottom}"]
+    return "\n".join(lines)
+
+
+def cursor_cases() -> list[tuple[str, list[str], tuple[int, ...], str, int, int]]:
+    """``(label, rows, bits, operator, row, col)``: chosen cases, then random ones (seeded)."""
+    chosen = [
+        ("OR in the middle", ["000", "000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1),
+        ("AND in the middle", ["111", "111", "111"], (1, 1, 0, 0, 1, 1, 0, 0), "AND", 1, 1),
+        ("XOR in the middle", ["101", "010", "101"], (1, 1, 1, 1, 0, 0, 0, 0), "XOR", 1, 1),
+        ("bits listed clockwise", ["000", "000", "000"], (1, 1, 1, 1, 0, 0, 0, 0), "OR", 1, 1),
+        ("the centre never changes", ["111", "101", "111"], (0,) * 8, "AND", 1, 1),
+        ("empty fields never change", ["0.0", ".0.", "0.0"], (1,) * 8, "OR", 1, 1),
+        ("top-left corner", ["0000", "0000", "0000"], (1,) * 8, "OR", 0, 0),
+        ("bottom-right corner", ["1111", "1111", "1111"], (0,) * 8, "AND", 2, 3),
+        ("top edge", ["01010", "10101"], (1,) * 8, "XOR", 0, 2),
+        ("left edge", ["10", "01", "10"], (1, 0, 1, 1, 0, 1, 1, 0), "XOR", 1, 0),
+        ("one row", ["0100"], (1,) * 8, "XOR", 0, 1),
+    ]
+    rng = random.Random(12)
+    grid = [row.replace("p", ".") for row in _values_of(load_sample("02_grey_river"))]
+    for number in range(20):
+        bits = tuple(rng.randrange(2) for _ in range(8))
+        operator = rng.choice(["AND", "OR", "XOR"])
+        row, col = rng.randrange(len(grid)), rng.randrange(len(grid[0]))
+        chosen.append(
+            (f"random cursor {number + 1} on 02_grey_river", grid, bits, operator, row, col)
+        )
+    return chosen
+
+
+def _values_of(cursor_map: CursorMap) -> list[str]:
+    return ["".join(_SIGN.get(f.value, ".") for f in row) for row in cursor_map.fields]
+
+
+def expected_rows(
+    rows: list[str], bits: tuple[int, ...], operator: str, row: int, col: int
+) -> list[str]:
+    """The expected rows after the cursor, from :func:`reversi.cursormap.apply_cursor`."""
+    after, _ = rules.apply_cursor(_map_of(rows), Cursor(bits, Operator(operator)), (row, col))
+    return _values_of(after)
+
+
+def _rows_answer(value: Any) -> list[str]:
+    rows = answers.strings(value)
+    if any(set(row) - set(_VALUE) for row in rows):
+        raise NotAnAnswer("rows hold only '1', '0' and '.'")
+    return rows
+
+
+def apply_cursor(function: Any) -> None:
+    """``apply_cursor(rows, bits, operator, row, col)`` returns the rows after the cursor."""
+    cases = [
+        Case(label, (list(rows), bits, op, r, c), expected_rows(rows, bits, op, r, c),
+             picture=cursor_picture(rows, bits, op, r, c))
+        for label, rows, bits, op, r, c in cursor_cases()
+    ]  # fmt: skip
+    run("apply_cursor", function, cases, _rows_answer, show=lambda rows: " / ".join(rows))

@@ -1,0 +1,149 @@
+"""Checks for exercises 07 and 08: the greedy player of seed 002 and a positional player.
+
+The expected moves come from :class:`reversi.players.GreedyPlayer` and
+:class:`reversi.players.PositionalPlayer`; the expected scores from
+:func:`reversi.evaluation.positional`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from course.grading import answers
+from course.grading.cases import pass_positions, random_game, sample_positions
+from course.grading.runner import Case, run
+from course.grading.views import BoardView
+from reversi import PASS, Board, Color
+from reversi.evaluation import positional
+from reversi.players import GreedyPlayer, PositionalPlayer
+
+_CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+#: (size, seed, ply) of random-game positions that test the greedy rule's fine print.
+GREEDY_POSITIONS = (
+    (8, 0, 55), (8, 1, 54), (8, 0, 34), (8, 0, 36),  # one corner, fewer flips than another move
+    (8, 3, 46), (8, 5, 48), (8, 10, 41), (8, 0, 38), (8, 4, 37), (8, 4, 46),  # two corners
+    (8, 10, 55), (8, 143, 54),  # three and four corners
+    (6, 1, 14), (6, 10, 25), (10, 4, 49), (10, 10, 84), (10, 0, 37),  # other board sizes
+    (8, 0, 0), (8, 0, 2), (6, 0, 2), (10, 0, 2),  # ties for the most flips, no corner
+)  # fmt: skip
+
+
+def position(size: int, seed: int, ply: int) -> tuple[Board, Color]:
+    """The position after ``ply`` plies of the random game ``seed`` on a ``size`` board."""
+    return list(random_game(seed, size, stop=ply))[-1]
+
+
+def corners(board: Board) -> list[tuple[str, tuple[int, int]]]:
+    """The corners in the greedy player's order of preference: clockwise from the top-left."""
+    last = board.size - 1
+    return list(zip(_CORNER_NAMES, ((0, 0), (0, last), (last, last), (last, 0)), strict=True))
+
+
+def _describe(board: Board, color: Color) -> str:
+    moves = board.legal_moves(color)
+    if not moves:
+        return "no legal move"
+    legal_corners = [f"{name} {board.square(sq)}" for name, sq in corners(board) if sq in moves]
+    if legal_corners:
+        return "corners: " + ", ".join(legal_corners)
+    counts = [len(board.flips(m, color)) for m in moves]
+    tied = [str(m) for m, n in zip(moves, counts, strict=True) if n == max(counts)]
+    return (
+        f"{len(tied)} moves flip {max(counts)}: {' '.join(tied)}" if len(tied) > 1 else "no corner"
+    )
+
+
+def _show_move(value: Any) -> str:
+    return "PASS" if value is PASS else str(value)
+
+
+def _player_view(board: Board) -> BoardView:
+    return BoardView(board, allow=("legal_moves", "flips", "is_legal", "count", "copy", "play"))
+
+
+def _games_against_random(
+    player: Any, games: tuple[tuple[int, int], ...]
+) -> list[tuple[str, Board, Color]]:
+    """Positions where ``player`` is to move in games against a seeded random mover."""
+    found = []
+    for size, seed in games:
+        rng, board, color, ply = random.Random(seed), Board(size), Color.BLACK, 0
+        while not board.is_finished():
+            moves = board.legal_moves(color)
+            if color is Color.BLACK:
+                found.append(
+                    (
+                        f"{size}x{size} game {seed} against random moves, ply {ply}",
+                        board.copy(),
+                        color,
+                    )
+                )
+                move = player.choose_move(board.copy(), color)
+            else:
+                move = rng.choice(moves) if moves else PASS
+            if move is not PASS:
+                board.play(move, color)
+            color, ply = color.opponent, ply + 1
+    return found
+
+
+def greedy_move(function: Any) -> None:
+    """``greedy_move(board, color)`` on positions chosen for corners, ties and board sizes."""
+    oracle = GreedyPlayer()
+    cases = []
+    for size, seed, ply in GREEDY_POSITIONS:
+        board, color = position(size, seed, ply)
+        expected = oracle.choose_move(board.copy(), color)
+        label = f"{size}x{size} game {seed}, ply {ply}, {color} ({_describe(board, color)})"
+        cases.append(Case(label, (_player_view(board), color), expected, board, (expected,)))
+    for label, board, color in pass_positions()[:2]:
+        cases.append(
+            Case(f"{label} ({color} has no move)", (_player_view(board), color), PASS, board)
+        )
+    run("greedy_move", function, cases, lambda v: answers.move(v, 16), show=_show_move)
+
+
+def greedy_games(function: Any) -> None:
+    """``greedy_move`` at every turn of whole games (greedy against random moves)."""
+    oracle = GreedyPlayer()
+    cases = []
+    for label, board, color in _games_against_random(oracle, ((8, 1), (8, 2), (6, 3))):
+        expected = oracle.choose_move(board.copy(), color)
+        described = f"{label} ({_describe(board, color)})"
+        highlight = () if expected is PASS else (expected,)
+        cases.append(Case(described, (_player_view(board), color), expected, board, highlight))
+    run("greedy_games", function, cases, lambda v: answers.move(v, 16), show=_show_move)
+
+
+# -- 08 a positional evaluation ---------------------------------------------------------------
+
+
+def positional_score(function: Any) -> None:
+    """``positional_score(board, color)``: the weights of ``color``'s squares minus the opponent's."""
+    positions = [
+        (b, c)
+        for size in (4, 6, 8, 10)
+        for b, c in sample_positions(range(size, size + 2), 7, size)
+    ]
+    cases = [
+        Case(f"{board.size}x{board.size} position {number + 1}, {who}", (BoardView(board), who),
+             positional(board.bits(who), board.bits(who.opponent), board.size), board)
+        for number, (board, color) in enumerate(positions)
+        for who in (color, color.opponent)
+    ]  # fmt: skip
+    run("positional_score", function, cases, answers.integer)
+
+
+def positional_move(function: Any) -> None:
+    """``positional_move(board, color)``: the move after which ``positional_score`` is best."""
+    oracle = PositionalPlayer()
+    cases = []
+    found = _games_against_random(oracle, ((8, 5), (6, 6)))
+    found += [(label, board, color) for label, board, color in pass_positions()[:1]]
+    for label, board, color in found:
+        expected = oracle.choose_move(board.copy(), color)
+        highlight = () if expected is PASS else (expected,)
+        cases.append(Case(label, (_player_view(board), color), expected, board, highlight))
+    run("positional_move", function, cases, lambda v: answers.move(v, 16), show=_show_move)

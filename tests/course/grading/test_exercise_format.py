@@ -1,0 +1,208 @@
+"""The exercise notebooks follow their conventions, and the grader's pieces do what they say."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from course.grading import checker, checks, gradebook
+from course.grading import notebook as nbfile
+from course.grading.cases import FIGURE_2
+
+from .helpers import EXERCISE_DIR, NAMES, source, student, with_answers, write
+
+EXPECTED_ORDER = [
+    "01_squares", "02_counting", "03_lines", "04_flips", "05_play", "06_legal_moves",
+    "07_greedy", "08_positional", "09_minimax", "10_alphabeta", "11_map_files", "12_cursor",
+]  # fmt: skip
+
+
+def test_twelve_exercises_in_order() -> None:
+    assert NAMES == EXPECTED_ORDER
+    assert sorted(p.stem for p in EXERCISE_DIR.glob("[0-9][0-9]_*.ipynb")) == EXPECTED_ORDER
+
+
+@pytest.mark.parametrize("name", EXPECTED_ORDER)
+def test_student_copy_conventions(name: str) -> None:
+    notebook = student(name)
+    assert notebook["metadata"]["course"] == {"exercise": name}
+    ids = [cell["id"] for cell in notebook["cells"]]
+    assert len(ids) == len(set(ids))
+    answers, checked = nbfile.answer_tags(notebook), nbfile.check_tags(notebook)
+    assert answers and checked
+    for cell in notebook["cells"]:
+        text = nbfile.source(cell)
+        assert not nbfile.has_solution(text)
+        if tag := nbfile.tag_with(cell, nbfile.ANSWER):
+            assert cell["id"] == tag.replace(":", "-")
+            assert 'raise NotImplementedError("write this part")' in text
+            assert cell["outputs"] == [] and cell["execution_count"] is None
+        if tag := nbfile.tag_with(cell, nbfile.CHECK):
+            assert cell["id"] == tag.replace(":", "-")
+            assert text.splitlines()[0] == nbfile.CHECK_MARKER
+            assert cell["metadata"]["editable"] is False and cell["metadata"]["deletable"] is False
+            assert cell["execution_count"] is not None
+            (output,) = cell["outputs"]
+            assert re.fullmatch(r"\w+: (\d+)/\1 cases passed\n", "".join(output["text"]))
+
+
+@pytest.mark.parametrize("name", EXPECTED_ORDER)
+def test_check_cells_are_short_and_call_the_checks_module(name: str) -> None:
+    for cell in source(name)["cells"]:
+        if nbfile.tag_with(cell, nbfile.CHECK):
+            lines = nbfile.source(cell).splitlines()
+            assert len(lines) <= 4
+            assert re.fullmatch(r"checks\.(\w+)\(\w+\)", lines[-1])
+            assert hasattr(checks, lines[-1].split(".")[1].split("(")[0])
+
+
+def test_no_memory_addresses_or_timings_in_outputs() -> None:
+    for path in EXERCISE_DIR.glob("**/[0-9][0-9]_*.ipynb"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"0x[0-9a-f]{6,}", text), path
+        assert '"execution"' not in text, path
+
+
+def test_figure_2_in_the_notebook_is_the_checked_position() -> None:
+    from reversi import Board
+
+    demo = next(c for c in source("04_flips")["cells"] if c.get("id") == "demo-1")
+    diagram = nbfile.source(demo).split('"""')[1]
+    assert Board.from_text(diagram) == FIGURE_2
+
+
+# -- notebook conventions ------------------------------------------------------------------------
+
+
+def test_strip_solutions_keeps_the_indentation_of_each_block() -> None:
+    text = "def f():\n    x = 1\n    ### BEGIN SOLUTION\n    return x\n    ### END SOLUTION\n\n### BEGIN SOLUTION\ny = 2\n### END SOLUTION"
+    assert nbfile.strip_solutions(text) == (
+        'def f():\n    x = 1\n    # YOUR CODE HERE\n    raise NotImplementedError("write this part")\n\n'
+        '# YOUR CODE HERE\nraise NotImplementedError("write this part")'
+    )
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [("### BEGIN SOLUTION\nx", "never closed"), ("x\n### END SOLUTION", "without"),
+     ("### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION", "inside a solution block")],
+)  # fmt: skip
+def test_strip_solutions_refuses_unbalanced_markers(text: str, problem: str) -> None:
+    with pytest.raises(nbfile.NotebookError, match=problem):
+        nbfile.strip_solutions(text)
+
+
+def test_exercise_name_prefers_metadata_then_file_name() -> None:
+    assert (
+        nbfile.exercise_name({"metadata": {"course": {"exercise": "04_flips"}}}, "x.ipynb", NAMES)
+        == "04_flips"
+    )
+    assert nbfile.exercise_name({"metadata": {}}, "ann__05_play (2).ipynb", NAMES) == "05_play"
+    assert (
+        nbfile.exercise_name({"metadata": {"course": {"exercise": "99_x"}}}, "y.ipynb", NAMES)
+        is None
+    )
+
+
+def test_merge_takes_answers_by_tag_and_everything_else_from_the_teacher() -> None:
+    theirs = with_answers(
+        student("01_squares"), {"answer:to_notation": "def to_notation(r, c):\n    return 'a1'"}
+    )
+    helper = {"cell_type": "code", "id": "x", "metadata": {"tags": ["answer:to_notation", "raises-exception"]},
+              "source": "print('second cell')", "outputs": [], "execution_count": None}  # fmt: skip
+    theirs["cells"].append(helper)
+    for cell in theirs["cells"]:
+        if nbfile.tag_with(cell, nbfile.CHECK):
+            cell["source"] = "# NBVAL_SKIP\n" + nbfile.source(cell)
+    theirs["cells"] = [
+        c for c in theirs["cells"] if nbfile.tag_with(c, nbfile.ANSWER) != "answer:from_notation"
+    ]
+    merged, notes = checker.merge(source("01_squares"), theirs)
+    answers = [c for c in merged["cells"] if nbfile.tag_with(c, nbfile.ANSWER)]
+    assert [nbfile.source(c) for c in answers] == [
+        "def to_notation(r, c):\n    return 'a1'",
+        "print('second cell')",
+        nbfile.strip_solutions(
+            nbfile.source(
+                next(
+                    c
+                    for c in source("01_squares")["cells"]
+                    if c.get("id") == "answer-from_notation"
+                )
+            )
+        ),
+    ]
+    assert [c["metadata"]["tags"] for c in answers] == [["answer:to_notation"]] * 2 + [
+        ["answer:from_notation"]
+    ]
+    teacher_checks = [c for c in source("01_squares")["cells"] if nbfile.tag_with(c, nbfile.CHECK)]
+    assert [c for c in merged["cells"] if nbfile.tag_with(c, nbfile.CHECK)] == teacher_checks
+    assert notes == [
+        "no cell tagged answer:from_notation was found: graded with the starting code",
+        "check:to_notation was changed in your notebook: the teacher's check was used",
+        "check:from_notation was changed in your notebook: the teacher's check was used",
+    ]
+    assert len({c["id"] for c in merged["cells"]}) == len(merged["cells"])
+
+
+@pytest.mark.parametrize(
+    "message, reason",
+    [
+        ("Cell 3: Timeout of 5 seconds exceeded executing cell\nKeyboardInterrupt", "timed out after 5 s (an endless loop?)"),
+        ("Timeout of 5 seconds exceeded while executing cell. Failed to interrupt kernel in 5 seconds",
+         "timed out after 5 s or the Python kernel stopped (an endless loop, or code that exits?)"),
+        ("Cell 2: Cell outputs differ\n mismatch 'stdout'", "its output differs from the teacher's expected output"),
+        ("Cell execution caused an exception\n#x1B[0;31mAssertionError#x1B[0m: flips: 1 of 9 cases failed",
+         "flips: 1 of 9 cases failed"),
+        ("Cell execution caused an exception\n\x1b[0;31mNameError\x1b[0m: name 'flips' is not defined",
+         "NameError: name 'flips' is not defined"),
+    ],
+)  # fmt: skip
+def test_reasons_read_from_nbval_messages(message: str, reason: str) -> None:
+    assert checker._reason("failed", message, 5) == reason
+
+
+def test_collect_reads_both_layouts_and_warns_about_the_rest(tmp_path: Path) -> None:
+    write(student("01_squares"), tmp_path / "ann" / "01_squares.ipynb")
+    write(student("04_flips"), tmp_path / "ann" / "sub" / "anything.ipynb")
+    write(student("05_play"), tmp_path / "bob__05_play.ipynb")
+    write(student("05_play"), tmp_path / "bob__05_play (copy).ipynb")
+    write(student("02_counting"), tmp_path / "loose.ipynb")
+    write(
+        student("02_counting"),
+        tmp_path / "ann" / ".ipynb_checkpoints" / "02_counting-checkpoint.ipynb",
+    )
+    (tmp_path / "cid__broken_03_lines.ipynb").write_text("{not json", encoding="utf-8")
+    found, warnings = gradebook.collect(tmp_path)
+    assert [(s.student, s.exercise) for s in found] == [
+        ("ann", "01_squares"), ("ann", "04_flips"), ("bob", "05_play"), ("cid", "03_lines")
+    ]  # fmt: skip
+    assert warnings == [
+        "bob handed in 05_play twice: graded bob__05_play.ipynb",
+        "skipped loose.ipynb: put it in a folder named after the student or name it STUDENT__...",
+    ]
+
+
+def test_guard_notices_a_replaced_oracle(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reversi import Board
+
+    monkeypatch.setattr(Board, "flips", lambda self, square, color: [])
+    with pytest.raises(AssertionError, match="replaced reversi.board.Board.flips"):
+        checks.figure2(lambda board, square, color: [])
+
+
+def test_a_value_that_claims_to_equal_everything_does_not_pass(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    class Liar(list):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __ne__(self, other: object) -> bool:
+            return False
+
+    with pytest.raises(AssertionError):
+        checks.figure2(lambda board, square, color: Liar())
+    assert "figure2: 3/7 cases passed" in capsys.readouterr().out
