@@ -96,7 +96,7 @@ def code_lines(source: str) -> int:
     A board diagram or a map file written out as text is data, not logic, so it may be long.
     """
     python = python_of(source)
-    data = set()
+    data: set[int] = set()
     for node in ast.walk(ast.parse(python)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             data.update(range(node.lineno + 1, (node.end_lineno or node.lineno) + 1))
@@ -152,7 +152,7 @@ def unpictured_widgets(path: Path) -> list[str]:
 
 def nbval_tags() -> set[str]:
     """The cell tags the installed nbval honours (``nbval-check-output``, ``nbval-skip``, ...)."""
-    from nbval.plugin import metadata_tags
+    from nbval.plugin import metadata_tags  # type: ignore[import-untyped]
 
     return set(metadata_tags)
 
