@@ -14,7 +14,6 @@ type       fields                                               who may send
 hello      room, name, token (optional), watch (optional),      anyone, first
            key (optional teacher key)
 move       square (``"d3"``)                                    the player to move
-pass       (none)                                               the player to move
 undo       (none)                                               a player
 answer     accept (true/false)                                  the asked player
 resign     (none)                                               a player
@@ -23,6 +22,8 @@ chat       text                                                 everyone
 close      (none)                                               the teacher
 export     (none)                                               the teacher
 =========  ===================================================  ==============
+
+A forced pass is made by the server itself, so no client ever sends one.
 
 Server to client: ``welcome`` (your role and seat token), ``state`` (the whole
 game, after every change), ``chat`` (a line, ``alert`` true for the room's own
@@ -66,7 +67,6 @@ SQUARE = re.compile(r"^[a-p](1[0-6]|[1-9])$")
 FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "hello": {"room": str, "name": str, "token": str, "watch": bool, "key": str},
     "move": {"square": str},
-    "pass": {},
     "undo": {},
     "answer": {"accept": bool},
     "resign": {},
