@@ -158,6 +158,7 @@ class Room:
         if self.closed:
             return [((conn,), error(f"room {self.name!r} was closed by the teacher", "hello"))]
         name, token = hello["name"], hello.get("token")
+        earlier = list(self.chat)  # the history; what this join causes arrives live
         out: list[Outgoing] = []
         seat = self._seat_for_token(token) if token else None
         if token and seat is None:
@@ -193,7 +194,7 @@ class Room:
         self.dirty = True
         welcome = {"type": "welcome", "room": self.name, "name": member.name, "role": member.role,
                    "token": new_token}  # fmt: skip
-        history = {"type": "history", "lines": [line for line in self.chat if self._may_read(member, line)]}
+        history = {"type": "history", "lines": [line for line in earlier if self._may_read(member, line)]}
         out = [((conn,), welcome), ((conn,), history), *out, (self._everyone(), self.state())]
         game = self.game
         if game and game.pending_undo and member.role == game.pending_undo.opponent.value:

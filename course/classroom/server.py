@@ -100,6 +100,7 @@ class ClassServer:
         self.messages_out = 0
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()
 
     @property
     def resumed(self) -> list[str]:
@@ -209,6 +210,7 @@ class ClassServer:
     # -- delivering and storing --------------------------------------------------------------
 
     def _deliver(self, room: Room, out: list[Outgoing]) -> None:
+        self.storage.save(room)  # stored first: whatever anyone was told survives a crash
         for to, message in out:
             text = encode(message)
             sockets = [c for c in to if isinstance(c, ServerConnection)]
@@ -217,8 +219,9 @@ class ClassServer:
             if message["type"] == "closed":
                 for socket in sockets:
                     self.sockets.pop(socket, None)
-                    asyncio.get_running_loop().create_task(socket.close(1000, message["reason"][:100]))
-        self.storage.save(room)
+                    task = asyncio.get_running_loop().create_task(socket.close(1000, message["reason"][:100]))
+                    self._closing.add(task)
+                    task.add_done_callback(self._closing.discard)
 
     def _send(self, socket: ServerConnection, message: dict[str, Any]) -> None:
         broadcast([socket], encode(message))
