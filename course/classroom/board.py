@@ -200,9 +200,9 @@ class RoomBoard(w.VBox):
     def _ask(self, kind: str, **fields: Any) -> None:
         if kind == "answer":
             self.question_box.layout.display = "none"
-        asyncio.get_running_loop().create_task(self._send(kind, fields))
+        asyncio.get_running_loop().create_task(self._send_request(kind, fields))
 
-    async def _send(self, kind: str, fields: dict[str, Any]) -> None:
+    async def _send_request(self, kind: str, fields: dict[str, Any]) -> None:
         try:
             await self.client.send(kind, **fields)
         except Exception as failed:  # a closed connection: say it on the board
