@@ -268,4 +268,8 @@ async def run(
         pass
     finally:
         await server.close()
+        storage = server.storage
+        mean = 1000 * storage.write_seconds / max(1, storage.writes)
+        print_(f"Stored {storage.writes} changes ({mean:.2f} ms each on average); "
+               f"{server.messages_in} messages in, {server.messages_out} out.")
         print_("Class server stopped; everything is stored.")
