@@ -26,6 +26,7 @@ LESSONS = [
     "03_inside_the_package",
     "04_computer_players",
     "05_cursormap",
+    "06_class_play",
 ]
 
 #: A code cell longer than this is a sign that logic should move into a package.

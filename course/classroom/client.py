@@ -27,6 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from course.classroom.protocol import ClassroomError, MessageError
+from reversi.board import Board
 
 Listener = Callable[[dict[str, Any]], None]
 #: Seconds between attempts to come back after the connection dropped.
@@ -91,7 +92,7 @@ class RoomClient:
                 await socket.close()
                 raise ClassroomError(f"room {self.room!r} refused {self.name!r}: {message['message']}")
             self._take(message)
-            if message["type"] == "welcome":
+            if message["type"] == "history":  # it follows the welcome: the chat so far
                 break
         self._task = asyncio.get_running_loop().create_task(self._receive_forever())
         return self
@@ -164,9 +165,24 @@ class RoomClient:
             lambda m: m["type"] == kind and all(m.get(k) == v for k, v in fields.items()), timeout, since
         )
 
+    async def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
+        """Wait until the latest ``state`` satisfies ``predicate`` (the current one counts); returns it."""
+        if self.state is not None and predicate(self.state):
+            return self.state
+        return await self.wait_for(lambda m: m["type"] == "state" and predicate(m), timeout, len(self.received))
+
     async def expect_error(self, timeout: float = 5.0) -> str:
         """Wait for the next error message and return its text."""
         return (await self.next("error", timeout))["message"]
+
+    def board(self) -> Board:
+        """The board of the latest state, as a :class:`reversi.Board` (the start position before a game)."""
+        game = self.state and self.state.get("game")
+        return Board.from_text("\n".join(game["rows"])) if game else Board()
+
+    def chat_texts(self) -> list[str]:
+        """The chat lines this client has seen, oldest first (alerts marked with ``*``)."""
+        return [("* " if line["alert"] else f"{line['from']}: ") + line["text"] for line in self.chat]
 
     def time_left(self) -> float | None:
         """Seconds the side to move has left, counted down since the last state."""
