@@ -111,7 +111,11 @@ if __name__ == "__main__":
     parser.add_argument("--rooms", type=int, default=30)
     parser.add_argument("--observers", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=60.0, help="stop the games after this")
+    parser.add_argument("--url", help="use a server already running there (e.g. under a profiler)")
     arguments = parser.parse_args()
+    if arguments.url:
+        asyncio.run(main(arguments, arguments.url))
+        sys.exit()
     with tempfile.TemporaryDirectory() as folder:
         server = ServerProcess(Path(folder) / "data", grace=60, move_time=None).start()
         try:

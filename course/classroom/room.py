@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course.classroom.protocol import RuleError, error
+from reversi.board import Board
 from reversi.errors import ReversiError
 from reversi.game import Game
 from reversi.notation import BLACK, WHITE, Color, Square
@@ -95,9 +96,12 @@ class Room:
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
     finished: list[dict[str, Any]] = field(default_factory=list)
     closed: bool = False
-    #: What happened since the server last stored the room: ("chat", line), ("finished", save).
+    #: What happened since the server last stored the room: ("chat", line), ("action",
+    #: {"game": n, "action": ...}) for each step of a game, ("finished", save).
     records: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    #: Whether the seats or the game itself changed (the snapshot must be stored again).
     dirty: bool = False
+    _stored_actions: int = 0
     _rematch: set[Color] = field(default_factory=set)
 
     # -- reading ------------------------------------------------------------------------
@@ -133,8 +137,7 @@ class Room:
             board = game.board
             message["game"] = {
                 "number": self.games_played,
-                "rows": ["".join(c.letter if (c := board[r, k]) else "." for k in range(board.size))
-                         for r in range(board.size)],
+                "rows": _rows(board),
                 "turn": game.turn.value,
                 "legal": [s.name for s in game.legal_moves()],
                 "plies": len(game.plies),
@@ -355,10 +358,14 @@ class Room:
         finished: list[dict[str, Any]],
         now: float,
         settings: RoomSettings | None = None,
+        actions: list[dict[str, Any]] | None = None,
     ) -> Room:
         """Rebuild a stored room: the game is replayed through the rules, the players are away.
 
-        Each seated player gets a fresh grace time from ``now`` to come back with their token.
+        ``actions`` are the current game's actions as stored one by one (the snapshot's
+        copy may be older).  Each seated player gets a fresh grace time from ``now`` to
+        come back with their token, and the turn's clock starts again: the time the
+        server was down is nobody's fault.
         """
         saved = snapshot["settings"]
         settings = settings or RoomSettings(saved["move_time"], saved["grace"], saved["size"])
@@ -369,7 +376,11 @@ class Room:
             color = Color(color_name)
             room.seats[color] = Seat(color, seat["name"], seat["token_hash"], None, now)
         if snapshot["game"] is not None:
-            room.game = game_from_dict(snapshot["game"], clock=room._clock, source=f"room {room.name!r}")
+            saved_game = dict(snapshot["game"], elapsed=0.0)
+            if actions is not None:
+                saved_game.update(actions=actions, board=None)
+            room.game = game_from_dict(saved_game, clock=room._clock, source=f"room {room.name!r}")
+            room._stored_actions = len(room.game.actions)
         return room
 
     # -- inside -----------------------------------------------------------------------------
@@ -384,6 +395,7 @@ class Room:
             time_per_move=self.settings.move_time, undo_limit=1, clock=self._clock,
         )  # fmt: skip
         self.games_played += 1
+        self._stored_actions = 0
         self._rematch.clear()
         self.dirty = True
         return self._alert(f"Game {self.games_played} starts: {black.name} (Black) against {white.name} (White)")
@@ -430,7 +442,9 @@ class Room:
             save = game_to_dict(game)
             self.finished.append(save)
             self.records.append(("finished", save))
-        self.dirty = True
+        for action in game.actions[self._stored_actions :]:  # a game's actions only grow
+            self.records.append(("action", {"game": self.games_played, "action": action}))
+        self._stored_actions = len(game.actions)
         return [*out, (self._everyone(), self.state())]
 
     def _newly_over(self) -> bool:
@@ -485,6 +499,15 @@ class Room:
         if any(m.name.casefold() == folded for m in self.members.values()):
             return f"someone called {name!r} is already in room {self.name!r}: choose another name"
         return None
+
+
+def _rows(board: Board) -> list[str]:
+    """The board as text rows of ``B``, ``W`` and ``.`` (what ``Board.from_text`` reads back)."""
+    cells = [["."] * board.size for _ in range(board.size)]
+    for color in (BLACK, WHITE):
+        for at in board.discs(color):
+            cells[at.row][at.col] = color.letter
+    return ["".join(row) for row in cells]
 
 
 def _hash(token: str) -> str:

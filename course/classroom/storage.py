@@ -1,11 +1,15 @@
 """The class server's memory: every room, move, event and chat line in one SQLite file.
 
-Three tables: ``rooms`` holds each room's latest snapshot (seats, and the game as
-the kit's save format, which replays every action through the rules when read
-back), ``events`` every chat line as it happens (the room's alerts are chat lines,
-so every move, lost turn, undo, resignation, disconnection and game end is there
-too), and ``games`` each finished game as a save that :func:`reversi.load_game`
-reads once exported.
+Three tables: ``rooms`` holds each room's snapshot, written when its seats or its
+game change (the game in the kit's save format), ``events`` every step of a game
+(move, lost turn, undo request and answer, resignation: the actions of
+:attr:`reversi.Game.actions`) and every chat line as they happen (the room's
+alerts are chat lines, so disconnections and game ends are there too), and
+``games`` each finished game as a save that :func:`reversi.load_game` reads once
+exported.  A room is resumed by replaying its game's stored actions through the
+rules, so a damaged database is refused rather than trusted.
+
+A move costs one small insert, not a rewrite of the whole game.
 
 The database runs in WAL mode with ``synchronous=NORMAL``: a commit is a short
 append to the log, small enough to do on the event loop after each message
@@ -100,7 +104,14 @@ class Storage:
                 )
             ]
             finished = self.finished_games(name)
-            rooms.append(Room.restore(snapshot, chat, finished, now, settings))
+            actions = [
+                step["action"]
+                for (data,) in self.db.execute(
+                    "SELECT data FROM events WHERE room = ? AND kind = 'action' ORDER BY id", (name,)
+                )
+                if (step := json.loads(data))["game"] == snapshot["games_played"]
+            ]
+            rooms.append(Room.restore(snapshot, chat, finished, now, settings, actions))
         return rooms
 
     def finished_games(self, room: str | None = None) -> list[dict[str, Any]]:
