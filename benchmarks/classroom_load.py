@@ -47,10 +47,12 @@ async def one_room(url: str, index: int, observers: int, deadline: float, latenc
         marks = [len(c.received) for c in clients]
         started = time.perf_counter()
         await players[game["turn"]].move(rng.choice(game["legal"]))
-        arrived = await asyncio.gather(*(
-            c.wait_for(lambda m: m["type"] == "state" and m["game"]["plies"] > plies, 30, since=mark)
-            for c, mark in zip(clients, marks)
-        ))  # fmt: skip
+        def moved(m: dict, plies: int = plies) -> bool:
+            return m["type"] == "state" and m["game"]["plies"] > plies
+
+        arrived = await asyncio.gather(
+            *(c.wait_for(moved, 30, since=mark) for c, mark in zip(clients, marks, strict=True))
+        )
         latencies.append(time.perf_counter() - started)
         moves += 1
         game = arrived[-1]["game"]
