@@ -47,7 +47,7 @@ class RoomBoard(w.VBox):
         self.log_panel = _html("reversi-log")
         self.chat_panel = _html("reversi-chat")
         self.status = _html("reversi-status")
-        self.chat_input = w.Text(placeholder="Say something to the room", layout=w.Layout(width="260px"))
+        self.chat_input = w.Text(placeholder="Say something to the room", layout=w.Layout(width="220px"))
         self.chat_input.add_class("reversi-chat-input")
         self.chat_input.on_submit(lambda _t: self._guarded(self._send_chat))
         send = w.Button(description="Send", layout=w.Layout(width="auto"))
@@ -160,10 +160,7 @@ class RoomBoard(w.VBox):
         self._show_clocks()
 
     def _show_chat(self) -> None:
-        lines = [
-            f"{'*' if line['alert'] else ''}{line['from']}: {line['text']}" for line in self.client.chat[-60:]
-        ]
-        self.chat_panel.value = log_html(lines)
+        self.chat_panel.value = log_html(self.client.chat_texts()[-60:])
 
     def _show_clocks(self) -> None:
         state = self.client.state

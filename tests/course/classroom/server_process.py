@@ -20,14 +20,14 @@ START_TIMEOUT = 30.0
 class ServerProcess:
     """``python -m course serve`` with its own data folder; ``url`` and ``key`` once started."""
 
-    def __init__(self, data: Path, grace: float, move_time: float | None) -> None:
-        self.data, self.grace, self.move_time = data, grace, move_time
+    def __init__(self, data: Path, grace: float, move_time: float | None, port: int = 0) -> None:
+        self.data, self.grace, self.move_time, self.port = data, grace, move_time, port
         self.process: subprocess.Popen[str] | None = None
         self.url = self.key = ""
         self.lines: list[str] = []
 
     def start(self) -> ServerProcess:
-        command = [sys.executable, "-m", "course", "serve", "--host", "127.0.0.1", "--port", "0",
+        command = [sys.executable, "-m", "course", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                    "--data", str(self.data), "--grace", str(self.grace)]  # fmt: skip
         if self.move_time is not None:
             command += ["--move-time", str(self.move_time)]
@@ -63,3 +63,12 @@ class ServerProcess:
             os.kill(process.pid, signal.SIGKILL)
             rest, _ = process.communicate(timeout=5)
         return rest or ""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -15,6 +15,7 @@ from course.classroom.protocol import MAX_FRAME_BYTES, ClassroomError
 from reversi import Game, load_game
 from reversi.saves import game_from_dict
 from tests.course.classroom.play import game_of, nothing_else, play_random_game, run, settled, table
+from tests.course.classroom.server_process import free_port
 
 
 def test_a_full_game_between_two_clients_with_an_observer_is_stored_and_exported(class_server, tmp_path):
@@ -197,6 +198,31 @@ def test_a_restarted_server_resumes_the_game(class_server, tmp_path):
         await settled(ada, 4)
 
     run(after())
+
+
+def test_players_boards_come_back_by_themselves_after_the_server_restarts(class_server):
+    port = free_port()
+    first = class_server(grace=30, port=port)
+
+    async def scenario() -> None:
+        ada, bob, cy = await table(first.url, "table-7")
+        await ada.move("d3")
+        await settled(cy, 1)
+        marks = [len(ada.received), len(bob.received)]
+        first.stop(signal.SIGKILL)
+        second = await asyncio.to_thread(class_server, grace=30, data=first.data, port=port)
+        assert second.url == first.url
+        for client, mark in zip((ada, bob), marks, strict=True):  # no call by the test: by themselves
+            back = await client.wait_for(lambda m: m["type"] == "welcome", 20, since=mark)
+            assert back["role"] == client.role
+        await cy.wait_for(lambda m: m["type"] == "disconnected")  # observers hold no seat to keep
+        await ada.until(lambda state: state["seats"]["white"]["present"])
+        await bob.move("c5")
+        game = await settled(ada, 2)
+        assert game["last"]["square"] == "c5"
+        assert {"* Ada is back", "* Bob is back"} <= set(cy.chat_texts() + ada.chat_texts())
+
+    run(scenario())
 
 
 def test_bad_input_gets_errors_and_flooding_is_cut_off_while_other_rooms_play_on(class_server):
