@@ -49,7 +49,6 @@ class RoomBoard(w.VBox):
         self.status = _html("reversi-status")
         self.chat_input = w.Text(placeholder="Say something to the room", layout=w.Layout(width="220px"))
         self.chat_input.add_class("reversi-chat-input")
-        self.chat_input.on_submit(lambda _t: self._guarded(self._send_chat))
         send = w.Button(description="Send", layout=w.Layout(width="auto"))
         send.add_class("reversi-chat-send")
         send.on_click(lambda _b: self._guarded(self._send_chat))
@@ -248,11 +247,11 @@ def join(
     ``key`` is the teacher key.  Needs a running asyncio loop, as in a notebook.
     """
     client = RoomClient(url, room_name(room), player_name(name), token=token, watch=watch, key=key)
-    board = RoomBoard(client, pixels)
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         raise ClassroomError("join() needs a running asyncio loop, as in a Jupyter notebook") from None
+    board = RoomBoard(client, pixels)
     board.start_task = loop.create_task(board.start())
     return board
 
