@@ -109,6 +109,9 @@ def test_two_kernels_play_in_one_room(jupyter_server, page, browser, room_server
         bob.wait_pixel(bob_canvas, *centre("c5"), GREEN)
         assert not visible(bob, ".reversi-undo-answer")
         ada.wait_text(".reversi-chat", "Bob accepts Ada's undo request")
+        bob.page.locator(".reversi-chat-input input").fill("well asked")
+        bob.page.locator(".reversi-chat-send button, button.reversi-chat-send").first.click()
+        ada.wait_text(".reversi-chat", "Bob: well asked", timeout=TIMEOUT)
         assert ada.errors() == [] and bob.errors() == []
     finally:
         context.close()
