@@ -1,4 +1,4 @@
-"""The room protocol: JSON objects with a ``"type"``, their limits, and their validation.
+r"""The room protocol: JSON objects with a ``"type"``, their limits, and their validation.
 
 This module is the trust boundary of the class server.  Whatever arrives over the
 network was written by a program we do not control (a student's notebook, a
@@ -36,7 +36,7 @@ notices), ``question`` (the undo confirm, sent to the asked player only),
 >>> parse('{"type": "chat", "text": "hi\\u0007"}')
 Traceback (most recent call last):
 ...
-course.classroom.protocol.MessageError: 'text' contains the control character '\\x07'
+course.classroom.protocol.MessageError: 'text' contains the control character '\x07'
 """
 
 from __future__ import annotations
