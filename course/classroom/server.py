@@ -47,6 +47,8 @@ from course.classroom.storage import Storage
 TICK = 0.2
 #: A connection must say hello within this many seconds.
 HELLO_TIMEOUT = 10.0
+#: Rooms one server keeps (a class of 30 needs 15 tables; a flood of new names is refused).
+MAX_ROOMS = 500
 
 log = logging.getLogger("course.classroom")
 
@@ -170,6 +172,8 @@ class ClassServer:
             if name is not None and name in self.rooms:
                 room = self.rooms[name]
                 self._deliver(room, room.leave(socket, self.clock()))
+                if not room.members and not room.seats and room.game is None:
+                    del self.rooms[name]  # nobody there and nothing played: forget it
 
     async def _hello(self, socket: ServerConnection, bucket: RateLimit) -> Room | None:
         """Read messages until a valid hello joins a room (errors are answered, not fatal)."""
@@ -198,14 +202,23 @@ class ClassServer:
                 self._send(socket, error("that is not the teacher key of this server", "hello"))
                 continue
             room = self.rooms.get(hello["room"])
+            new = room is None
             if room is None:
-                room = self.rooms[hello["room"]] = Room(hello["room"], self.settings, now=self.clock())
+                if len(self.rooms) >= MAX_ROOMS:
+                    self._send(socket, error(f"this server already has {MAX_ROOMS} rooms", "hello"))
+                    continue
+                room = Room(hello["room"], self.settings, now=self.clock())
             out = room.join(socket, hello, self.clock(), teacher=teacher)
             if socket in room.members:
+                self.rooms[room.name] = room
                 self.sockets[socket] = room.name
                 self._deliver(room, out)
                 return room
-            self._deliver(room, out)
+            if new:  # a refused hello leaves no empty room behind
+                for _, message in out:
+                    self._send(socket, message)
+            else:
+                self._deliver(room, out)
 
     # -- delivering and storing --------------------------------------------------------------
 

@@ -262,3 +262,27 @@ def test_bad_input_gets_errors_and_flooding_is_cut_off_while_other_rooms_play_on
         assert played and game_of(cy)["outcome"]
 
     run(scenario(), timeout=120)
+
+
+def test_refused_hellos_leave_no_room_and_empty_rooms_are_forgotten():
+    from course.classroom.server import ClassServer
+
+    async def scenario() -> None:
+        server = ClassServer()
+        url = await server.start()
+        try:
+            with pytest.raises(ClassroomError, match="token does not hold a seat"):
+                await RoomClient(url, "ghost", "Ada", token="made-up").connect()
+            assert "ghost" not in server.rooms
+            cy = await RoomClient(url, "lobby", "Cy", watch=True).connect()
+            assert cy.role == "observer" and "lobby" in server.rooms
+            await cy.close()
+            for _ in range(100):
+                if "lobby" not in server.rooms:
+                    break
+                await asyncio.sleep(0.05)
+            assert "lobby" not in server.rooms
+        finally:
+            await server.close()
+
+    run(scenario())
