@@ -57,3 +57,13 @@ def test_serve_refuses_bad_settings_and_a_taken_port(tmp_path, capsys) -> None:
         port = taken.getsockname()[1]
         assert serve("127.0.0.1", port, tmp_path, grace=60, move_time=None) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_the_server_cleanly_and_keeps_everything(class_server) -> None:
+    import signal
+
+    server = class_server()
+    assert server.key and server.url.startswith("ws://127.0.0.1:")
+    rest = server.stop(signal.SIGINT)  # what Ctrl-C sends
+    assert "Class server stopped; everything is stored." in rest
+    assert (server.data / "classroom.sqlite3").is_file()
