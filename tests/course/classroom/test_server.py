@@ -123,12 +123,12 @@ def test_undo_before_and_after_the_reply_declined_and_a_second_one_refused(class
 
 
 def test_running_out_of_time_forfeits_the_move(class_server):
-    server = class_server(move_time=1)
+    server = class_server(move_time=2)
 
     async def scenario() -> None:
         ada, bob, cy = await table(server.url, "table-4")
-        alert = await cy.wait_for(lambda m: m["type"] == "chat" and "ran out of time" in m["text"], 5)
-        assert alert["text"] == "Ada (Black) ran out of time (1 s): the turn passes to White"
+        alert = await cy.wait_for(lambda m: m["type"] == "chat" and "ran out of time" in m["text"], 8)
+        assert alert["text"] == "Ada (Black) ran out of time (2 s): the turn passes to White"
         game = await cy.wait_for(lambda m: m["type"] == "state" and m["game"]["plies"] >= 1)
         assert game["game"]["turn"] == "white" and game["game"]["outcome"] is None
         await bob.move("f4")
@@ -139,7 +139,7 @@ def test_running_out_of_time_forfeits_the_move(class_server):
 
 
 def test_a_disconnected_player_keeps_the_seat_within_the_grace_time_then_resigns(class_server):
-    server = class_server(grace=2)
+    server = class_server(grace=4)
 
     async def scenario() -> None:
         ada, bob, cy = await table(server.url, "table-5")
@@ -158,11 +158,11 @@ def test_a_disconnected_player_keeps_the_seat_within_the_grace_time_then_resigns
         await back.wait_for(lambda m: m["type"] == "state")
         assert game_of(back)["plies"] == 1 and "back soon" in [line["text"] for line in back.chat]
         await cy.wait_for(lambda m: m["type"] == "chat" and m["text"] == "Ada is back")
-        await asyncio.sleep(2.5)
+        await asyncio.sleep(4.5)
         assert game_of(cy)["outcome"] is None  # came back in time: the game goes on
         await bob.drop()
-        alert = await cy.wait_for(lambda m: m["type"] == "chat" and "resigns" in m["text"], 6)
-        assert alert["text"] == "Bob did not come back within 2 s and resigns"
+        alert = await cy.wait_for(lambda m: m["type"] == "chat" and "resigns" in m["text"], 10)
+        assert alert["text"] == "Bob did not come back within 4 s and resigns"
         game = await cy.wait_for(lambda m: m["type"] == "state" and m["game"]["outcome"] is not None)
         assert game["game"]["winner"] == "black"
 
