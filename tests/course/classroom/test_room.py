@@ -314,3 +314,13 @@ def test_random_games_end_as_the_rules_say_and_forced_passes_are_made() -> None:
         passes += sum("has no legal move and passes" in text for text in desk.chat("o"))
         assert f"Game over: {desk.game.outcome}" in desk.chat("o")
     assert passes > 0  # some of these games needed a forced pass
+
+
+def test_coming_back_restores_the_clock_as_it_ran_meanwhile() -> None:
+    desk, ada_token = seated(move_time=30, grace=60)
+    desk.wait(5)
+    desk.leave("a")
+    desk.wait(10)
+    desk.clear()
+    desk.join("a2", "Ada", token=ada_token)
+    assert desk.got("a2", "state")[-1]["game"]["time_left"] == pytest.approx(15)
