@@ -2,7 +2,8 @@
 
 The layers, each using only the ones before it::
 
-    protocol (messages, limits, validation) -> room (the rules of a room, sans-I/O)
+    protocol (messages, limits, validation) -> people (roles, routes, seats) -> views (the state)
+        -> room (the rules of a room, sans-I/O)
         -> storage (SQLite) -> server (asyncio + websockets)
     protocol -> client (a connection, asyncio) -> board (the widget; the only one importing ipywidgets)
 

@@ -9,7 +9,7 @@ thin asyncio shell around it.
 The rules of the game are not repeated here: every move, lost turn, undo and
 resignation goes through :class:`reversi.Game`, which refuses what is illegal.
 The room adds what only a room knows: who sits where, who may send what (the
-:data:`ROUTES` table), who hears what (the undo question goes to the opponent
+:data:`~course.classroom.people.ROUTES` table), who hears what (the undo question goes to the opponent
 alone, observers' chat stays among observers while a game runs), the seat held
 for an absent player, and the alert line in the chat for every event.
 
@@ -20,66 +20,32 @@ absence, and a lost turn is the gentlest penalty the rules have.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections import deque
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from course.classroom.people import (
+    PLAYERS,
+    ROUTES,
+    ConnId,
+    Member,
+    Outgoing,
+    RoomSettings,
+    Seat,
+    not_allowed,
+    token_hash,
+)
 from course.classroom.protocol import RuleError, error
-from reversi.board import Board
+from course.classroom.views import state_message
 from reversi.errors import ReversiError
 from reversi.game import Game
-from reversi.notation import BLACK, WHITE, Color, Square
+from reversi.notation import BLACK, WHITE, Color
 from reversi.players import HumanPlayer
 from reversi.saves import game_from_dict, game_to_dict
 
-ConnId = Hashable
-Outgoing = tuple[tuple[ConnId, ...], dict[str, Any]]
-
-PLAYERS = frozenset({"black", "white"})
-EVERYONE = frozenset({"black", "white", "observer", "teacher"})
-#: Which role may send which message type: the one place where the room routes by role.
-ROUTES: dict[str, frozenset[str]] = {
-    "move": PLAYERS,
-    "undo": PLAYERS,
-    "answer": PLAYERS,
-    "resign": PLAYERS,
-    "rematch": PLAYERS,
-    "chat": EVERYONE,
-    "close": frozenset({"teacher"}),
-    "export": frozenset({"teacher"}),
-}
 #: Chat lines a room remembers (and sends to whoever joins).
 CHAT_HISTORY = 200
-LOG_LINES = 30
-
-
-@dataclass(frozen=True)
-class RoomSettings:
-    """``move_time`` seconds per move (``None``: no clock), ``grace`` seconds a seat is held."""
-
-    move_time: float | None = None
-    grace: float = 60.0
-    size: int = 8
-
-
-@dataclass
-class Seat:
-    """A player's chair: their name, a hash of their secret token, and their connection if present."""
-
-    color: Color
-    name: str
-    token_hash: str
-    conn: ConnId | None = None
-    away_since: float | None = None
-
-
-@dataclass
-class Member:
-    name: str
-    role: str  # "black", "white", "observer" or "teacher"
 
 
 @dataclass
@@ -116,42 +82,8 @@ class Room:
         return member.role if member else None
 
     def state(self) -> dict[str, Any]:
-        """The whole room as everyone may see it (no tokens)."""
-        game = self.game
-        seats = {
-            seat.color.value: {
-                "name": seat.name,
-                "present": seat.conn is not None,
-                "undos_left": game.undos_left(seat.color) if game else 1,
-            }
-            for seat in self.seats.values()
-        }
-        watching = sorted(m.name for m in self.members.values() if m.role not in PLAYERS)
-        message: dict[str, Any] = {
-            "type": "state", "room": self.name, "seats": seats, "watching": watching,
-            "move_time": self.settings.move_time, "grace": self.settings.grace,
-            "game": None,
-        }  # fmt: skip
-        if game is not None:
-            last = game.plies[-1] if game.plies else None
-            board = game.board
-            message["game"] = {
-                "number": self.games_played,
-                "rows": _rows(board),
-                "turn": game.turn.value,
-                "legal": [s.name for s in game.legal_moves()],
-                "plies": len(game.plies),
-                "time_left": game.time_left(),
-                "undo_pending": game.pending_undo.value if game.pending_undo else None,
-                "outcome": str(game.outcome) if game.outcome else None,
-                "winner": game.winner.value if game.winner else None,
-                "last": None if last is None or not isinstance(last.move, Square) else {
-                    "color": last.color.value, "square": last.move.name,
-                    "flipped": [s.name for s in last.flipped],
-                },
-                "log": game.log[-LOG_LINES:],
-            }  # fmt: skip
-        return message
+        """The whole room as everyone may see it (no tokens): see :func:`~course.classroom.views.state_message`."""
+        return state_message(self)
 
     # -- people coming and going --------------------------------------------------------
 
@@ -185,7 +117,7 @@ class Room:
             color = self._free_color()
             assert color is not None
             new_token = secrets.token_urlsafe(16)
-            seat = Seat(color, name, _hash(new_token), conn)
+            seat = Seat(color, name, token_hash(new_token), conn)
             self.seats[color] = seat
             self.members[conn] = Member(name, color.value)
             out += self._alert(f"{name} sits down to play {color}")
@@ -231,7 +163,7 @@ class Room:
         if member is None:
             return [((conn,), error("say hello first: join a room with a name", kind))]
         if member.role not in ROUTES.get(kind, frozenset()):
-            return [((conn,), error(_not_allowed(member.role, kind), kind))]
+            return [((conn,), error(not_allowed(member.role, kind), kind))]
         out = self._run_clock()
         try:
             out += getattr(self, "_on_" + kind)(conn, member, message)
@@ -481,7 +413,7 @@ class Room:
         return next((c for c in (BLACK, WHITE) if c not in self.seats), None)
 
     def _seat_for_token(self, token: str) -> Seat | None:
-        digest = _hash(token)
+        digest = token_hash(token)
         found = None
         for seat in self.seats.values():
             if secrets.compare_digest(seat.token_hash, digest):
@@ -499,24 +431,3 @@ class Room:
         if any(m.name.casefold() == folded for m in self.members.values()):
             return f"someone called {name!r} is already in room {self.name!r}: choose another name"
         return None
-
-
-def _rows(board: Board) -> list[str]:
-    """The board as text rows of ``B``, ``W`` and ``.`` (what ``Board.from_text`` reads back)."""
-    cells = [["."] * board.size for _ in range(board.size)]
-    for color in (BLACK, WHITE):
-        for at in board.discs(color):
-            cells[at.row][at.col] = color.letter
-    return ["".join(row) for row in cells]
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _not_allowed(role: str, kind: str) -> str:
-    if role in ("observer", "teacher") and kind != "close" and kind != "export":
-        return f"observers can only watch and chat: a {kind!r} request is refused"
-    if kind in ("close", "export"):
-        return f"only the teacher (with the teacher key) may {kind} a room"
-    return f"a {role} may not send {kind!r}"

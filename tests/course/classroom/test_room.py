@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from course.classroom.room import ROUTES, Room
+from course.classroom.people import ROUTES
+from course.classroom.room import Room
 from reversi import BLACK, WHITE, Board, Game
 from tests.course.classroom.helpers import Desk, seated
 

@@ -67,3 +67,15 @@ def test_ctrl_c_stops_the_server_cleanly_and_keeps_everything(class_server) -> N
     rest = server.stop(signal.SIGINT)  # what Ctrl-C sends
     assert "Class server stopped; everything is stored." in rest
     assert (server.data / "classroom.sqlite3").is_file()
+
+
+def test_the_server_side_imports_no_widget_library() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, course.classroom.server, course.classroom.cli, course.classroom.storage; "
+        "print(sorted(m for m in ('ipywidgets', 'ipycanvas', 'matplotlib') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
