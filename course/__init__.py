@@ -1,7 +1,8 @@
 """The classroom layer: boards to play in a notebook, pictures of boards, and the exercises.
 
 In a notebook cell, ``from course import play`` then ``play()`` shows a board you
-can click (see :mod:`course.board.widget`).  Importing ``course`` also makes every
+can click (see :mod:`course.board.widget`); ``join(url, room=..., name=...)`` joins
+a room of the class server (see :mod:`course.classroom`).  Importing ``course`` also makes every
 :class:`reversi.Board` and :class:`reversi.game.Game` show itself as a picture in
 a notebook (see :mod:`course.pictures.svg`).  The widget modules are imported only when
 first used, so ``import course`` stays light for scripts that only check exercises.
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from course.board.controller import GameController
     from course.board.settings import Settings
     from course.board.widget import GameWidget, play
+    from course.classroom.board import RoomBoard, join
 
 __all__ = [
     "GameController",
@@ -28,6 +30,8 @@ __all__ = [
     "board_svg",
     "game_svg",
     "play",
+    "RoomBoard",
+    "join",
     "register_formatters",
     "show",
 ]
@@ -38,6 +42,8 @@ _LAZY = {
     "ReversiBoard": ("course.board.widget", "GameWidget"),
     "GameController": ("course.board.controller", "GameController"),
     "Settings": ("course.board.settings", "Settings"),
+    "join": ("course.classroom.board", "join"),
+    "RoomBoard": ("course.classroom.board", "RoomBoard"),
 }
 
 

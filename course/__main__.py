@@ -8,6 +8,8 @@ python -m course grade SUBMISSIONS --out grades.csv [--jobs N] [--timeout S]
 python -m course release [NAME ...] [--check]
     run the teacher sources and write the student copies into exercises/;
     with --check, only say whether the committed copies are up to date
+python -m course serve [--host H] [--port P] [--data DIR] [--grace S] [--move-time S]
+    run the class server for network play until Ctrl-C (see course.classroom)
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from course.grading import checker
 from course.grading.notebook import NotebookError
@@ -56,7 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--check", action="store_true", help="only report whether they are up to date"
     )
 
+    _add_serve(commands)
     args = parser.parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
     try:
         if args.command == "check":
             report = checker.check(args.notebook, args.exercise, args.source, args.timeout)
@@ -104,6 +110,23 @@ def _release(args: argparse.Namespace) -> int:
     for path in teacher.release(args.source, out, args.names):
         print(f"wrote {path}")
     return 0
+
+
+def _add_serve(commands: Any) -> None:
+    serve = commands.add_parser("serve", help="run the class server for network play")
+    serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to accept other machines")
+    serve.add_argument("--port", type=int, default=8765, help="0 picks a free port")
+    serve.add_argument("--data", type=Path, default=Path("classroom-data"), help="database folder")
+    serve.add_argument("--grace", type=float, default=60.0, help="seconds a seat is held")
+    serve.add_argument("--move-time", type=float, default=None, help="seconds per move")
+    serve.add_argument("--export", type=Path, default=None, metavar="FOLDER",
+                       help="write the finished games as save files and exit")  # fmt: skip
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from course.classroom.cli import serve
+
+    return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,261 @@
+"""A connection to a room of the class server, for a notebook, a test or a script.
+
+:class:`RoomClient` speaks the protocol of :mod:`course.classroom.protocol` over a
+``websockets`` connection.  Its receiving loop is an asyncio task; in a notebook
+it runs on the kernel's own event loop, so the board keeps updating while no
+cell runs.  Every message received is kept in order (``received``) and handed to
+the listeners; ``state``, ``chat`` and ``question`` always hold the latest view
+of the room.  If the connection drops, the client comes back to its seat with
+the seat's token.
+
+In a notebook cell (top-level ``await`` works there)::
+
+    ada = await RoomClient("ws://127.0.0.1:8765", "table-3", "Ada").connect()
+    await ada.move("d3")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from course.classroom.protocol import ClassroomError, MessageError
+from reversi.board import Board
+
+Listener = Callable[[dict[str, Any]], None]
+#: Seconds between attempts to come back after the connection dropped.
+RECONNECT_DELAY = 1.0
+
+
+class RoomClient:
+    """One person in one room: ``await connect()``, then ``move``, ``undo``, ``chat``..."""
+
+    def __init__(
+        self,
+        url: str,
+        room: str,
+        name: str,
+        token: str | None = None,
+        watch: bool = False,
+        key: str | None = None,
+    ) -> None:
+        self.url, self.room, self.name = url, room, name
+        self.token, self.watch, self.key = token, watch, key
+        self.role: str | None = None
+        self.state: dict[str, Any] | None = None
+        self.chat: list[dict[str, Any]] = []
+        self.question: dict[str, Any] | None = None
+        self.last_error: str | None = None
+        self.received: list[dict[str, Any]] = []
+        self.state_received_at = 0.0
+        self.closed_reason: str | None = None
+        self.listeners: list[Listener] = []
+        self._socket: ClientConnection | None = None
+        self._arrived = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    # -- connecting -----------------------------------------------------------------------
+
+    async def connect(self, timeout: float = 10.0) -> RoomClient:
+        """Open the connection, say hello and wait for the welcome; keeps receiving afterwards.
+
+        Raises :class:`ClassroomError` with the server's reason if the room refuses.
+        """
+        try:
+            socket = await asyncio.wait_for(connect(self.url, max_size=2**20, compression=None), timeout)
+        except (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as failed:
+            raise ClassroomError(f"cannot reach the class server at {self.url!r}: {failed}") from None
+        self._socket = socket
+        hello: dict[str, Any] = {"type": "hello", "room": self.room, "name": self.name}
+        if self.token:
+            hello["token"] = self.token
+        if self.watch:
+            hello["watch"] = True
+        if self.key:
+            hello["key"] = self.key
+        await socket.send(json.dumps(hello))
+        while True:
+            try:
+                raw = await asyncio.wait_for(socket.recv(), timeout)
+            except (ConnectionClosed, asyncio.TimeoutError) as failed:
+                raise ClassroomError(f"the class server did not welcome {self.name!r}: {failed}") from None
+            message = json.loads(raw)
+            if message["type"] == "error":
+                await socket.close()
+                raise ClassroomError(f"room {self.room!r} refused {self.name!r}: {message['message']}")
+            self._take(message)
+            if message["type"] == "history":  # it follows the welcome: the chat so far
+                break
+        self._task = asyncio.get_running_loop().create_task(self._receive_forever())
+        return self
+
+    async def close(self) -> None:
+        """Leave the room (the seat is held for the grace time, as after any disconnection)."""
+        self._stopping = True
+        if self._socket is not None:
+            await self._socket.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def drop(self) -> None:
+        """Cut the connection without coming back (tests use it to play a lost cable)."""
+        await self.close()
+
+    # -- asking -------------------------------------------------------------------------
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        """Send a message of type ``kind`` (the server answers with state, chat or an error)."""
+        if self._socket is None:
+            raise ClassroomError("not connected: call connect() first")
+        await self._socket.send(json.dumps({"type": kind, **fields}))
+
+    async def move(self, square: str) -> None:
+        await self.send("move", square=square)
+
+    async def undo(self) -> None:
+        await self.send("undo")
+
+    async def answer(self, accept: bool) -> None:
+        await self.send("answer", accept=accept)
+
+    async def resign(self) -> None:
+        await self.send("resign")
+
+    async def rematch(self) -> None:
+        await self.send("rematch")
+
+    async def say(self, text: str) -> None:
+        await self.send("chat", text=text)
+
+    # -- waiting ---------------------------------------------------------------------------
+
+    async def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0, since: int = 0
+    ) -> dict[str, Any]:
+        """The first message received (from index ``since``) for which ``predicate`` is true."""
+        deadline = time.monotonic() + timeout
+        seen = since
+        while True:
+            for message in self.received[seen:]:
+                if predicate(message):
+                    return message
+            seen = len(self.received)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                kinds = [m["type"] for m in self.received[-8:]]
+                raise TimeoutError(f"{self.name} waited {timeout:g} s in vain; last messages: {kinds}")
+            self._arrived.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), left)
+
+    async def next(self, kind: str, timeout: float = 5.0, **fields: Any) -> dict[str, Any]:
+        """The next message of type ``kind`` (with these field values) from now on."""
+        since = len(self.received)
+        return await self.wait_for(
+            lambda m: m["type"] == kind and all(m.get(k) == v for k, v in fields.items()), timeout, since
+        )
+
+    async def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
+        """Wait until the latest ``state`` satisfies ``predicate`` (the current one counts); returns it."""
+        if self.state is not None and predicate(self.state):
+            return self.state
+        return await self.wait_for(lambda m: m["type"] == "state" and predicate(m), timeout, len(self.received))
+
+    async def expect_error(self, timeout: float = 5.0) -> str:
+        """Wait for the next error message and return its text."""
+        return (await self.next("error", timeout))["message"]
+
+    def board(self) -> Board:
+        """The board of the latest state, as a :class:`reversi.Board` (the start position before a game)."""
+        game = self.state and self.state.get("game")
+        return Board.from_text("\n".join(game["rows"])) if game else Board()
+
+    def chat_texts(self) -> list[str]:
+        """The chat lines this client has seen, oldest first (alerts marked with ``*``)."""
+        return [("* " if line["alert"] else f"{line['from']}: ") + line["text"] for line in self.chat]
+
+    def time_left(self) -> float | None:
+        """Seconds the side to move has left, counted down since the last state."""
+        game = self.state and self.state.get("game")
+        if not game or game["time_left"] is None or game["outcome"] or game["undo_pending"]:
+            return None
+        return max(0.0, game["time_left"] - (time.monotonic() - self.state_received_at))
+
+    # -- inside ----------------------------------------------------------------------------------
+
+    def _take(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "welcome":
+            self.role = message["role"]
+            self.token = message.get("token") or self.token
+        elif kind == "state":
+            self.state = message
+            self.state_received_at = time.monotonic()
+            game = message.get("game")
+            if not game or not game["undo_pending"]:
+                self.question = None
+        elif kind == "history":
+            self.chat = list(message["lines"])
+        elif kind == "chat":
+            self.chat.append(message)
+        elif kind == "question":
+            self.question = message
+        elif kind == "error":
+            self.last_error = message["message"]
+        elif kind == "closed":
+            self.closed_reason = message["reason"]
+            self._stopping = True
+        self.received.append(message)
+        self._arrived.set()
+        for listener in list(self.listeners):
+            listener(message)
+
+    async def _receive_forever(self) -> None:
+        while True:
+            socket = self._socket
+            assert socket is not None
+            try:
+                async for raw in socket:
+                    try:
+                        message = json.loads(raw)
+                    except ValueError:
+                        continue
+                    self._take(message)
+            except ConnectionClosed:
+                pass
+            if self._stopping or not await self._come_back():
+                self._take({"type": "disconnected", "reason": self.closed_reason or "connection lost"})
+                return
+
+    async def _come_back(self) -> bool:
+        """Reconnect to our seat with its token, while the server may still hold it."""
+        if self.role not in ("black", "white") or not self.token:
+            return False
+        grace = (self.state or {}).get("grace") or 60
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and not self._stopping:
+            await asyncio.sleep(RECONNECT_DELAY)
+            try:
+                socket = await connect(self.url, max_size=2**20, compression=None)
+                hello = {"type": "hello", "room": self.room, "name": self.name, "token": self.token}
+                await socket.send(json.dumps(hello))
+                first = json.loads(await asyncio.wait_for(socket.recv(), 5))
+            except (OSError, InvalidHandshake, ConnectionClosed, asyncio.TimeoutError, MessageError):
+                continue
+            if first.get("type") == "error":
+                await socket.close()
+                return False
+            self._socket = socket
+            self._take(first)
+            return True
+        return False

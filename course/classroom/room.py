@@ -1,0 +1,433 @@
+"""One room of the class server: two seats, the observers, the game, the chat, and every rule.
+
+A :class:`Room` is *sans-I/O*: it takes a checked message (see
+:mod:`course.classroom.protocol`), the connection it came from and the time, and
+returns the messages to send and to whom.  It never reads a clock or touches a
+socket, so each rule is a plain unit test; :mod:`course.classroom.server` is the
+thin asyncio shell around it.
+
+The rules of the game are not repeated here: every move, lost turn, undo and
+resignation goes through :class:`reversi.Game`, which refuses what is illegal.
+The room adds what only a room knows: who sits where, who may send what (the
+:data:`~course.classroom.people.ROUTES` table), who hears what (the undo question goes to the opponent
+alone, observers' chat stays among observers while a game runs), the seat held
+for an absent player, and the alert line in the chat for every event.
+
+The move clock keeps running while a player is away.  Pausing it would let a
+player stop their clock by pulling the cable; the grace time already bounds the
+absence, and a lost turn is the gentlest penalty the rules have.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from course.classroom.people import (
+    PLAYERS,
+    ROUTES,
+    ConnId,
+    Member,
+    Outgoing,
+    RoomSettings,
+    Seat,
+    not_allowed,
+    token_hash,
+)
+from course.classroom.protocol import RuleError, error
+from course.classroom.views import state_message
+from reversi.errors import ReversiError
+from reversi.game import Game
+from reversi.notation import BLACK, WHITE, Color
+from reversi.players import HumanPlayer
+from reversi.saves import game_from_dict, game_to_dict
+
+#: Chat lines a room remembers (and sends to whoever joins).
+CHAT_HISTORY = 200
+
+
+@dataclass
+class Room:
+    """A room named ``name``: call :meth:`join`, :meth:`handle`, :meth:`leave` and :meth:`tick`."""
+
+    name: str
+    settings: RoomSettings = field(default_factory=RoomSettings)
+    now: float = 0.0
+    seats: dict[Color, Seat] = field(default_factory=dict)
+    members: dict[ConnId, Member] = field(default_factory=dict)
+    game: Game | None = None
+    games_played: int = 0
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    finished: list[dict[str, Any]] = field(default_factory=list)
+    closed: bool = False
+    #: What happened since the server last stored the room: ("chat", line), ("action",
+    #: {"game": n, "action": ...}) for each step of a game, ("finished", save).
+    records: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    #: Whether the seats or the game itself changed (the snapshot must be stored again).
+    dirty: bool = False
+    _stored_actions: int = 0
+    _rematch: set[Color] = field(default_factory=set)
+
+    # -- reading ------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """Whether a game is being played (both seats taken, not over)."""
+        return self.game is not None and not self.game.is_over
+
+    def role_of(self, conn: ConnId) -> str | None:
+        member = self.members.get(conn)
+        return member.role if member else None
+
+    def state(self) -> dict[str, Any]:
+        """The whole room as everyone may see it (no tokens): see :func:`~course.classroom.views.state_message`."""
+        return state_message(self)
+
+    # -- people coming and going --------------------------------------------------------
+
+    def join(self, conn: ConnId, hello: dict[str, Any], now: float, teacher: bool = False) -> list[Outgoing]:
+        """Someone says hello: back to their seat (with its token), a free seat, or the audience."""
+        self.now = now
+        if self.closed:
+            return [((conn,), error(f"room {self.name!r} was closed by the teacher", "hello"))]
+        name, token = hello["name"], hello.get("token")
+        earlier = list(self.chat)  # the history; what this join causes arrives live
+        out: list[Outgoing] = []
+        seat = self._seat_for_token(token) if token else None
+        if token and seat is None:
+            return [((conn,), error(f"that token does not hold a seat in room {self.name!r}", "hello"))]
+        if seat is None:
+            problem = self._name_problem(name)
+            if problem:
+                return [((conn,), error(problem, "hello"))]
+        new_token = None
+        if seat is not None:
+            if seat.conn is not None and seat.conn in self.members:
+                old = seat.conn
+                del self.members[old]
+                out.append(((old,), {"type": "closed", "reason": "you joined this seat from another page"}))
+            back = seat.away_since is not None
+            seat.conn, seat.away_since = conn, None
+            self.members[conn] = Member(seat.name, seat.color.value)
+            if back:
+                out += self._alert(f"{seat.name} is back")
+        elif not teacher and not hello.get("watch") and self._free_color() is not None:
+            color = self._free_color()
+            assert color is not None
+            new_token = secrets.token_urlsafe(16)
+            seat = Seat(color, name, token_hash(new_token), conn)
+            self.seats[color] = seat
+            self.members[conn] = Member(name, color.value)
+            out += self._alert(f"{name} sits down to play {color}")
+            if len(self.seats) == 2 and not self.running:
+                out += self._start_game()
+        else:
+            self.members[conn] = Member(name, "teacher" if teacher else "observer")
+        member = self.members[conn]
+        self.dirty = True
+        welcome = {"type": "welcome", "room": self.name, "name": member.name, "role": member.role,
+                   "token": new_token}  # fmt: skip
+        history = {"type": "history", "lines": [line for line in earlier if self._may_read(member, line)]}
+        out = [((conn,), welcome), ((conn,), history), *out, (self._everyone(), self.state())]
+        game = self.game
+        if game and game.pending_undo and member.role == game.pending_undo.opponent.value:
+            out.append(((conn,), self._question()))
+        return out
+
+    def leave(self, conn: ConnId, now: float) -> list[Outgoing]:
+        """A connection closed: a player's seat is held for the grace time, an observer just goes."""
+        self.now = now
+        member = self.members.pop(conn, None)
+        if member is None:
+            return []
+        out: list[Outgoing] = []
+        if member.role in PLAYERS:
+            seat = self.seats[Color(member.role)]
+            if seat.conn == conn:
+                seat.conn, seat.away_since = None, now
+                out += self._alert(
+                    f"{seat.name} lost the connection; the seat is held for {self.settings.grace:g} s"
+                )
+        self.dirty = True
+        return [*out, (self._everyone(), self.state())]
+
+    # -- messages ------------------------------------------------------------------------
+
+    def handle(self, conn: ConnId, message: dict[str, Any], now: float) -> list[Outgoing]:
+        """A checked message from a member: refused with an error to them alone, or carried out."""
+        self.now = now
+        member = self.members.get(conn)
+        kind = message["type"]
+        if member is None:
+            return [((conn,), error("say hello first: join a room with a name", kind))]
+        if member.role not in ROUTES.get(kind, frozenset()):
+            return [((conn,), error(not_allowed(member.role, kind), kind))]
+        out = self._run_clock()
+        try:
+            out += getattr(self, "_on_" + kind)(conn, member, message)
+        except (RuleError, ReversiError) as refused:
+            return [*out, ((conn,), error(str(refused), kind))]
+        return out
+
+    def tick(self, now: float) -> list[Outgoing]:
+        """Time passes: lost turns on the clock, and absent players past their grace time."""
+        self.now = now
+        out = self._run_clock()
+        for seat in list(self.seats.values()):
+            if seat.away_since is None or now - seat.away_since < self.settings.grace:
+                continue
+            if self.running:
+                assert self.game is not None
+                out += self._alert(
+                    f"{seat.name} did not come back within {self.settings.grace:g} s and resigns"
+                )
+                self._resign(seat.color)
+                out += self._after_change()
+            else:
+                del self.seats[seat.color]
+                self.dirty = True
+                out += self._alert(f"{seat.name} did not come back; the {seat.color} seat is free")
+                out.append((self._everyone(), self.state()))
+        return out
+
+    # -- each message type -------------------------------------------------------------
+
+    def _on_move(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        game = self._game_running()
+        color = Color(member.role)
+        if game.turn is not color:
+            raise RuleError(f"it is {game.turn}'s turn, not yours ({color})")
+        game.play(message["square"])
+        return self._after_change()
+
+    def _on_undo(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        game = self._game_running()
+        color = Color(member.role)
+        game.request_undo(color)
+        out = self._alert(
+            f"{member.name} ({color}) asks to take back their last move; "
+            f"{self.seats[color.opponent].name} decides"
+        )
+        opponent = self.seats[color.opponent].conn
+        if opponent is not None:
+            out.append(((opponent,), self._question()))
+        return out + self._after_change()
+
+    def _on_answer(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        game = self._game_running()
+        color = Color(member.role)
+        if game.pending_undo is not color.opponent:
+            raise RuleError("there is no undo question for you to answer")
+        game.answer_undo(message["accept"])
+        asker = self.seats[color.opponent].name
+        verdict = "accepts" if message["accept"] else "declines"
+        out = self._alert(f"{member.name} {verdict} {asker}'s undo request")
+        return out + self._after_change()
+
+    def _on_resign(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        self._game_running()
+        out = self._alert(f"{member.name} ({Color(member.role)}) resigns")
+        self._resign(Color(member.role))
+        return out + self._after_change()
+
+    def _on_rematch(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        if self.running or self.game is None:
+            raise RuleError("a rematch can be asked for only after a game has ended")
+        if len(self.seats) < 2:
+            raise RuleError("a rematch needs both players seated")
+        self._rematch.add(Color(member.role))
+        out = self._alert(f"{member.name} asks for a rematch")
+        if len(self._rematch) == 2:
+            black, white = self.seats[BLACK], self.seats[WHITE]
+            black.color, white.color = WHITE, BLACK  # colours change for the new game
+            self.seats = {BLACK: white, WHITE: black}
+            for seat in self.seats.values():
+                if seat.conn is not None:
+                    self.members[seat.conn].role = seat.color.value
+                    out.append(((seat.conn,), {"type": "welcome", "room": self.name, "name": seat.name,
+                                               "role": seat.color.value, "token": None}))  # fmt: skip
+            out += self._start_game()
+        out.append((self._everyone(), self.state()))
+        return out
+
+    def _on_chat(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        audience = "observers" if member.role == "observer" and self.running else "all"
+        sender = f"Teacher {member.name}" if member.role == "teacher" else member.name
+        line = {"type": "chat", "from": sender, "text": message["text"], "alert": False,
+                "audience": audience}  # fmt: skip
+        return self._say(line)
+
+    def _on_close(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        out = self._alert("The teacher closed this room")
+        self.closed = True
+        self.dirty = True
+        return [*out, (self._everyone(), {"type": "closed", "reason": "the teacher closed the room"})]
+
+    def _on_export(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        return [((conn,), {"type": "export", "room": self.name, "games": list(self.finished)})]
+
+    # -- storing and resuming ---------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the database keeps to resume this room after a restart (tokens only as hashes)."""
+        return {
+            "name": self.name,
+            "settings": {"move_time": self.settings.move_time, "grace": self.settings.grace,
+                         "size": self.settings.size},
+            "seats": {s.color.value: {"name": s.name, "token_hash": s.token_hash} for s in self.seats.values()},
+            "game": game_to_dict(self.game) if self.game is not None else None,
+            "games_played": self.games_played,
+            "closed": self.closed,
+        }  # fmt: skip
+
+    @classmethod
+    def restore(
+        cls,
+        snapshot: dict[str, Any],
+        chat: list[dict[str, Any]],
+        finished: list[dict[str, Any]],
+        now: float,
+        settings: RoomSettings | None = None,
+        actions: list[dict[str, Any]] | None = None,
+    ) -> Room:
+        """Rebuild a stored room: the game is replayed through the rules, the players are away.
+
+        ``actions`` are the current game's actions as stored one by one (the snapshot's
+        copy may be older).  Each seated player gets a fresh grace time from ``now`` to
+        come back with their token, and the turn's clock starts again: the time the
+        server was down is nobody's fault.
+        """
+        saved = snapshot["settings"]
+        settings = settings or RoomSettings(saved["move_time"], saved["grace"], saved["size"])
+        room = cls(snapshot["name"], settings, now=now, games_played=snapshot["games_played"],
+                   closed=snapshot["closed"], finished=list(finished))  # fmt: skip
+        room.chat.extend(chat)
+        for color_name, seat in snapshot["seats"].items():
+            color = Color(color_name)
+            room.seats[color] = Seat(color, seat["name"], seat["token_hash"], None, now)
+        if snapshot["game"] is not None:
+            saved_game = dict(snapshot["game"], elapsed=0.0)
+            if actions is not None:
+                saved_game.update(actions=actions, board=None)
+            room.game = game_from_dict(saved_game, clock=room._clock, source=f"room {room.name!r}")
+            room._stored_actions = len(room.game.actions)
+        return room
+
+    # -- inside -----------------------------------------------------------------------------
+
+    def _clock(self) -> float:
+        return self.now
+
+    def _start_game(self) -> list[Outgoing]:
+        black, white = self.seats[BLACK], self.seats[WHITE]
+        self.game = Game(
+            HumanPlayer(black.name), HumanPlayer(white.name), size=self.settings.size,
+            time_per_move=self.settings.move_time, undo_limit=1, clock=self._clock,
+        )  # fmt: skip
+        self.games_played += 1
+        self._stored_actions = 0
+        self._rematch.clear()
+        self.dirty = True
+        return self._alert(f"Game {self.games_played} starts: {black.name} (Black) against {white.name} (White)")
+
+    def _game_running(self) -> Game:
+        if self.game is None:
+            raise RuleError("the game has not started: it needs two players")
+        if self.game.is_over:
+            raise RuleError(f"the game is over ({self.game.outcome})")
+        return self.game
+
+    def _resign(self, color: Color) -> None:
+        game = self._game_running()
+        if game.pending_undo is not None:
+            game.answer_undo(False)  # a waiting undo question cannot outlive the game
+        game.resign(color)
+
+    def _run_clock(self) -> list[Outgoing]:
+        game = self.game
+        if game is None or game.is_over or game.time_per_move is None:
+            return []
+        plies = len(game.plies)
+        if not game.check_time():
+            return []
+        out: list[Outgoing] = []
+        for ply in game.plies[plies:]:
+            if ply.timeout:
+                out += self._alert(
+                    f"{self.seats[ply.color].name} ({ply.color}) ran out of time "
+                    f"({game.time_per_move:g} s): the turn passes to {ply.color.opponent}"
+                )
+        return out + self._after_change()
+
+    def _after_change(self) -> list[Outgoing]:
+        """A move, lost turn, undo or resignation happened: pass if forced, announce the end, tell all."""
+        game = self.game
+        assert game is not None
+        out: list[Outgoing] = []
+        while game.must_pass and game.pending_undo is None:
+            out += self._alert(f"{self.seats[game.turn].name} ({game.turn}) has no legal move and passes")
+            game.pass_turn()
+        if self._newly_over():
+            out += self._alert(f"Game over: {game.outcome}")
+            save = game_to_dict(game)
+            self.finished.append(save)
+            self.records.append(("finished", save))
+        for action in game.actions[self._stored_actions :]:  # a game's actions only grow
+            self.records.append(("action", {"game": self.games_played, "action": action}))
+        self._stored_actions = len(game.actions)
+        return [*out, (self._everyone(), self.state())]
+
+    def _newly_over(self) -> bool:
+        game = self.game
+        assert game is not None
+        return len(self.finished) < self.games_played and game.is_over
+
+    def _question(self) -> dict[str, Any]:
+        game = self.game
+        assert game is not None and game.pending_undo is not None
+        asker = self.seats[game.pending_undo]
+        return {"type": "question", "about": "undo", "from": asker.name,
+                "text": f"{asker.name} asks to take back their last move. Do you agree?"}  # fmt: skip
+
+    def _alert(self, text: str) -> list[Outgoing]:
+        return self._say({"type": "chat", "from": "room", "text": text, "alert": True, "audience": "all"})
+
+    def _say(self, line: dict[str, Any]) -> list[Outgoing]:
+        self.chat.append(line)
+        self.records.append(("chat", line))
+        to = tuple(c for c, m in self.members.items() if self._may_read(m, line))
+        return [(to, line)]
+
+    @staticmethod
+    def _may_read(member: Member, line: dict[str, Any]) -> bool:
+        return line["audience"] == "all" or member.role not in PLAYERS
+
+    def _everyone(self) -> tuple[ConnId, ...]:
+        return tuple(self.members)
+
+    def _free_color(self) -> Color | None:
+        if self.running:
+            return None
+        return next((c for c in (BLACK, WHITE) if c not in self.seats), None)
+
+    def _seat_for_token(self, token: str) -> Seat | None:
+        digest = token_hash(token)
+        found = None
+        for seat in self.seats.values():
+            if secrets.compare_digest(seat.token_hash, digest):
+                found = seat
+        return found
+
+    def _name_problem(self, name: str) -> str | None:
+        folded = name.casefold()
+        for seat in self.seats.values():
+            if seat.name.casefold() == folded:
+                return (
+                    f"the name {name!r} belongs to the {seat.color} seat in room {self.name!r}; "
+                    "only its owner can come back to it (with the seat's token)"
+                )
+        if any(m.name.casefold() == folded for m in self.members.values()):
+            return f"someone called {name!r} is already in room {self.name!r}: choose another name"
+        return None

@@ -1,0 +1,81 @@
+"""The database (stored, resumed, exported) and the ``serve`` command's refusals."""
+
+from __future__ import annotations
+
+import socket
+
+from course.classroom.cli import serve
+from course.classroom.room import Room
+from course.classroom.storage import Storage
+from reversi import load_game
+from tests.course.classroom.helpers import seated
+
+
+def stored(desk, storage: Storage) -> None:  # type: ignore[no-untyped-def]
+    storage.save(desk.room)
+
+
+def test_a_room_is_stored_resumed_and_its_finished_games_exported(tmp_path) -> None:
+    storage = Storage(tmp_path)
+    desk, _ = seated()
+    for square, conn in (("d3", "a"), ("c5", "b")):
+        desk.send(conn, "move", square=square)
+        storage.save(desk.room)
+    assert not desk.room.records and not desk.room.dirty
+    (resumed,) = storage.load_rooms(now=0.0)
+    assert resumed.game is not None and resumed.game.transcript() == "d3c5"
+    desk.send("a", "resign")
+    storage.save(desk.room)
+    assert storage.load_rooms(now=0.0)[0].finished[0]["actions"][-1] == {"action": "resign", "color": "black"}
+    (path,) = storage.export(tmp_path / "saves")
+    assert path.name == "table-1-1.json"
+    game = load_game(path)
+    assert game.transcript() == "d3c5" and str(game.outcome) == "White wins, 3-3 (resignation)"
+    assert "Game over: White wins, 3-3 (resignation)" in [line["text"] for line in storage.chat_lines("table-1")]
+    storage.close()
+
+
+def test_a_closed_room_is_not_resumed(tmp_path) -> None:
+    storage = Storage(tmp_path)
+    desk, _ = seated()
+    desk.join("t", "Lee", teacher=True)
+    desk.send("t", "close")
+    storage.save(desk.room)
+    assert storage.load_rooms(now=0.0) == []
+    other = Room("table-2")
+    other.dirty = True
+    storage.save(other)
+    assert [room.name for room in storage.load_rooms(now=0.0)] == ["table-2"]
+
+
+def test_serve_refuses_bad_settings_and_a_taken_port(tmp_path, capsys) -> None:
+    assert serve("127.0.0.1", 0, tmp_path, grace=0, move_time=None) == 2
+    assert "--grace and --move-time must be positive" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert serve("127.0.0.1", port, tmp_path, grace=60, move_time=None) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_the_server_cleanly_and_keeps_everything(class_server) -> None:
+    import signal
+
+    server = class_server()
+    assert server.key and server.url.startswith("ws://127.0.0.1:")
+    rest = server.stop(signal.SIGINT)  # what Ctrl-C sends
+    assert "Class server stopped; everything is stored." in rest
+    assert (server.data / "classroom.sqlite3").is_file()
+
+
+def test_the_server_side_imports_no_widget_library() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, course.classroom.server, course.classroom.cli, course.classroom.storage; "
+        "print(sorted(m for m in ('ipywidgets', 'ipycanvas', 'matplotlib') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
