@@ -11,10 +11,10 @@
 6 . . . . . . . .
 7 . . . . . . . .
 8 . . . . . . . .
->>> [str(s) for s in board.legal_moves(BLACK)]
-['d3', 'c4', 'f5', 'e6']
+>>> board.legal_moves(BLACK)
+[d3, c4, f5, e6]
 >>> board.play("d3", BLACK)
-[Square(row=3, col=3)]
+[d4]
 >>> board.count(BLACK), board.count(WHITE)
 (4, 1)
 """

@@ -41,3 +41,9 @@ class TimeExpiredError(ReversiError):
 
 class SaveFileError(ReversiError, ValueError):
     """A save file that is missing, corrupt, truncated, or describes an impossible game."""
+
+
+class ArgumentError(ReversiError, ValueError):
+    """A value a function of the game cannot take: an unknown no-move policy, a move time
+    that is not a positive number of seconds, a colour that is neither Black nor White,
+    a recorded action with missing or wrong parts."""

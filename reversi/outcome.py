@@ -1,18 +1,11 @@
-"""How a game ended, and the scores kept across games (seed 000's Scores window)."""
+"""How a game ends: the no-move policies, the reasons a game ends, and the outcome record."""
 
 from __future__ import annotations
 
 import enum
-import weakref
-from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from reversi.errors import GameOverError
 from reversi.notation import Color
-
-if TYPE_CHECKING:
-    from reversi.game import Game
 
 
 class NoMovePolicy(enum.Enum):
@@ -79,36 +72,11 @@ class Outcome:
         return f"{self.winner} wins, {score} ({self.reason.value})"
 
 
-class Scoreboard:
-    """Scores across games: one point per win, by player name, plus draws and stalemates.
+def __getattr__(name: str) -> object:
+    # Scores come after the game in the chain of modules (reversi.scores); this keeps
+    # ``from reversi.outcome import Scoreboard`` working without importing it here.
+    if name == "Scoreboard":
+        from reversi.scores import Scoreboard
 
-    Each game is counted once, however often it is recorded.
-    """
-
-    def __init__(self) -> None:
-        self.wins: Counter[str] = Counter()
-        self.draws = 0
-        self.stalemates = 0
-        self.games = 0
-        self._recorded: weakref.WeakSet[Game] = weakref.WeakSet()
-
-    def record(self, game: Game) -> bool:
-        """Add a finished game's result; returns ``False`` if that game was already counted."""
-        outcome = game.outcome
-        if outcome is None:
-            raise GameOverError("only a finished game can be scored; this one is still going")
-        if game in self._recorded:
-            return False
-        self._recorded.add(game)
-        self.games += 1
-        if outcome.is_stalemate:
-            self.stalemates += 1
-        elif outcome.winner is None:
-            self.draws += 1
-        else:
-            self.wins[game.player(outcome.winner).name] += 1
-        return True
-
-    def rows(self) -> list[tuple[str, int]]:
-        """``(label, count)`` rows for a Scores panel: each player's wins, then draws and stalemates."""
-        return [*sorted(self.wins.items()), ("Draws", self.draws), ("Stalemates", self.stalemates)]
+        return Scoreboard
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,9 +19,10 @@ from collections.abc import Callable, Sequence
 from reversi.errors import ReversiError
 from reversi.game import Game
 from reversi.notation import BLACK, WHITE, Color
-from reversi.outcome import NoMovePolicy, Scoreboard
+from reversi.outcome import NoMovePolicy
 from reversi.players import PLAYER_KINDS, Player, make_player
 from reversi.saves import SaveFolder
+from reversi.scores import Scoreboard
 
 HELP = (
     "Type a square such as c4 (or C 4) to move, 0 or pass when you have no move, "

@@ -95,7 +95,7 @@ class GreedyPlayer(Player):
     >>> [(square.name, len(board.flips(square, BLACK))) for square in board.legal_moves(BLACK)]
     [('a1', 1), ('d2', 3), ('d4', 1)]
     >>> GreedyPlayer().choose_move(board, BLACK)  # a corner beats d2, and a1 comes before d4
-    Square(row=0, col=0)
+    a1
     """
 
     kind = "greedy"

@@ -28,7 +28,7 @@ class HumanPlayer(Player):
     'z9' is not a square of an 8x8 board: columns run from a to h
     'a1' is not a legal move for Black: no White disc is next to a1
     Black cannot pass while it has a legal move (d3, c4, f5, e6)
-    Square(row=2, col=3)
+    d3
     """
 
     kind = "human"

@@ -18,6 +18,7 @@ from reversi.errors import (
 from reversi.game import MAX_CONSECUTIVE_TIMEOUTS, Game
 from reversi.outcome import EndReason, NoMovePolicy, Scoreboard
 from reversi.players import GreedyPlayer, Player, RandomPlayer
+from reversi.scores import Seat
 
 # After these moves on 8x8 (found by a random game, checked below) Black has no
 # legal move while White still has one.
@@ -339,7 +340,7 @@ def test_scoreboard_counts_wins_draws_and_stalemates_once_per_game():
     drawn.clock.now += 10
     drawn.check_time()
     scores.record(drawn)
-    assert scores.wins == {"Bob": 1}
+    assert scores.wins == {Seat(WHITE, "Bob"): 1}
     assert (scores.draws, scores.stalemates, scores.games) == (1, 1, 3)
     assert scores.rows() == [("Bob", 1), ("Draws", 1), ("Stalemates", 1)]
     with pytest.raises(GameOverError):

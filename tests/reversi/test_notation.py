@@ -21,7 +21,8 @@ def test_a_square_is_a_tuple_that_prints_in_notation():
     d3 = Square(2, 3)
     assert d3 == (2, 3) and (d3.row, d3.col) == (2, 3)
     assert str(d3) == d3.name == "d3"
-    assert repr(d3) == "Square(row=2, col=3)"
+    assert repr(d3) == "d3" and repr([d3, Square(3, 2)]) == "[d3, c4]"
+    assert repr(Square(-1, 20)) == "Square(row=-1, col=20)"  # off any board: spelled out
     assert str(Square(15, 15)) == "p16"
 
 
