@@ -45,7 +45,7 @@ _DIAGRAM_CELLS = {"B": BLACK, "W": WHITE, ".": None}
 
 
 class PawnCounts(NamedTuple):
-    """The discs of each colour, in all, and the empty squares (seed 000's Pawns window)."""
+    """The discs of each colour, in all, and the empty squares (what a Pawns panel shows)."""
 
     black: int
     white: int

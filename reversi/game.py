@@ -48,6 +48,7 @@ from reversi.errors import (
 from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike
 from reversi.outcome import EndReason, NoMovePolicy, Outcome
 from reversi.players import HumanPlayer, Player
+from reversi.players.naming import seat_labels, seat_titles
 
 #: A game ends when this many turns in a row were lost to the clock (each side twice).
 MAX_CONSECUTIVE_TIMEOUTS = 4
@@ -127,9 +128,7 @@ class Game:
         self.undos_used = {BLACK: 0, WHITE: 0}
         self._snapshots: list[_Snapshot] = []
         self._consecutive_timeouts = 0
-        self.log.append(
-            f"New game: {self._name(BLACK)} (Black) against {self._name(WHITE)} (White)"
-        )
+        self.log.append(f"New game: {self.title(BLACK)} against {self.title(WHITE)}")
 
     # -- reading the game ------------------------------------------------------------
 
@@ -146,6 +145,17 @@ class Game:
     def player(self, color: Color) -> Player:
         """The player of ``color``."""
         return self.players[_color(color)]
+
+    def label(self, color: Color) -> str:
+        """A name for ``color``'s player that tells it from the other one (see
+        :func:`~reversi.players.naming.seat_labels`): ``'Ann'``, or ``'Greedy (White)'``
+        when both players are called Greedy."""
+        return seat_labels(self._name(BLACK), self._name(WHITE))[_color(color)]
+
+    def title(self, color: Color) -> str:
+        """``color``'s player with the colour said once: ``'Ann (Black)'``, or just ``'Black'``
+        for a player called Black (see :func:`~reversi.players.naming.seat_titles`)."""
+        return seat_titles(self._name(BLACK), self._name(WHITE))[_color(color)]
 
     @property
     def current_player(self) -> Player:
@@ -279,7 +289,7 @@ class Game:
         self._check_can_act("resign")
         color = self.turn if color is None else _color(color)
         self.actions.append(Resignation(color))
-        self.log.append(f"{color} ({self._name(color)}) resigns")
+        self.log.append(f"{self.title(color)} resigns")
         return self._finish(color.opponent, EndReason.RESIGNATION)
 
     def check_time(self) -> bool:

@@ -24,7 +24,7 @@ import re
 import reprlib
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from reversi.board import Board
 from reversi.errors import NotationError, ReversiError, SaveFileError
@@ -221,7 +221,7 @@ def _reason(error: BaseException) -> str:
 
 
 class SaveFolder:
-    """A folder of named saves, one small file each (seed 000's Save Game and Load Game).
+    """A folder of named saves, one small file each (the Save Game and Load Game of a front end).
 
     Names are 1 to 40 letters, digits, spaces, ``-`` or ``_``, starting with a
     letter or digit; the file is ``NAME.json``.
@@ -277,19 +277,19 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, problem: str) -> None:
+    def fail(self, problem: str) -> NoReturn:
         raise SaveFileError(f"cannot load {self.source}: {problem}")
 
     def mapping(self, value: object, what: str) -> dict[str, Any]:
         if not isinstance(value, dict):
             self.fail(f"{what} must be a JSON object, not {type(value).__name__}")
-        return value  # type: ignore[return-value]
+        return value
 
     def integer(self, data: dict[str, Any], key: str) -> int:
         value = data.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
             self.fail(f"{key!r} must be a whole number, not {value!r}")
-        return value  # type: ignore[return-value]
+        return value
 
     def integer_or_none(self, data: dict[str, Any], key: str) -> int | None:
         return None if data.get(key) is None else self.integer(data, key)
@@ -304,7 +304,7 @@ class _Reader:
         value = data.get(key)
         if value not in allowed:
             self.fail(f"{key!r} must be one of {', '.join(allowed)}, not {value!r}")
-        return value  # type: ignore[return-value]
+        return value
 
 
 def _player_to_dict(player: Player) -> dict[str, Any]:

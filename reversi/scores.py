@@ -44,6 +44,7 @@ class Scoreboard:
         self.draws = 0
         self.stalemates = 0
         self.games = 0
+        self.seats: dict[Seat, None] = {}  # every seat of every game scored, in order
         self._recorded: weakref.WeakSet[Game] = weakref.WeakSet()
 
     def record(self, game: Game) -> bool:
@@ -57,6 +58,8 @@ class Scoreboard:
             return False
         self._recorded.add(game)
         self.games += 1
+        for color in Color:
+            self.seats.setdefault(Seat(color, game.player(color).name), None)
         if outcome.is_stalemate:
             self.stalemates += 1
         elif outcome.winner is None:
@@ -66,15 +69,20 @@ class Scoreboard:
         return True
 
     def labels(self) -> dict[Seat, str]:
-        """A distinct name for each seat that has won: its player's name, with the colour
-        added when another seat's player has the same name."""
-        seen = Counter(seat.name.strip().casefold() for seat in self.wins)
+        """A distinct name for each seat scored: its player's name, with the colour added
+        when a player in another seat has the same name (two Greedy players, say)."""
+        seen = Counter(_key(seat.name) for seat in self.seats)
         return {
-            seat: seat.name if seen[seat.name.strip().casefold()] == 1 else f"{seat.name} ({seat.color})"
-            for seat in self.wins
+            seat: seat.name if seen[_key(seat.name)] == 1 else f"{seat.name} ({seat.color})"
+            for seat in self.seats
         }
 
     def rows(self) -> list[tuple[str, int]]:
         """``(label, count)`` rows for a Scores panel: each seat's wins, then draws and stalemates."""
-        wins = sorted((label, self.wins[seat]) for seat, label in self.labels().items())
+        labels = self.labels()
+        wins = sorted((labels[seat], count) for seat, count in self.wins.items())
         return [*wins, ("Draws", self.draws), ("Stalemates", self.stalemates)]
+
+
+def _key(name: str) -> str:
+    return name.strip().casefold()

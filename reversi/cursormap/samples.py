@@ -7,13 +7,17 @@ the hardest; their comments teach the map-file format.
 from __future__ import annotations
 
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from reversi.cursormap.errors import MapFileError
 from reversi.cursormap.mapfile import parse_map
 from reversi.cursormap.model import CursorMap
 
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
-def _samples_folder() -> resources.abc.Traversable:
+
+def _samples_folder() -> Traversable:
     return resources.files("reversi.cursormap").joinpath("maps")
 
 

@@ -15,8 +15,7 @@ from reversi.board import Board
 from reversi.errors import PlayerError
 from reversi.notation import Color, Move
 
-#: The longest name a player may have.  The ZX-81 program refused names of more
-#: than 9 letters; a screen and a notebook have room for 20.
+#: The longest name a player may have: room for it on a screen and on a notebook board.
 MAX_NAME_LENGTH = 20
 
 
@@ -24,7 +23,7 @@ def validate_name(name: object) -> str:
     """A player's name with outer spaces removed, or :class:`PlayerError` saying why it is refused.
 
     The name must be text, not blank, at most :data:`MAX_NAME_LENGTH` characters
-    (the ZX-81 program allowed only 9) and free of control characters such as newlines.
+    and free of control characters such as newlines.
 
     >>> validate_name("  Ann ")
     'Ann'

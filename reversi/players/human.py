@@ -1,4 +1,4 @@
-"""A person at the keyboard, typing moves as in the ZX-81 article: ``C 4``, ``d3``, ``0``."""
+"""A person at the keyboard, typing moves such as ``C 4`` or ``d3``, and ``0`` to pass."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from reversi.board import Board
 from reversi.errors import NotationError
-from reversi.notation import PASS, Color, Move, parse_move
+from reversi.notation import PASS, Color, Move, Pass, parse_move
 from reversi.players.base import Player
 
 
@@ -56,7 +56,7 @@ class HumanPlayer(Player):
                 self._output(str(error))
                 continue
             legal = board.legal_moves(color)
-            if move is PASS:
+            if isinstance(move, Pass):
                 if not legal:
                     return PASS
                 shown = ", ".join(square.name for square in legal)

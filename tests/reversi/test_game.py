@@ -308,7 +308,7 @@ def test_resignation_ends_the_game_with_the_resigner_losing():
     game.play("d3")
     outcome = game.resign(WHITE)
     assert outcome.winner is BLACK and outcome.reason is EndReason.RESIGNATION
-    assert "White (White) resigns" in game.log
+    assert "White resigns" in game.log
     with pytest.raises(GameOverError):
         game.resign(BLACK)
 
