@@ -45,7 +45,7 @@ from reversi.errors import (
     TimeExpiredError,
     UndoError,
 )
-from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike
+from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike, check_color
 from reversi.outcome import EndReason, NoMovePolicy, Outcome
 from reversi.players import HumanPlayer, Player
 from reversi.players.naming import seat_labels, seat_titles
@@ -144,18 +144,18 @@ class Game:
 
     def player(self, color: Color) -> Player:
         """The player of ``color``."""
-        return self.players[_color(color)]
+        return self.players[check_color(color)]
 
     def label(self, color: Color) -> str:
         """A name for ``color``'s player that tells it from the other one (see
         :func:`~reversi.players.naming.seat_labels`): ``'Ann'``, or ``'Greedy (White)'``
         when both players are called Greedy."""
-        return seat_labels(self._name(BLACK), self._name(WHITE))[_color(color)]
+        return seat_labels(self._name(BLACK), self._name(WHITE))[check_color(color)]
 
     def title(self, color: Color) -> str:
         """``color``'s player with the colour said once: ``'Ann (Black)'``, or just ``'Black'``
         for a player called Black (see :func:`~reversi.players.naming.seat_titles`)."""
-        return seat_titles(self._name(BLACK), self._name(WHITE))[_color(color)]
+        return seat_titles(self._name(BLACK), self._name(WHITE))[check_color(color)]
 
     @property
     def current_player(self) -> Player:
@@ -207,7 +207,7 @@ class Game:
 
     def undos_left(self, color: Color) -> int | None:
         """How many more undos ``color`` may have accepted (``None``: no limit)."""
-        color = _color(color)
+        color = check_color(color)
         if self.undo_limit is None:
             return None
         return self.undo_limit - self.undos_used[color]
@@ -278,6 +278,10 @@ class Game:
 
     def play_out(self, max_turns: int | None = None) -> Outcome | None:
         """Step the players until the game ends (or ``max_turns`` turns); returns the outcome."""
+        if max_turns is not None and (not _is_int(max_turns) or max_turns < 0):
+            raise ArgumentError(
+                f"max_turns must be a whole number >= 0 or None, not {reprlib.repr(max_turns)}"
+            )
         turns = 0
         while not self.is_over and (max_turns is None or turns < max_turns):
             self.step()
@@ -287,7 +291,7 @@ class Game:
     def resign(self, color: Color | None = None) -> Outcome:
         """The side ``color`` (the side to move if left out) gives up and loses."""
         self._check_can_act("resign")
-        color = self.turn if color is None else _color(color)
+        color = self.turn if color is None else check_color(color)
         self.actions.append(Resignation(color))
         self.log.append(f"{self.title(color)} resigns")
         return self._finish(color.opponent, EndReason.RESIGNATION)
@@ -308,7 +312,7 @@ class Game:
 
     def request_undo(self, color: Color) -> None:
         """``color`` asks to take back its last move; the opponent answers with :meth:`answer_undo`."""
-        color = _color(color)
+        color = check_color(color)
         if self.is_over:
             raise GameOverError(f"{color} cannot ask to undo: the game is over ({self.outcome})")
         if self.pending_undo is not None:
@@ -518,12 +522,6 @@ def _policy(value: object) -> NoMovePolicy:
             return policy
     known = ", ".join(p.value for p in NoMovePolicy)
     raise ArgumentError(f"no_move_policy must be one of {known}, not {reprlib.repr(value)}")
-
-
-def _color(value: object) -> Color:
-    if not isinstance(value, Color):
-        raise ArgumentError(f"{reprlib.repr(value)} is not a colour: give BLACK or WHITE")
-    return value
 
 
 def _is_int(value: object) -> bool:

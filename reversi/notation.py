@@ -21,7 +21,7 @@ import re
 import reprlib
 from typing import NamedTuple, TypeAlias
 
-from reversi.errors import BoardSizeError, NotationError
+from reversi.errors import ArgumentError, BoardSizeError, NotationError
 
 MIN_SIZE = 4
 MAX_SIZE = 16
@@ -180,6 +180,19 @@ def parse_move(text: SquareLike | Pass, size: int = MAX_SIZE) -> Move:
             _check_size(size)
             return PASS
     return square(text, size)  # type: ignore[arg-type]  # square() names anything else
+
+
+def check_color(value: object) -> Color:
+    """``value`` if it is a :class:`Color`, else :class:`ArgumentError` naming it.
+
+    >>> check_color("white")
+    Traceback (most recent call last):
+    ...
+    reversi.errors.ArgumentError: 'white' is not a colour: give BLACK or WHITE
+    """
+    if not isinstance(value, Color):
+        raise ArgumentError(f"{reprlib.repr(value)} is not a colour: give BLACK or WHITE")
+    return value
 
 
 def _check_size(size: object) -> None:

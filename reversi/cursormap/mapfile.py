@@ -67,6 +67,8 @@ from reversi.cursormap.model import (
     character_problem,
 )
 
+#: The largest map file read, in bytes (a 64 x 64 map with comments takes about 10 kB).
+MAX_FILE_BYTES = 1_000_000
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _SIZES = ("width", "height")
 _REQUIRED = tuple(key for key in KEYS if key != "penguin")
@@ -370,21 +372,36 @@ def parse_map(text: str, source: str | None = None) -> CursorMap:
         0  1
      0  B1 R0
     """
+    if not isinstance(text, str):
+        raise MapFileError(f"a map is read from text, not from {type(text).__name__}", source=source)
+    if source is not None and not isinstance(source, str):
+        raise MapFileError(f"the name of a map must be text, not {type(source).__name__}")
     reader = _Reader(text, source)
     return reader.read_map(reader.read_definitions())
 
 
 def load_map(path: str | os.PathLike[str]) -> CursorMap:
-    """The map in the UTF-8 file at ``path``.  A missing or unreadable file, and bytes
-    that are not UTF-8, raise :class:`MapFileError` too."""
-    name = os.fsdecode(path)
+    """The map in the UTF-8 file at ``path``.  A missing or unreadable file, a file larger
+    than :data:`MAX_FILE_BYTES`, and bytes that are not UTF-8 raise :class:`MapFileError` too."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise MapFileError(f"{type(path).__name__} is not a file path: give the path as text")
+    try:
+        name = os.fsdecode(path)
+    except (TypeError, ValueError) as error:
+        raise MapFileError(f"{path!r} is not a file path: {error}") from None
+    if "\0" in name:
+        raise MapFileError(f"{name!r} is not a file path: it holds a NUL character")
     try:
         with open(path, "rb") as file:
-            data = file.read()
+            data = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise MapFileError(
             f"cannot read the file: {error.strerror or error}", source=name
         ) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise MapFileError(
+            f"the file is larger than {MAX_FILE_BYTES:,} bytes, far more than a map", source=name
+        )
     return parse_map(_decode(data, name), source=name)
 
 

@@ -33,6 +33,8 @@ def sample_maps() -> list[str]:
 
 def sample_text(name: str) -> str:
     """The text of the sample map ``name`` (with or without ``.map``), comments and all."""
+    if not isinstance(name, str):
+        raise MapFileError(f"a sample map is named by text, not by {type(name).__name__}")
     stem = name.removesuffix(".map")
     if stem not in sample_maps():
         raise MapFileError(
@@ -47,4 +49,5 @@ def load_sample(name: str) -> CursorMap:
     >>> load_sample("01_first_steps").width
     5
     """
-    return parse_map(sample_text(name), source=name.removesuffix(".map") + ".map")
+    text = sample_text(name)
+    return parse_map(text, source=name.removesuffix(".map") + ".map")
