@@ -18,11 +18,10 @@ reversi.errors.ArgumentError: action {'action': 'move'} is missing its 'square'
 
 from __future__ import annotations
 
-import reprlib
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from reversi.errors import ArgumentError, NotationError
+from reversi.errors import ArgumentError, NotationError, shown
 from reversi.notation import Color, Square, square
 
 
@@ -89,16 +88,16 @@ ACTION_TYPES = (MoveAction, PassAction, TimeoutAction, UndoRequest, UndoAnswer, 
 def action_from_dict(data: object) -> Action:
     """The action a JSON object describes; :class:`ArgumentError` names a missing or wrong part."""
     if not isinstance(data, dict):
-        raise ArgumentError(f"{reprlib.repr(data)} is not an action: an action is a JSON object")
+        raise ArgumentError(f"{shown(data)} is not an action: an action is a JSON object")
     kind = data.get("action")
     if kind == "move":
         where = _part(data, "square")
         if not isinstance(where, str):
-            raise ArgumentError(f"action {reprlib.repr(data)}: 'square' must be text like 'd3'")
+            raise ArgumentError(f"action {shown(data)}: 'square' must be text like 'd3'")
         try:
             return MoveAction(square(where))
         except NotationError as error:
-            raise ArgumentError(f"action {reprlib.repr(data)}: {error}") from None
+            raise ArgumentError(f"action {shown(data)}: {error}") from None
     if kind == "pass":
         return PassAction()
     if kind == "timeout":
@@ -108,17 +107,17 @@ def action_from_dict(data: object) -> Action:
     if kind == "undo-answer":
         accept = _part(data, "accept")
         if not isinstance(accept, bool):
-            raise ArgumentError(f"action {reprlib.repr(data)}: 'accept' must be true or false")
+            raise ArgumentError(f"action {shown(data)}: 'accept' must be true or false")
         return UndoAnswer(accept)
     if kind == "resign":
         return Resignation(_color(data))
     known = "move, pass, timeout, undo-request, undo-answer, resign"
-    raise ArgumentError(f"unknown action {reprlib.repr(kind)} (the actions are {known})")
+    raise ArgumentError(f"unknown action {shown(kind)} (the actions are {known})")
 
 
 def _part(data: dict[Any, Any], key: str) -> object:
     if key not in data:
-        raise ArgumentError(f"action {reprlib.repr(data)} is missing its {key!r}")
+        raise ArgumentError(f"action {shown(data)} is missing its {shown(key)}")
     return data[key]
 
 
@@ -127,4 +126,4 @@ def _color(data: dict[Any, Any]) -> Color:
     for color in Color:
         if value == color.value:
             return color
-    raise ArgumentError(f"action {reprlib.repr(data)}: 'color' must be 'black' or 'white'")
+    raise ArgumentError(f"action {shown(data)}: 'color' must be 'black' or 'white'")

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from reversi import bitboard
-from reversi.errors import ArgumentError, BoardSizeError, IllegalMoveError, NotationError
+from reversi.errors import ArgumentError, BoardSizeError, IllegalMoveError, NotationError, shown
 from reversi.notation import (
     BLACK,
     COLUMN_LETTERS,
@@ -121,7 +121,7 @@ class Board:
                 rows.append(cells)
         size = len(rows)
         if size == 0:
-            raise NotationError(f"{diagram!r} is not a board diagram: it has no rows of B, W and .")
+            raise NotationError(f"{shown(diagram)} is not a board diagram: it has no rows of B, W and .")
         for number, cells in enumerate(rows, start=1):
             if len(cells) != size:
                 raise NotationError(
@@ -178,7 +178,7 @@ class Board:
         For setting up positions; a game uses :meth:`play`.
         """
         if color is not None and not isinstance(color, Color):
-            raise ArgumentError(f"a square holds a Color or None, not {color!r}")
+            raise ArgumentError(f"a square holds a Color or None, not {shown(color)}")
         bit = self._bit(*self.square(where))
         self._black &= ~bit
         self._white &= ~bit
@@ -258,7 +258,7 @@ class Board:
         flipped = self._flip_bits(at, color)
         if not flipped:
             raise IllegalMoveError(
-                f"{at.name!r} is not a legal move for {color}: {self.illegal_reason(at, color)}"
+                f"{shown(at.name)} is not a legal move for {color}: {self.illegal_reason(at, color)}"
             )
         move = self._bit(*at)
         if color is BLACK:
@@ -326,9 +326,9 @@ class Board:
 
 def _check_size(size: object) -> None:
     if not isinstance(size, int) or isinstance(size, bool) or size % 2:
-        raise BoardSizeError(f"board size {size!r} is not an even whole number")
+        raise BoardSizeError(f"board size {shown(size)} is not an even whole number")
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise BoardSizeError(
-            f"board size {size} is out of range: it runs from {MIN_SIZE} to {MAX_SIZE}"
+            f"board size {shown(size)} is out of range: it runs from {MIN_SIZE} to {MAX_SIZE}"
         )
 

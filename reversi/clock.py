@@ -23,7 +23,7 @@ import math
 import time
 from collections.abc import Callable
 
-from reversi.errors import ArgumentError
+from reversi.errors import ArgumentError, shown
 
 Clock = Callable[[], float]
 
@@ -34,7 +34,7 @@ def check_time_per_move(value: object) -> float | None:
         return None
     if not _is_number(value) or not value > 0:  # type: ignore[operator]
         raise ArgumentError(
-            f"time_per_move must be a positive number of seconds or None, not {value!r}"
+            f"time_per_move must be a positive number of seconds or None, not {shown(value)}"
         )
     return value  # type: ignore[return-value]
 
@@ -44,7 +44,7 @@ class MoveClock:
 
     def __init__(self, time_per_move: float | None = None, clock: Clock = time.monotonic) -> None:
         if not callable(clock):
-            raise ArgumentError(f"clock must be a function returning seconds, not {clock!r}")
+            raise ArgumentError(f"clock must be a function returning seconds, not {shown(clock)}")
         self.time_per_move = check_time_per_move(time_per_move)
         self.clock = clock
         self._started = self._now()
@@ -52,7 +52,7 @@ class MoveClock:
     def start(self, elapsed: float = 0.0) -> None:
         """Start a turn now, as if ``elapsed`` seconds of it had already gone by."""
         if not _is_number(elapsed) or elapsed < 0:
-            raise ArgumentError(f"elapsed must be a number of seconds >= 0, not {elapsed!r}")
+            raise ArgumentError(f"elapsed must be a number of seconds >= 0, not {shown(elapsed)}")
         self._started = self._now() - elapsed
 
     def elapsed(self) -> float:
@@ -77,10 +77,15 @@ class MoveClock:
     def _now(self) -> float:
         now = self.clock()
         if not _is_number(now):
-            raise ArgumentError(f"the clock function returned {now!r}, not a number of seconds")
+            raise ArgumentError(f"the clock function returned {shown(now)}, not a number of seconds")
         return float(now)
 
 
 def _is_number(value: object) -> bool:
     """A finite int or float that is not a bool."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # a whole number too large for any clock
+        return False

@@ -18,7 +18,6 @@ records them, so a game can be saved and rebuilt exactly by replaying them (see
 
 from __future__ import annotations
 
-import reprlib
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +43,7 @@ from reversi.errors import (
     PlayerError,
     TimeExpiredError,
     UndoError,
+    shown,
 )
 from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike, check_color
 from reversi.outcome import EndReason, NoMovePolicy, Outcome
@@ -110,11 +110,11 @@ class Game:
         }
         for color, player in self.players.items():
             if not isinstance(player, Player):
-                raise PlayerError(f"the {color} player must be a Player, not {reprlib.repr(player)}")
+                raise PlayerError(f"the {color} player must be a Player, not {shown(player)}")
         self.no_move_policy = _policy(no_move_policy)
         if undo_limit is not None and (not _is_int(undo_limit) or undo_limit < 0):
             raise ArgumentError(
-                f"undo_limit must be a whole number >= 0 or None, not {reprlib.repr(undo_limit)}"
+                f"undo_limit must be a whole number >= 0 or None, not {shown(undo_limit)}"
             )
         self.undo_limit = undo_limit
         self.move_clock = MoveClock(time_per_move, clock)
@@ -268,7 +268,7 @@ class Game:
             at = self.board.square(move)  # type: ignore[arg-type]
         except NotationError as error:
             raise PlayerError(
-                f"{player.name} ({color}) returned {move!r}, which is not a move"
+                f"{player.name} ({color}) returned {shown(move)}, which is not a move"
             ) from error
         reason = self.board.illegal_reason(at, color)
         if reason is not None:
@@ -280,7 +280,7 @@ class Game:
         """Step the players until the game ends (or ``max_turns`` turns); returns the outcome."""
         if max_turns is not None and (not _is_int(max_turns) or max_turns < 0):
             raise ArgumentError(
-                f"max_turns must be a whole number >= 0 or None, not {reprlib.repr(max_turns)}"
+                f"max_turns must be a whole number >= 0 or None, not {shown(max_turns)}"
             )
         turns = 0
         while not self.is_over and (max_turns is None or turns < max_turns):
@@ -333,7 +333,7 @@ class Game:
         Declined, nothing changes and the asker keeps their undo.
         """
         if not isinstance(accept, bool):
-            raise ArgumentError(f"accept must be True or False, not {reprlib.repr(accept)}")
+            raise ArgumentError(f"accept must be True or False, not {shown(accept)}")
         asker = self.pending_undo
         if asker is None:
             raise UndoError("there is no undo request to answer")
@@ -431,8 +431,8 @@ class Game:
         color = self.turn
         legal = self.board.legal_moves(color)
         if legal:
-            shown = ", ".join(s.name for s in legal)
-            raise IllegalMoveError(f"{color} cannot pass: it has legal moves ({shown})")
+            moves = ", ".join(s.name for s in legal)
+            raise IllegalMoveError(f"{color} cannot pass: it has legal moves ({moves})")
         self._record(self._snapshot(), Ply(color, PASS), PassAction())
         self.log.append(f"{len(self.plies)}. {color} has no legal move and passes")
         self._advance(color)
@@ -521,7 +521,7 @@ def _policy(value: object) -> NoMovePolicy:
         if value == policy.value:
             return policy
     known = ", ".join(p.value for p in NoMovePolicy)
-    raise ArgumentError(f"no_move_policy must be one of {known}, not {reprlib.repr(value)}")
+    raise ArgumentError(f"no_move_policy must be one of {known}, not {shown(value)}")
 
 
 def _is_int(value: object) -> bool:

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import enum
 import re
-import reprlib
 from typing import NamedTuple, TypeAlias
 
-from reversi.errors import ArgumentError, BoardSizeError, NotationError
+from reversi.errors import ArgumentError, BoardSizeError, NotationError, shown
 
 MIN_SIZE = 4
 MAX_SIZE = 16
@@ -78,7 +77,7 @@ class Square(NamedTuple):
         # Reads like the square's name, as a chess library shows its moves: [d3, c4].
         if 0 <= self.row < MAX_SIZE and 0 <= self.col < MAX_SIZE:
             return self.name
-        return f"Square(row={self.row!r}, col={self.col!r})"
+        return f"Square(row={shown(self.row)}, col={shown(self.col)})"
 
 
 class Pass:
@@ -129,31 +128,31 @@ def square(value: SquareLike, size: int = MAX_SIZE) -> Square:
         match = _SQUARE_TEXT.match(value)
         if not match:
             raise NotationError(
-                f"{_shorten(value)} is not a square: write a column letter then a row number, like 'd3'"
+                f"{shown(value)} is not a square: write a column letter then a row number, like 'd3'"
             )
         letter, digits = match.groups()
         col = COLUMN_LETTERS.find(letter.lower())
         row = int(digits) - 1
         if col < 0 or col >= size:
             raise NotationError(
-                f"{_shorten(value)} is not a square of {_board_name(size)}: "
+                f"{shown(value)} is not a square of {_board_name(size)}: "
                 f"columns run from a to {COLUMN_LETTERS[size - 1]}"
             )
         if not 0 <= row < size:
             raise NotationError(
-                f"{_shorten(value)} is not a square of {_board_name(size)}: rows run from 1 to {size}"
+                f"{shown(value)} is not a square of {_board_name(size)}: rows run from 1 to {size}"
             )
         return Square(row, col)
     if isinstance(value, tuple) and len(value) == 2 and all(_is_int(v) for v in value):
         row, col = value
         if not (0 <= row < size and 0 <= col < size):
             raise NotationError(
-                f"{tuple(value)!r} is not a square of {_board_name(size)}: "
+                f"{shown(tuple(value))} is not a square of {_board_name(size)}: "
                 f"row and column run from 0 to {size - 1}"
             )
         return Square(row, col)
     raise NotationError(
-        f"{reprlib.repr(value)} is not a square: give text like 'd3' or a (row, col) pair"
+        f"{shown(value)} is not a square: give text like 'd3' or a (row, col) pair"
     )
 
 
@@ -191,14 +190,14 @@ def check_color(value: object) -> Color:
     reversi.errors.ArgumentError: 'white' is not a colour: give BLACK or WHITE
     """
     if not isinstance(value, Color):
-        raise ArgumentError(f"{reprlib.repr(value)} is not a colour: give BLACK or WHITE")
+        raise ArgumentError(f"{shown(value)} is not a colour: give BLACK or WHITE")
     return value
 
 
 def _check_size(size: object) -> None:
     if not _is_int(size) or not 1 <= size <= MAX_SIZE:  # type: ignore[operator]
         raise BoardSizeError(
-            f"{size!r} is not a board size for reading squares: give a whole number from 1 to {MAX_SIZE}"
+            f"{shown(size)} is not a board size for reading squares: give a whole number from 1 to {MAX_SIZE}"
         )
 
 
@@ -206,14 +205,8 @@ def _check_ascii(text: str, what: str) -> None:
     for char in text:
         if not char.isascii():
             raise NotationError(
-                f"{_shorten(text)} is not a {what}: it contains the non-ASCII character {char!r}"
+                f"{shown(text)} is not a {what}: it contains the non-ASCII character {shown(char)}"
             )
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    """``repr(text)``, cut in the middle when long, for error messages."""
-    shown = repr(text)
-    return shown if len(shown) <= limit else f"{shown[: limit - 12]}...{shown[-9:]}"
 
 
 def _is_int(value: object) -> bool:

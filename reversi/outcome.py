@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from reversi.errors import shown
 from reversi.notation import Color
 
 
@@ -79,4 +80,4 @@ def __getattr__(name: str) -> object:
         from reversi.scores import Scoreboard
 
         return Scoreboard
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module {shown(__name__)} has no attribute {shown(name)}")

@@ -21,13 +21,12 @@ import json
 import math
 import os
 import re
-import reprlib
 import tempfile
 from pathlib import Path
 from typing import Any, NoReturn
 
 from reversi.board import Board
-from reversi.errors import NotationError, ReversiError, SaveFileError
+from reversi.errors import NotationError, ReversiError, SaveFileError, shown
 from reversi.game import Clock, Game
 from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
@@ -68,10 +67,10 @@ def game_from_dict(data: object, clock: Clock | None = None, source: str = "the 
     reader = _Reader(source)
     data = reader.mapping(data, "the file")
     if data.get("format") != FORMAT:
-        reader.fail(f"it is not a reversi-kit save (format is {data.get('format')!r})")
+        reader.fail(f"it is not a reversi-kit save (format is {shown(data.get('format'))})")
     version = data.get("version")
     if version != VERSION:
-        reader.fail(f"it has format version {version!r}; this kit reads version {VERSION}")
+        reader.fail(f"it has format version {shown(version)}; this kit reads version {VERSION}")
     settings: dict[str, Any] = {
         "size": reader.integer(data, "size"),
         "no_move_policy": reader.choice(data, "no_move_policy", [p.value for p in NoMovePolicy]),
@@ -91,7 +90,7 @@ def game_from_dict(data: object, clock: Clock | None = None, source: str = "the 
         reader.fail("'actions' is missing or is not a list")
     for number, action in enumerate(actions, start=1):
         if not isinstance(action, dict):
-            reader.fail(f"action {number} is not an object: {reprlib.repr(action)}")
+            reader.fail(f"action {number} is not an object: {shown(action)}")
         try:
             game.apply(action)
         except ReversiError as error:
@@ -105,7 +104,7 @@ def game_from_dict(data: object, clock: Clock | None = None, source: str = "the 
             reader.fail(f"the {color} player's saved state is not valid: {error}")
     elapsed = data.get("elapsed", 0.0)
     if not _is_number(elapsed) or elapsed < 0:
-        reader.fail(f"'elapsed' must be a number of seconds >= 0, not {elapsed!r}")
+        reader.fail(f"'elapsed' must be a number of seconds >= 0, not {shown(elapsed)}")
     game.restart_clock(float(elapsed))
     game.log.append("Game loaded")
     return game
@@ -201,12 +200,12 @@ def _no_constant(word: str) -> float:
 
 def _path(path: object, doing: str) -> Path:
     if not isinstance(path, (str, os.PathLike)):
-        raise SaveFileError(f"cannot {doing} {reprlib.repr(path)}: give a file path as text")
+        raise SaveFileError(f"cannot {doing} {shown(path)}: give a file path as text")
     try:
         result = Path(path)
         os.fspath(result).encode("utf-8")
     except (TypeError, UnicodeError) as error:
-        raise SaveFileError(f"cannot {doing} {reprlib.repr(path)}: {_reason(error)}") from None
+        raise SaveFileError(f"cannot {doing} {shown(path)}: {_reason(error)}") from None
     if "\0" in str(result):
         raise SaveFileError(f"cannot {doing} {str(result)!r}: a path cannot hold a NUL character")
     if not str(result) or result.name in ("", ".", ".."):
@@ -234,7 +233,7 @@ class SaveFolder:
         """The file that holds the save called ``name``."""
         if not isinstance(name, str) or not SAVE_NAME.match(name):
             raise SaveFileError(
-                f"{reprlib.repr(name)} is not a save name: use 1 to 40 letters, digits, spaces, '-' or '_', "
+                f"{shown(name)} is not a save name: use 1 to 40 letters, digits, spaces, '-' or '_', "
                 "starting with a letter or digit"
             )
         return self.folder / f"{name}.json"
@@ -248,7 +247,7 @@ class SaveFolder:
         path = self.path(name)
         if not path.is_file():
             known = ", ".join(self.names()) or "none yet"
-            raise SaveFileError(f"there is no save called {name!r} (saves: {known})")
+            raise SaveFileError(f"there is no save called {shown(name)} (saves: {known})")
         return load_game(path, clock=clock)
 
     def names(self) -> list[str]:
@@ -265,7 +264,7 @@ class SaveFolder:
         try:
             path.unlink(missing_ok=True)
         except OSError as error:
-            raise SaveFileError(f"cannot delete the save {name!r}: {_reason(error)}") from None
+            raise SaveFileError(f"cannot delete the save {shown(name)}: {_reason(error)}") from None
 
 
 # -- reading, with errors that say where --------------------------------------------------
@@ -288,7 +287,7 @@ class _Reader:
     def integer(self, data: dict[str, Any], key: str) -> int:
         value = data.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
-            self.fail(f"{key!r} must be a whole number, not {value!r}")
+            self.fail(f"{shown(key)} must be a whole number, not {shown(value)}")
         return value
 
     def integer_or_none(self, data: dict[str, Any], key: str) -> int | None:
@@ -297,13 +296,13 @@ class _Reader:
     def number_or_none(self, data: dict[str, Any], key: str) -> float | None:
         value = data.get(key)
         if value is not None and not _is_number(value):
-            self.fail(f"{key!r} must be a number or null, not {value!r}")
+            self.fail(f"{shown(key)} must be a number or null, not {shown(value)}")
         return value
 
     def choice(self, data: dict[str, Any], key: str, allowed: list[str]) -> str:
         value = data.get(key)
         if value not in allowed:
-            self.fail(f"{key!r} must be one of {', '.join(allowed)}, not {value!r}")
+            self.fail(f"{shown(key)} must be one of {', '.join(allowed)}, not {shown(value)}")
         return value
 
 
@@ -347,4 +346,9 @@ def _describe(action: dict[str, Any]) -> str:
 
 def _is_number(value: object) -> bool:
     """A finite JSON number (JSON files may also hold NaN and Infinity, which are refused)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # a whole number too large for any clock
+        return False

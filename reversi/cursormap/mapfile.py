@@ -66,6 +66,7 @@ from reversi.cursormap.model import (
     Value,
     character_problem,
 )
+from reversi.errors import shown
 
 #: The largest map file read, in bytes (a 64 x 64 map with comments takes about 10 kB).
 MAX_FILE_BYTES = 1_000_000
@@ -133,8 +134,8 @@ class _Reader:
                 raise self.fail(
                     number,
                     start + 1,
-                    f"keys are written in lower case: {word.group().lower()!r},"
-                    f" not {word.group()!r}",
+                    f"keys are written in lower case: {shown(word.group().lower())},"
+                    f" not {shown(word.group())}",
                 )
         raise self.fail(*self.end(), "the file ends without a 'start:' line before the map")
 
@@ -145,23 +146,23 @@ class _Reader:
             raise self.fail(
                 number,
                 equals + 1,
-                f"expected '=' after {key!r}: a line that starts with a key is a definition"
+                f"expected '=' after {shown(key)}: a line that starts with a key is a definition"
                 " (start a comment line with ';')",
             )
         semicolon = line.find(";", equals + 1)
         if semicolon < 0:
             raise self.fail(
-                number, len(line.rstrip()) + 1, f"the definition of {key!r} must end with ';'"
+                number, len(line.rstrip()) + 1, f"the definition of {shown(key)} must end with ';'"
             )
         if key in self.places:
             raise self.fail(
-                number, start + 1, f"{key!r} is defined twice, first on line {self.places[key][0]}"
+                number, start + 1, f"{shown(key)} is defined twice, first on line {self.places[key][0]}"
             )
         raw = line[equals + 1 : semicolon]
         value, column = raw.strip(), equals + 2 + _indent(raw)
         if not value:
             hint = "" if key in _SIZES else " (whitespace, '\"' and ';' cannot be map characters)"
-            raise self.fail(number, semicolon + 1, f"the value of {key!r} is missing{hint}")
+            raise self.fail(number, semicolon + 1, f"the value of {shown(key)} is missing{hint}")
         if key in _SIZES:
             self.check_size(number, column, key, value)
         else:
@@ -186,7 +187,7 @@ class _Reader:
             raise self.fail(
                 number,
                 column,
-                f"the value of {key!r} must be exactly one character, got {_shorten(value)}",
+                f"the value of {shown(key)} must be exactly one character, got {_shorten(value)}",
             )
         problem = character_problem(value)
         if problem:
@@ -196,8 +197,8 @@ class _Reader:
                 raise self.fail(
                     number,
                     column,
-                    f"{value!r} is already the character for {other!r}"
-                    f" (line {self.places[other][0]}); it cannot stand for {key!r} too",
+                    f"{shown(value)} is already the character for {shown(other)}"
+                    f" (line {self.places[other][0]}); it cannot stand for {shown(key)} too",
                 )
 
     def check_comment(self, number: int, line: str, start: int) -> None:
@@ -208,7 +209,7 @@ class _Reader:
             raise self.fail(
                 number,
                 start + found[1] + 1,
-                f"one definition per line: after ';' comes a comment, so this {found[0]!r}"
+                f"one definition per line: after ';' comes a comment, so this {shown(found[0])}"
                 " would be ignored",
             )
         if comment.strip().startswith(START):
@@ -267,8 +268,8 @@ class _Reader:
                     first_line,
                     _indent(self.lines[first_line - 1]) + 1,
                     f"{player} owns no field that can be switched: give"
-                    f" {chars.owner_char(player)!r} at least one field that is {chars.on!r} (on)"
-                    f" or {chars.off!r} (off)",
+                    f" {shown(chars.owner_char(player))} at least one field that is {shown(chars.on)} (on)"
+                    f" or {shown(chars.off)} (off)",
                 )
         return CursorMap(grid, chars)
 
@@ -290,7 +291,7 @@ class _Reader:
         if not line.startswith(QUOTE, start):
             found = _defined_key(line)
             if found:
-                problem = f"{found[0]!r} is defined after 'start:'; definitions come before it"
+                problem = f"{shown(found[0])} is defined after 'start:'; definitions come before it"
             elif not line.strip():
                 problem = f"a blank line cannot stand between map lines; expected {what}"
             elif count == 0:
@@ -328,9 +329,9 @@ class _Reader:
                 continue
             takes = f"the {kind} line of row {row} takes {chars.listing(keys)}"
             if role is None:
-                problem = f"{char!r} is not a defined character; {takes}"
+                problem = f"{shown(char)} is not a defined character; {takes}"
             else:
-                problem = f"{char!r} is the {other} character for {role!r}; {takes}"
+                problem = f"{shown(char)} is the {other} character for {shown(role)}; {takes}"
             raise self.fail(number, column + offset, problem)
 
     def read_trailer(self, index: int, height: int) -> None:
@@ -348,7 +349,7 @@ class _Reader:
                 raise self.fail(
                     number,
                     start + 1,
-                    f"{found[0]!r} is defined after 'start:'; definitions come before it",
+                    f"{shown(found[0])} is defined after 'start:'; definitions come before it",
                 )
 
 
@@ -388,9 +389,9 @@ def load_map(path: str | os.PathLike[str]) -> CursorMap:
     try:
         name = os.fsdecode(path)
     except (TypeError, ValueError) as error:
-        raise MapFileError(f"{path!r} is not a file path: {error}") from None
+        raise MapFileError(f"{shown(path)} is not a file path: {error}") from None
     if "\0" in name:
-        raise MapFileError(f"{name!r} is not a file path: it holds a NUL character")
+        raise MapFileError(f"{shown(name)} is not a file path: it holds a NUL character")
     try:
         with open(path, "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)

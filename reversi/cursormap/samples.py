@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from reversi.cursormap.errors import MapFileError
 from reversi.cursormap.mapfile import parse_map
 from reversi.cursormap.model import CursorMap
+from reversi.errors import shown
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -38,7 +39,7 @@ def sample_text(name: str) -> str:
     stem = name.removesuffix(".map")
     if stem not in sample_maps():
         raise MapFileError(
-            f"there is no sample map {name!r}; the samples are {', '.join(sample_maps())}"
+            f"there is no sample map {shown(name)}; the samples are {', '.join(sample_maps())}"
         )
     return _samples_folder().joinpath(stem + ".map").read_text(encoding="utf-8")
 

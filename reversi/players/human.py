@@ -59,8 +59,8 @@ class HumanPlayer(Player):
             if isinstance(move, Pass):
                 if not legal:
                     return PASS
-                shown = ", ".join(square.name for square in legal)
-                self._output(f"{color} cannot pass while it has a legal move ({shown})")
+                moves = ", ".join(square.name for square in legal)
+                self._output(f"{color} cannot pass while it has a legal move ({moves})")
                 continue
             reason = board.illegal_reason(move, color)
             if reason is None:

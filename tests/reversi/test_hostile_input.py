@@ -359,3 +359,36 @@ def test_players_are_made_from_any_settings_or_refused(kind, name, options):
     if player is not None:
         assert validate_name(player.name) == player.name
     refused_or_done(validate_name, name)
+
+
+HUGE = 10**5000  # even repr() refuses to print it, so error messages must not try
+HUGE_CALLS = {
+    "square": lambda: square(HUGE),
+    "square((huge, 1))": lambda: square((HUGE, 1)),
+    "parse_move": lambda: parse_move(HUGE),
+    "Board": lambda: Board(HUGE),
+    "Board.from_bits": lambda: Board.from_bits(8, HUGE, 0),
+    "Game(size=)": lambda: Game(size=HUGE),
+    "Game(time_per_move=)": lambda: Game(time_per_move=HUGE),
+    "Game(undo_limit=)": lambda: Game(undo_limit=-HUGE),
+    "Game(no_move_policy=)": lambda: Game(no_move_policy=HUGE),
+    "Game.resign": lambda: Game().resign(HUGE),
+    "Game.play": lambda: Game().play(HUGE),
+    "Game.apply": lambda: Game().apply({"action": "move", "square": HUGE}),
+    "Game.play_out": lambda: Game().play_out(-HUGE),
+    "Game.restart_clock": lambda: Game(time_per_move=5).restart_clock(HUGE),
+    "make_player(kind)": lambda: make_player(HUGE),
+    "make_player(depth=)": lambda: make_player("alphabeta", depth=HUGE),
+    "make_player(time_limit=)": lambda: make_player("alphabeta", time_limit=HUGE),
+    "validate_name": lambda: validate_name(HUGE),
+    "SaveFolder.path": lambda: SaveFolder("saves").path(HUGE),
+    "game_from_dict": lambda: game_from_dict({"format": "reversi-kit save", "version": HUGE}),
+    "load_map": lambda: load_map(HUGE),
+}
+
+
+@pytest.mark.parametrize("call", HUGE_CALLS.values(), ids=HUGE_CALLS.keys())
+def test_a_5000_digit_number_is_refused_by_name_not_by_a_crash(call):
+    with pytest.raises(ReversiError) as caught:
+        call()
+    assert len(str(caught.value)) < 300
