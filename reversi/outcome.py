@@ -5,7 +5,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from reversi.errors import shown
 from reversi.notation import Color
 
 
@@ -71,13 +70,3 @@ class Outcome:
         if self.winner is None:
             return f"Draw, {score} ({self.reason.value})"
         return f"{self.winner} wins, {score} ({self.reason.value})"
-
-
-def __getattr__(name: str) -> object:
-    # Scores come after the game in the chain of modules (reversi.scores); this keeps
-    # ``from reversi.outcome import Scoreboard`` working without importing it here.
-    if name == "Scoreboard":
-        from reversi.scores import Scoreboard
-
-        return Scoreboard
-    raise AttributeError(f"module {shown(__name__)} has no attribute {shown(name)}")

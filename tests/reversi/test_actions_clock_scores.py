@@ -217,7 +217,9 @@ def test_a_player_known_by_one_name_keeps_a_plain_label():
     assert scores.rows()[0] == ("Ann", 1)
 
 
-def test_the_old_import_of_the_scoreboard_still_works():
-    from reversi.outcome import Scoreboard as FromOutcome
 
-    assert FromOutcome is Scoreboard
+def test_the_scoreboard_is_also_found_at_the_top_of_the_package():
+    import reversi
+    import reversi.scores
+
+    assert reversi.Scoreboard is reversi.scores.Scoreboard

@@ -16,9 +16,9 @@ from reversi.errors import (
     UndoError,
 )
 from reversi.game import MAX_CONSECUTIVE_TIMEOUTS, Game
-from reversi.outcome import EndReason, NoMovePolicy, Scoreboard
+from reversi.outcome import EndReason, NoMovePolicy
 from reversi.players import GreedyPlayer, Player, RandomPlayer
-from reversi.scores import Seat
+from reversi.scores import Scoreboard, Seat
 
 # After these moves on 8x8 (found by a random game, checked below) Black has no
 # legal move while White still has one.
