@@ -60,12 +60,15 @@ kit_venv() {
     [ -n "$extras" ] && spec=".[$extras]"
     stamp="$venv/.kit-installed"
     wanted="$(cat pyproject.toml)"$'\n'"extras=$extras"
-        if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
         echo "Using the kit's virtual environment in .venv (up to date)."
         return 0
     fi
     echo "Installing the kit${extras:+ with its $extras extras} into .venv (only when pyproject.toml changes)..."
     "$KIT_PYTHON" -m pip install --quiet --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
-    "$KIT_PYTHON" -m pip install --quiet --disable-pip-version-check -e "$spec"
+    if ! "$KIT_PYTHON" -m pip install --quiet --disable-pip-version-check -e "$spec"; then
+        echo "Could not install the kit into .venv (pip's message is above): check the network, then run this again." >&2
+        return 1
+    fi
     printf '%s' "$wanted" >"$stamp"
 }
