@@ -1,4 +1,4 @@
-"""The actions that change a game, as small frozen records, and their JSON form.
+"""The records of a game: the actions that change it and their JSON form, and the turns played.
 
 A :class:`~reversi.game.Game` records every change it accepts as one of these:
 a move, a pass, a turn lost to the clock, an undo request, the answer to it, or a
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from reversi.errors import ArgumentError, NotationError, shown
-from reversi.notation import Color, Square, square
+from reversi.notation import Color, Move, Square, square
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,19 @@ class Resignation:
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": "resign", "color": self.color.value}
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One turn of the game: who, what (a square or PASS), and which discs flipped.
+
+    ``timeout`` is true when the turn was lost to the clock rather than passed.
+    """
+
+    color: Color
+    move: Move
+    flipped: tuple[Square, ...] = ()
+    timeout: bool = False
 
 
 Action: TypeAlias = "MoveAction | PassAction | TimeoutAction | UndoRequest | UndoAnswer | Resignation"

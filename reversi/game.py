@@ -27,6 +27,7 @@ from reversi.actions import (
     Action,
     MoveAction,
     PassAction,
+    Ply,
     Resignation,
     TimeoutAction,
     UndoAnswer,
@@ -46,7 +47,7 @@ from reversi.errors import (
     shown,
 )
 from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike, check_color
-from reversi.outcome import EndReason, NoMovePolicy, Outcome
+from reversi.outcome import EndReason, NoMovePolicy, Outcome, hand_over, leader
 from reversi.players import HumanPlayer, Player
 from reversi.players.naming import seat_labels, seat_titles
 
@@ -54,19 +55,6 @@ from reversi.players.naming import seat_labels, seat_titles
 MAX_CONSECUTIVE_TIMEOUTS = 4
 
 __all__ = ["MAX_CONSECUTIVE_TIMEOUTS", "Clock", "Game", "Ply"]
-
-
-@dataclass(frozen=True)
-class Ply:
-    """One turn of the game: who, what (a square or PASS), and which discs flipped.
-
-    ``timeout`` is true when the turn was lost to the clock rather than passed.
-    """
-
-    color: Color
-    move: Move
-    flipped: tuple[Square, ...] = ()
-    timeout: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,7 +99,7 @@ class Game:
         for color, player in self.players.items():
             if not isinstance(player, Player):
                 raise PlayerError(f"the {color} player must be a Player, not {shown(player)}")
-        self.no_move_policy = _policy(no_move_policy)
+        self.no_move_policy = NoMovePolicy.read(no_move_policy)
         if undo_limit is not None and (not _is_int(undo_limit) or undo_limit < 0):
             raise ArgumentError(
                 f"undo_limit must be a whole number >= 0 or None, not {shown(undo_limit)}"
@@ -454,7 +442,7 @@ class Game:
         self.move_clock.forfeit()
         self.log.append(f"{len(self.plies)}. {color} ran out of time and loses the turn")
         if self._consecutive_timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
-            self._finish(self._leader(), EndReason.TIMEOUTS)
+            self._finish(leader(self.board), EndReason.TIMEOUTS)
             return
         self._advance(color, keep_clock=True)
 
@@ -477,51 +465,20 @@ class Game:
 
     def _advance(self, mover: Color, keep_clock: bool = False) -> None:
         """Hand the turn on after ``mover``'s turn, ending the game when the rules say so."""
-        nxt = mover.opponent
         if not keep_clock:
             self.move_clock.start()
-        if self.board.has_legal_move(nxt):
-            self.turn = nxt
-            return
-        if not self.board.has_legal_move(mover):
-            self.turn = nxt
-            self._finish(self._leader(), EndReason.NO_MOVES)
-            return
-        policy = self.no_move_policy
-        self.turn = nxt
-        if policy is NoMovePolicy.CHANGE_TURN:
-            self.log.append(f"{nxt} has no legal move and must pass")
-        elif policy is NoMovePolicy.STALEMATE:
-            self.log.append(f"{nxt} has no legal move: stalemate")
-            self._finish(None, EndReason.STALEMATE)
-        elif policy is NoMovePolicy.OPPONENT_WINS:
-            self.log.append(f"{nxt} has no legal move, so {mover} wins")
-            self._finish(mover, EndReason.OPPONENT_WINS)
-        else:
-            self.log.append(f"{nxt} has no legal move, so the side with more discs wins")
-            self._finish(self._leader(), EndReason.MORE_DISCS)
-
-    def _leader(self) -> Color | None:
-        black, white, _, _ = self.board.counts()
-        if black == white:
-            return None
-        return BLACK if black > white else WHITE
+        handover = hand_over(self.board, mover, self.no_move_policy)
+        self.turn = handover.turn
+        if handover.note:
+            self.log.append(handover.note)
+        if handover.reason is not None:
+            self._finish(handover.winner, handover.reason)
 
     def _finish(self, winner: Color | None, reason: EndReason) -> Outcome:
         black, white, _, _ = self.board.counts()
         self.outcome = Outcome(winner, reason, black, white)
         self.log.append(f"Game over: {self.outcome}")
         return self.outcome
-
-
-def _policy(value: object) -> NoMovePolicy:
-    if isinstance(value, NoMovePolicy):
-        return value
-    for policy in NoMovePolicy:
-        if value == policy.value:
-            return policy
-    known = ", ".join(p.value for p in NoMovePolicy)
-    raise ArgumentError(f"no_move_policy must be one of {known}, not {shown(value)}")
 
 
 def _is_int(value: object) -> bool:

@@ -4,8 +4,9 @@ A player's name is what people typed (``"Ada"``) or the kind's label
 (``"Alpha-beta"``).  On a screen it must say who is who, so:
 
 * :func:`seat_labels` gives each seat a name that tells it from the other: a name
-  stays as it is unless both players have it (then the colour is added), and a
-  name that is the *other* colour's name gets its own colour added.
+  stays as it is unless both players have it or it is the *other* colour's name;
+  then the seat's colour is added.  A player called by its own colour ("Black"
+  playing Black) keeps that name alone.
 * :func:`seat_titles` gives each seat its name with the colour said exactly once,
   for prompts and announcements: ``"Ada (Black)"``, but ``"Black"`` for a player
   simply called Black, never ``"Black (Black)"``.
@@ -32,15 +33,15 @@ from reversi.notation import BLACK, WHITE, Color
 def seat_labels(black_name: str, white_name: str) -> dict[Color, str]:
     """A distinct, readable name for each seat (for scores and congratulations)."""
     names = {BLACK: black_name, WHITE: white_name}
-    same = _key(black_name) == _key(white_name)
-    return {
-        color: (
-            f"{name} ({color})"
-            if same or _key(name) == _key(str(color.opponent))
-            else name
-        )
-        for color, name in names.items()
-    }
+    return {color: _label(color, name, names[color.opponent]) for color, name in names.items()}
+
+
+def _label(color: Color, name: str, other: str) -> str:
+    if _key(name) == _key(str(color)):
+        return name  # a player called Black, playing Black, needs nothing more
+    if _key(name) in (_key(other), _key(str(color.opponent))):
+        return f"{name} ({color})"
+    return name
 
 
 def seat_titles(black_name: str, white_name: str) -> dict[Color, str]:
