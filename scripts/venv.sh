@@ -31,6 +31,18 @@ kit_as_root() {
     fi
 }
 
+kit_stamp_covers() {
+    # Whether an install recorded as $1 gives what $2 asks for: the same pyproject.toml,
+    # and the same extras or more ("test" includes "lab", which includes the plain kit).
+    local have="$1" want="$2"
+    [ "$have" = "$want" ] && return 0
+    [ "${have%extras=*}" = "${want%extras=*}" ] || return 1
+    case "${have##*extras=}:${want##*extras=}" in
+        test:lab | test: | lab:) return 0 ;;
+    esac
+    return 1
+}
+
 kit_venv() {
     local extras="$1" venv="$PWD/.venv" base stamp wanted spec
     if [ ! -x "$venv/bin/python" ]; then
@@ -60,7 +72,7 @@ kit_venv() {
     [ -n "$extras" ] && spec=".[$extras]"
     stamp="$venv/.kit-installed"
     wanted="$(cat pyproject.toml)"$'\n'"extras=$extras"
-    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+    if [ -f "$stamp" ] && kit_stamp_covers "$(cat "$stamp")" "$wanted"; then
         echo "Using the kit's virtual environment in .venv (up to date)."
         return 0
     fi
