@@ -3,7 +3,7 @@
 The modules form one chain, each using only the ones before it::
 
     errors -> notation -> bitboard -> board -> outcome, evaluation -> search
-           -> players -> clock, actions -> game -> scores, saves -> terminal
+           -> players -> clock, actions -> history -> game -> scores, saves -> terminal
 
 ``reversi`` imports nothing from Jupyter, widget or plotting libraries: it runs in
 a terminal, a test or a server.  The classroom layer lives in the ``course`` package.

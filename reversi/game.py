@@ -19,7 +19,6 @@ records them, so a game can be saved and rebuilt exactly by replaying them (see
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from reversi.actions import (
@@ -46,6 +45,7 @@ from reversi.errors import (
     UndoError,
     shown,
 )
+from reversi.history import History, Snapshot
 from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike, check_color
 from reversi.outcome import EndReason, NoMovePolicy, Outcome, hand_over, leader
 from reversi.players import HumanPlayer, Player
@@ -55,15 +55,6 @@ from reversi.players.naming import seat_labels, seat_titles
 MAX_CONSECUTIVE_TIMEOUTS = 4
 
 __all__ = ["MAX_CONSECUTIVE_TIMEOUTS", "Clock", "Game", "Ply"]
-
-
-@dataclass(frozen=True)
-class _Snapshot:
-    """What undo needs to put back: the position and the side to move before a ply."""
-
-    board: Board
-    turn: Color
-    consecutive_timeouts: int
 
 
 class Game:
@@ -108,13 +99,13 @@ class Game:
         self.move_clock = MoveClock(time_per_move, clock)
 
         self.turn: Color = BLACK
-        self.plies: list[Ply] = []
+        self.history = History()
+        self.plies: list[Ply] = self.history.plies  # the turns, oldest first
         self.log: list[str] = []
-        self.actions: list[Action] = []
+        self.actions: list[Action] = self.history.actions  # what replays the game (saves)
         self.outcome: Outcome | None = None
         self.pending_undo: Color | None = None
         self.undos_used = {BLACK: 0, WHITE: 0}
-        self._snapshots: list[_Snapshot] = []
         self._consecutive_timeouts = 0
         self.log.append(f"New game: {self.title(BLACK)} against {self.title(WHITE)}")
 
@@ -167,9 +158,7 @@ class Game:
         A pass or a turn lost to the clock leaves no disc, so after one it is ``None``
         too: the board has no "last move" to frame.
         """
-        if self.plies and isinstance(self.plies[-1].move, Square):
-            return self.plies[-1].move
-        return None
+        return self.history.last_move
 
     @property
     def moves(self) -> list[Move]:
@@ -280,7 +269,7 @@ class Game:
         """The side ``color`` (the side to move if left out) gives up and loses."""
         self._check_can_act("resign")
         color = self.turn if color is None else check_color(color)
-        self.actions.append(Resignation(color))
+        self.history.add_action(Resignation(color))
         self.log.append(f"{self.title(color)} resigns")
         return self._finish(color.opponent, EndReason.RESIGNATION)
 
@@ -305,12 +294,12 @@ class Game:
             raise GameOverError(f"{color} cannot ask to undo: the game is over ({self.outcome})")
         if self.pending_undo is not None:
             raise UndoError(f"{self.pending_undo} has already asked to undo; answer that first")
-        if self._last_move_index(color) is None:
+        if self.history.last_move_index(color) is None:
             raise UndoError(f"{color} has no move to take back yet")
         if self.undos_left(color) == 0:
             raise UndoError(f"{color} has used all {self.undo_limit} undo(s) of this game")
         self.pending_undo = color
-        self.actions.append(UndoRequest(color))
+        self.history.add_action(UndoRequest(color))
         self.log.append(f"{color} asks to take back their last move; {color.opponent} must answer")
 
     def answer_undo(self, accept: bool) -> None:
@@ -326,18 +315,17 @@ class Game:
         if asker is None:
             raise UndoError("there is no undo request to answer")
         self.pending_undo = None
-        self.actions.append(UndoAnswer(accept))
+        self.history.add_action(UndoAnswer(accept))
         if not accept:
             self.log.append(f"{asker.opponent} declines {asker}'s undo request")
             return
-        index = self._last_move_index(asker)
+        index = self.history.last_move_index(asker)
         assert index is not None  # checked by request_undo
-        taken_back = " ".join(str(ply.move) for ply in self.plies[index:])
-        snapshot = self._snapshots[index]
+        snapshot, taken = self.history.take_back(index)
         self.board = snapshot.board.copy()
         self.turn = snapshot.turn
         self._consecutive_timeouts = snapshot.consecutive_timeouts
-        del self.plies[index:], self._snapshots[index:]
+        taken_back = " ".join(str(ply.move) for ply in taken)
         self.undos_used[asker] += 1
         self.move_clock.start()
         self.log.append(f"{asker.opponent} accepts {asker}'s undo: taken back {taken_back}")
@@ -446,22 +434,13 @@ class Game:
             return
         self._advance(color, keep_clock=True)
 
-    def _snapshot(self) -> _Snapshot:
-        return _Snapshot(self.board.copy(), self.turn, self._consecutive_timeouts)
+    def _snapshot(self) -> Snapshot:
+        return Snapshot(self.board.copy(), self.turn, self._consecutive_timeouts)
 
-    def _record(self, before: _Snapshot, ply: Ply, action: Action) -> None:
-        self._snapshots.append(before)
-        self.plies.append(ply)
-        self.actions.append(action)
+    def _record(self, before: Snapshot, ply: Ply, action: Action) -> None:
+        self.history.add_turn(before, ply, action)
         if not ply.timeout:
             self._consecutive_timeouts = 0
-
-    def _last_move_index(self, color: Color) -> int | None:
-        for index in range(len(self.plies) - 1, -1, -1):
-            ply = self.plies[index]
-            if ply.color is color and isinstance(ply.move, Square):
-                return index
-        return None
 
     def _advance(self, mover: Color, keep_clock: bool = False) -> None:
         """Hand the turn on after ``mover``'s turn, ending the game when the rules say so."""
