@@ -266,6 +266,9 @@ def main(
     except _Quit as quit:
         session.goodbye(quit.interrupted)
         return 0
+    except KeyboardInterrupt:  # Ctrl-C while a save was being read
+        session.goodbye(interrupted=True)
+        return 0
     except ReversiError as error:
         output(f"Sorry: {error}")
         return 2
