@@ -3,7 +3,7 @@
 The modules form one chain, each using only the ones before it::
 
     errors -> notation -> bitboard -> board -> outcome, evaluation -> search
-           -> players -> game -> saves -> terminal
+           -> players -> clock, actions -> history -> game -> scores, saves -> terminal
 
 ``reversi`` imports nothing from Jupyter, widget or plotting libraries: it runs in
 a terminal, a test or a server.  The classroom layer lives in the ``course`` package.
@@ -11,6 +11,7 @@ a terminal, a test or a server.  The classroom layer lives in the ``course`` pac
 
 from reversi.board import Board, PawnCounts
 from reversi.errors import (
+    ArgumentError,
     BoardSizeError,
     GameOverError,
     IllegalMoveError,
@@ -24,7 +25,7 @@ from reversi.errors import (
 from reversi.evaluation import evaluate, weights
 from reversi.game import Game, Ply
 from reversi.notation import BLACK, PASS, WHITE, Color, Pass, Square, parse_move, square
-from reversi.outcome import EndReason, NoMovePolicy, Outcome, Scoreboard
+from reversi.outcome import EndReason, NoMovePolicy, Outcome
 from reversi.players import (
     MAX_NAME_LENGTH,
     PLAYER_KINDS,
@@ -39,6 +40,7 @@ from reversi.players import (
     validate_name,
 )
 from reversi.saves import SaveFolder, load_game, save_game
+from reversi.scores import Scoreboard, Seat
 from reversi.search import SearchResult, alphabeta, minimax
 
 __all__ = [
@@ -58,6 +60,7 @@ __all__ = [
     "RandomPlayer",
     "SaveFolder",
     "Scoreboard",
+    "Seat",
     "SearchResult",
     "alphabeta",
     "evaluate",
@@ -71,6 +74,7 @@ __all__ = [
     "PASS",
     "WHITE",
     "Board",
+    "ArgumentError",
     "BoardSizeError",
     "Color",
     "GameOverError",

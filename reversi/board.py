@@ -11,10 +11,10 @@
 6 . . . . . . . .
 7 . . . . . . . .
 8 . . . . . . . .
->>> [str(s) for s in board.legal_moves(BLACK)]
-['d3', 'c4', 'f5', 'e6']
+>>> board.legal_moves(BLACK)
+[d3, c4, f5, e6]
 >>> board.play("d3", BLACK)
-[Square(row=3, col=3)]
+[d4]
 >>> board.count(BLACK), board.count(WHITE)
 (4, 1)
 """
@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from reversi import bitboard
-from reversi.errors import BoardSizeError, IllegalMoveError, NotationError
+from reversi.errors import ArgumentError, BoardSizeError, IllegalMoveError, NotationError, shown
 from reversi.notation import (
     BLACK,
     COLUMN_LETTERS,
@@ -35,6 +35,7 @@ from reversi.notation import (
     Color,
     Square,
     SquareLike,
+    check_color,
     square,
 )
 
@@ -45,7 +46,7 @@ _DIAGRAM_CELLS = {"B": BLACK, "W": WHITE, ".": None}
 
 
 class PawnCounts(NamedTuple):
-    """The discs of each colour, in all, and the empty squares (seed 000's Pawns window)."""
+    """The discs of each colour, in all, and the empty squares (what a Pawns panel shows)."""
 
     black: int
     white: int
@@ -88,8 +89,10 @@ class Board:
         """A board from its two bit masks (bit ``row * size + col`` is square ``(row, col)``)."""
         board = cls.empty(size)
         full = board._geo.full
-        if black & white or (black | white) & ~full:
-            raise ValueError("black and white bits must be disjoint and inside the board")
+        if not all(isinstance(bits, int) and not isinstance(bits, bool) for bits in (black, white)):
+            raise ArgumentError("black and white must be bit masks (whole numbers)")
+        if black < 0 or white < 0 or black & white or (black | white) & ~full:
+            raise ArgumentError("black and white bits must be disjoint and inside the board")
         board._black, board._white = black, white
         return board
 
@@ -109,6 +112,8 @@ class Board:
         ... ''').count(BLACK)
         3
         """
+        if not isinstance(diagram, str):
+            raise NotationError(f"a board diagram is text, not {type(diagram).__name__}")
         rows = []
         for line in diagram.splitlines():
             cells = [c for c in line if c in _DIAGRAM_CELLS]
@@ -116,7 +121,7 @@ class Board:
                 rows.append(cells)
         size = len(rows)
         if size == 0:
-            raise NotationError(f"{diagram!r} is not a board diagram: it has no rows of B, W and .")
+            raise NotationError(f"{shown(diagram)} is not a board diagram: it has no rows of B, W and .")
         for number, cells in enumerate(rows, start=1):
             if len(cells) != size:
                 raise NotationError(
@@ -173,7 +178,7 @@ class Board:
         For setting up positions; a game uses :meth:`play`.
         """
         if color is not None and not isinstance(color, Color):
-            raise TypeError(f"a square holds a Color or None, not {color!r}")
+            raise ArgumentError(f"a square holds a Color or None, not {shown(color)}")
         bit = self._bit(*self.square(where))
         self._black &= ~bit
         self._white &= ~bit
@@ -186,7 +191,7 @@ class Board:
         """How many discs of ``color`` are on the board (``None`` counts empty squares)."""
         if color is None:
             return self._size * self._size - (self._black | self._white).bit_count()
-        return self.bits(color).bit_count()
+        return self.bits(check_color(color)).bit_count()
 
     def counts(self) -> PawnCounts:
         """Black, white, total and empty counts in one record."""
@@ -195,11 +200,11 @@ class Board:
 
     def discs(self, color: Color) -> list[Square]:
         """The squares holding a disc of ``color``, in reading order."""
-        return self._squares_of(self.bits(color))
+        return self._squares_of(self.bits(check_color(color)))
 
     def bits(self, color: Color) -> int:
         """The bit mask of ``color``'s discs (the inside view, for fast search code)."""
-        return self._black if color is BLACK else self._white
+        return self._black if check_color(color) is BLACK else self._white
 
     # -- the rules --------------------------------------------------------------------
 
@@ -226,6 +231,7 @@ class Board:
         'no White disc is next to a1'
         """
         at = self.square(where)
+        check_color(color)
         occupant = self[at]
         if occupant is not None:
             return f"{at} is already taken by a {occupant} disc"
@@ -252,7 +258,7 @@ class Board:
         flipped = self._flip_bits(at, color)
         if not flipped:
             raise IllegalMoveError(
-                f"{at.name!r} is not a legal move for {color}: {self.illegal_reason(at, color)}"
+                f"{shown(at.name)} is not a legal move for {color}: {self.illegal_reason(at, color)}"
             )
         move = self._bit(*at)
         if color is BLACK:
@@ -304,14 +310,14 @@ class Board:
         return [Square(*divmod(bit.bit_length() - 1, size)) for bit in bitboard.bits_of(mask)]
 
     def _legal_bits(self, color: Color) -> int:
-        own, other = self._pair(color)
+        own, other = self._pair(check_color(color))
         return bitboard.legal_moves(own, other, self._geo)
 
     def _flip_bits(self, at: Square, color: Color) -> int:
         move = self._bit(*at)
+        own, other = self._pair(check_color(color))
         if (self._black | self._white) & move:
             return 0
-        own, other = self._pair(color)
         return bitboard.flips(move, own, other, self._geo)
 
     def _pair(self, color: Color) -> tuple[int, int]:
@@ -320,9 +326,9 @@ class Board:
 
 def _check_size(size: object) -> None:
     if not isinstance(size, int) or isinstance(size, bool) or size % 2:
-        raise BoardSizeError(f"board size {size!r} is not an even whole number")
+        raise BoardSizeError(f"board size {shown(size)} is not an even whole number")
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise BoardSizeError(
-            f"board size {size} is out of range: it runs from {MIN_SIZE} to {MAX_SIZE}"
+            f"board size {shown(size)} is out of range: it runs from {MIN_SIZE} to {MAX_SIZE}"
         )
 

@@ -6,6 +6,8 @@ place; each message names the input that was refused and the reason.
 
 from __future__ import annotations
 
+import reprlib
+
 
 class ReversiError(Exception):
     """Base class of every error the reversi package raises."""
@@ -41,3 +43,40 @@ class TimeExpiredError(ReversiError):
 
 class SaveFileError(ReversiError, ValueError):
     """A save file that is missing, corrupt, truncated, or describes an impossible game."""
+
+
+class ArgumentError(ReversiError, ValueError):
+    """A value a function of the game cannot take: an unknown no-move policy, a move time
+    that is not a positive number of seconds, a colour that is neither Black nor White,
+    a recorded action with missing or wrong parts."""
+
+
+class _Short(reprlib.Repr):
+    """``repr`` for error messages: short, and safe for any value (a 5,000-digit number
+    cannot even be printed by ``repr``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxstring = self.maxother = 80
+        self.maxlong = 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:
+            digits = int(x.bit_length() * 0.30103) + 1
+            return f"<a whole number of about {digits} digits>"
+        return super().repr_int(x, level)
+
+
+_SHORT = _Short()
+
+
+def shown(value: object) -> str:
+    """``value`` as an error message shows it: its ``repr``, shortened, and never failing.
+
+    >>> shown("d3"), shown(10**5000)
+    ("'d3'", '<a whole number of about 5001 digits>')
+    """
+    try:
+        return _SHORT.repr(value)
+    except Exception:  # a value whose repr fails still gets a name
+        return f"<a {type(value).__name__}>"

@@ -2,65 +2,59 @@
 
 >>> game = Game()
 >>> game.play("f5")
-[Square(row=4, col=4)]
+[e5]
 >>> game.play("d6")
-[Square(row=4, col=3)]
->>> game.transcript()
-'f5d6'
+[d5]
+>>> game.transcript(), game.last_move
+('f5d6', d6)
 >>> game.log[-1]
 '2. White d6 flips d5'
 
 Every change to a game goes through a small set of *actions* (move, pass, timeout,
-undo request and answer, resignation).  :attr:`Game.actions` records them, so a game
-can be saved and rebuilt exactly by replaying them (see :mod:`reversi.saves`).
+undo request and answer, resignation; see :mod:`reversi.actions`).  :attr:`Game.actions`
+records them, so a game can be saved and rebuilt exactly by replaying them (see
+:mod:`reversi.saves`).  The time of each turn is kept by a :class:`~reversi.clock.MoveClock`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from reversi.actions import (
+    ACTION_TYPES,
+    Action,
+    MoveAction,
+    PassAction,
+    Ply,
+    Resignation,
+    TimeoutAction,
+    UndoAnswer,
+    UndoRequest,
+    action_from_dict,
+)
 from reversi.board import Board, PawnCounts
+from reversi.clock import Clock, MoveClock
 from reversi.errors import (
+    ArgumentError,
     GameOverError,
     IllegalMoveError,
     NotationError,
     PlayerError,
     TimeExpiredError,
     UndoError,
+    shown,
 )
-from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike
-from reversi.outcome import EndReason, NoMovePolicy, Outcome
+from reversi.history import History, Snapshot
+from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike, check_color
+from reversi.outcome import EndReason, NoMovePolicy, Outcome, hand_over, leader
 from reversi.players import HumanPlayer, Player
+from reversi.players.naming import seat_labels, seat_titles
 
 #: A game ends when this many turns in a row were lost to the clock (each side twice).
 MAX_CONSECUTIVE_TIMEOUTS = 4
 
-Clock = Callable[[], float]
-
-
-@dataclass(frozen=True)
-class Ply:
-    """One turn of the game: who, what (a square or PASS), and which discs flipped.
-
-    ``timeout`` is true when the turn was lost to the clock rather than passed.
-    """
-
-    color: Color
-    move: Move
-    flipped: tuple[Square, ...] = ()
-    timeout: bool = False
-
-
-@dataclass(frozen=True)
-class _Snapshot:
-    """What undo needs to put back: the position and the side to move before a ply."""
-
-    board: Board
-    turn: Color
-    consecutive_timeouts: int
+__all__ = ["MAX_CONSECUTIVE_TIMEOUTS", "Clock", "Game", "Ply"]
 
 
 class Game:
@@ -95,37 +89,52 @@ class Game:
         }
         for color, player in self.players.items():
             if not isinstance(player, Player):
-                raise PlayerError(f"the {color} player must be a Player, not {player!r}")
-        self.no_move_policy = NoMovePolicy(no_move_policy)
-        if time_per_move is not None and not time_per_move > 0:
-            raise ValueError(
-                f"time_per_move must be a positive number of seconds, not {time_per_move!r}"
+                raise PlayerError(f"the {color} player must be a Player, not {shown(player)}")
+        self.no_move_policy = NoMovePolicy.read(no_move_policy)
+        if undo_limit is not None and (not _is_int(undo_limit) or undo_limit < 0):
+            raise ArgumentError(
+                f"undo_limit must be a whole number >= 0 or None, not {shown(undo_limit)}"
             )
-        if undo_limit is not None and (not isinstance(undo_limit, int) or undo_limit < 0):
-            raise ValueError(f"undo_limit must be a whole number >= 0 or None, not {undo_limit!r}")
-        self.time_per_move = time_per_move
         self.undo_limit = undo_limit
-        self.clock = clock
+        self.move_clock = MoveClock(time_per_move, clock)
 
         self.turn: Color = BLACK
-        self.plies: list[Ply] = []
+        self.history = History()
+        self.plies: list[Ply] = self.history.plies  # the turns, oldest first
         self.log: list[str] = []
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[Action] = self.history.actions  # what replays the game (saves)
         self.outcome: Outcome | None = None
         self.pending_undo: Color | None = None
         self.undos_used = {BLACK: 0, WHITE: 0}
-        self._snapshots: list[_Snapshot] = []
         self._consecutive_timeouts = 0
-        self._turn_started = clock()
-        self.log.append(
-            f"New game: {self._name(BLACK)} (Black) against {self._name(WHITE)} (White)"
-        )
+        self.log.append(f"New game: {self.title(BLACK)} against {self.title(WHITE)}")
 
     # -- reading the game ------------------------------------------------------------
 
+    @property
+    def time_per_move(self) -> float | None:
+        """Seconds each side has per move (``None``: no limit)."""
+        return self.move_clock.time_per_move
+
+    @property
+    def clock(self) -> Clock:
+        """The function the game reads the time from."""
+        return self.move_clock.clock
+
     def player(self, color: Color) -> Player:
         """The player of ``color``."""
-        return self.players[color]
+        return self.players[check_color(color)]
+
+    def label(self, color: Color) -> str:
+        """A name for ``color``'s player that tells it from the other one (see
+        :func:`~reversi.players.naming.seat_labels`): ``'Ann'``, or ``'Greedy (White)'``
+        when both players are called Greedy."""
+        return seat_labels(self._name(BLACK), self._name(WHITE))[check_color(color)]
+
+    def title(self, color: Color) -> str:
+        """``color``'s player with the colour said once: ``'Ann (Black)'``, or just ``'Black'``
+        for a player called Black (see :func:`~reversi.players.naming.seat_titles`)."""
+        return seat_titles(self._name(BLACK), self._name(WHITE))[check_color(color)]
 
     @property
     def current_player(self) -> Player:
@@ -143,6 +152,15 @@ class Game:
         return self.outcome.winner if self.outcome else None
 
     @property
+    def last_move(self) -> Square | None:
+        """The square of the last disc played (``None`` before any, or if the last turn was lost).
+
+        A pass or a turn lost to the clock leaves no disc, so after one it is ``None``
+        too: the board has no "last move" to frame.
+        """
+        return self.history.last_move
+
+    @property
     def moves(self) -> list[Move]:
         """Every turn's move in order: squares, and PASS for passes and lost turns."""
         return [ply.move for ply in self.plies]
@@ -157,28 +175,27 @@ class Game:
 
     @property
     def must_pass(self) -> bool:
-        """Whether the side to move has no legal move and must pass (the ZX-81 player typed 0)."""
+        """Whether the side to move has no legal move and must pass (by typing ``0`` or ``pass``)."""
         return not self.is_over and not self.board.has_legal_move(self.turn)
 
     def counts(self) -> PawnCounts:
-        """Black, white, total and empty counts (seed 000's Pawns window)."""
+        """Black, white, total and empty counts (what a Pawns panel shows)."""
         return self.board.counts()
 
     def undos_left(self, color: Color) -> int | None:
         """How many more undos ``color`` may have accepted (``None``: no limit)."""
+        color = check_color(color)
         if self.undo_limit is None:
             return None
         return self.undo_limit - self.undos_used[color]
 
     def time_left(self) -> float | None:
         """Seconds left for the side to move (``None`` without a time limit or after the end)."""
-        if self.time_per_move is None or self.is_over:
-            return None
-        return max(0.0, self.time_per_move - (self.clock() - self._turn_started))
+        return None if self.is_over else self.move_clock.time_left()
 
     def elapsed(self) -> float:
         """Seconds the side to move has spent on this turn so far."""
-        return self.clock() - self._turn_started
+        return self.move_clock.elapsed()
 
     # -- playing ------------------------------------------------------------------------
 
@@ -192,28 +209,13 @@ class Game:
         """
         self._check_can_act("play")
         self._enforce_clock()
-        at = self.board.square(where)
-        color = self.turn
-        before = self._snapshot()
-        flipped = self.board.play(at, color)  # raises IllegalMoveError, board untouched
-        self._record(before, Ply(color, at, tuple(flipped)), {"action": "move", "square": at.name})
-        flips = " ".join(s.name for s in flipped)
-        self.log.append(f"{len(self.plies)}. {color} {at} flips {flips}")
-        self._advance(color)
-        return flipped
+        return self._move(where)
 
     def pass_turn(self) -> None:
         """Pass because the side to move has no legal move (refused while it has one)."""
         self._check_can_act("pass")
         self._enforce_clock()
-        color = self.turn
-        legal = self.board.legal_moves(color)
-        if legal:
-            shown = ", ".join(s.name for s in legal)
-            raise IllegalMoveError(f"{color} cannot pass: it has legal moves ({shown})")
-        self._record(self._snapshot(), Ply(color, PASS), {"action": "pass"})
-        self.log.append(f"{len(self.plies)}. {color} has no legal move and passes")
-        self._advance(color)
+        self._pass()
 
     def step(self) -> Move:
         """Ask the side to move's player for a move and play it; returns the move.
@@ -243,7 +245,7 @@ class Game:
             at = self.board.square(move)  # type: ignore[arg-type]
         except NotationError as error:
             raise PlayerError(
-                f"{player.name} ({color}) returned {move!r}, which is not a move"
+                f"{player.name} ({color}) returned {shown(move)}, which is not a move"
             ) from error
         reason = self.board.illegal_reason(at, color)
         if reason is not None:
@@ -253,6 +255,10 @@ class Game:
 
     def play_out(self, max_turns: int | None = None) -> Outcome | None:
         """Step the players until the game ends (or ``max_turns`` turns); returns the outcome."""
+        if max_turns is not None and (not _is_int(max_turns) or max_turns < 0):
+            raise ArgumentError(
+                f"max_turns must be a whole number >= 0 or None, not {shown(max_turns)}"
+            )
         turns = 0
         while not self.is_over and (max_turns is None or turns < max_turns):
             self.step()
@@ -262,9 +268,9 @@ class Game:
     def resign(self, color: Color | None = None) -> Outcome:
         """The side ``color`` (the side to move if left out) gives up and loses."""
         self._check_can_act("resign")
-        color = color or self.turn
-        self.actions.append({"action": "resign", "color": color.value})
-        self.log.append(f"{color} ({self._name(color)}) resigns")
+        color = self.turn if color is None else check_color(color)
+        self.history.add_action(Resignation(color))
+        self.log.append(f"{self.title(color)} resigns")
         return self._finish(color.opponent, EndReason.RESIGNATION)
 
     def check_time(self) -> bool:
@@ -283,16 +289,17 @@ class Game:
 
     def request_undo(self, color: Color) -> None:
         """``color`` asks to take back its last move; the opponent answers with :meth:`answer_undo`."""
+        color = check_color(color)
         if self.is_over:
             raise GameOverError(f"{color} cannot ask to undo: the game is over ({self.outcome})")
         if self.pending_undo is not None:
             raise UndoError(f"{self.pending_undo} has already asked to undo; answer that first")
-        if self._last_move_index(color) is None:
+        if self.history.last_move_index(color) is None:
             raise UndoError(f"{color} has no move to take back yet")
         if self.undos_left(color) == 0:
             raise UndoError(f"{color} has used all {self.undo_limit} undo(s) of this game")
         self.pending_undo = color
-        self.actions.append({"action": "undo-request", "color": color.value})
+        self.history.add_action(UndoRequest(color))
         self.log.append(f"{color} asks to take back their last move; {color.opponent} must answer")
 
     def answer_undo(self, accept: bool) -> None:
@@ -302,24 +309,25 @@ class Game:
         opponent's reply, if any, taken back too) and the asker's undo is used up.
         Declined, nothing changes and the asker keeps their undo.
         """
+        if not isinstance(accept, bool):
+            raise ArgumentError(f"accept must be True or False, not {shown(accept)}")
         asker = self.pending_undo
         if asker is None:
             raise UndoError("there is no undo request to answer")
         self.pending_undo = None
-        self.actions.append({"action": "undo-answer", "accept": bool(accept)})
+        self.history.add_action(UndoAnswer(accept))
         if not accept:
             self.log.append(f"{asker.opponent} declines {asker}'s undo request")
             return
-        index = self._last_move_index(asker)
+        index = self.history.last_move_index(asker)
         assert index is not None  # checked by request_undo
-        taken_back = " ".join(str(ply.move) for ply in self.plies[index:])
-        snapshot = self._snapshots[index]
+        snapshot, taken = self.history.take_back(index)
         self.board = snapshot.board.copy()
         self.turn = snapshot.turn
         self._consecutive_timeouts = snapshot.consecutive_timeouts
-        del self.plies[index:], self._snapshots[index:]
+        taken_back = " ".join(str(ply.move) for ply in taken)
         self.undos_used[asker] += 1
-        self._turn_started = self.clock()
+        self.move_clock.start()
         self.log.append(f"{asker.opponent} accepts {asker}'s undo: taken back {taken_back}")
 
     # -- new games and replays -------------------------------------------------------
@@ -336,31 +344,34 @@ class Game:
             clock=self.clock,
         )
 
-    def apply(self, action: dict[str, Any]) -> None:
+    def apply(self, action: Action | dict[str, Any]) -> None:
         """Carry out one recorded action (see :attr:`actions`) without consulting the clock.
 
-        Used to rebuild a saved game; raises the same errors as the actions themselves.
+        ``action`` is an action record or its JSON form (``{"action": "move", "square": "d3"}``).
+        Used to rebuild a saved game; raises the same errors as the actions themselves,
+        and :class:`ArgumentError` for something that is not an action.
         """
-        kind = action.get("action")
-        if kind == "move":
-            self._without_clock(self.play, action["square"])
-        elif kind == "pass":
-            self._without_clock(self.pass_turn)
-        elif kind == "timeout":
+        if not isinstance(action, ACTION_TYPES):
+            action = action_from_dict(action)
+        if isinstance(action, MoveAction):
+            self._check_can_act("play")
+            self._move(action.square)
+        elif isinstance(action, PassAction):
+            self._check_can_act("pass")
+            self._pass()
+        elif isinstance(action, TimeoutAction):
             self._check_can_act("time out")
             self._forfeit()
-        elif kind == "undo-request":
-            self.request_undo(Color(action["color"]))
-        elif kind == "undo-answer":
-            self.answer_undo(action["accept"])
-        elif kind == "resign":
-            self.resign(Color(action["color"]))
+        elif isinstance(action, UndoRequest):
+            self.request_undo(action.color)
+        elif isinstance(action, UndoAnswer):
+            self.answer_undo(action.accept)
         else:
-            raise ValueError(f"unknown action {kind!r}")
+            self.resign(action.color)
 
     def restart_clock(self, elapsed: float = 0.0) -> None:
         """Start the side to move's turn again as if ``elapsed`` seconds had already gone by."""
-        self._turn_started = self.clock() - elapsed
+        self.move_clock.start(elapsed)
 
     def __str__(self) -> str:
         state = str(self.outcome) if self.outcome else f"{self.turn} to move"
@@ -381,20 +392,29 @@ class Game:
                 f"{self.pending_undo.opponent}'s answer"
             )
 
-    def _without_clock(self, action: Callable[..., Any], *args: Any) -> None:
-        limit, self.time_per_move = self.time_per_move, None
-        try:
-            action(*args)
-        finally:
-            self.time_per_move = limit
+    def _move(self, where: SquareLike) -> list[Square]:
+        at = self.board.square(where)
+        color = self.turn
+        before = self._snapshot()
+        flipped = self.board.play(at, color)  # raises IllegalMoveError, board untouched
+        self._record(before, Ply(color, at, tuple(flipped)), MoveAction(at))
+        flips = " ".join(s.name for s in flipped)
+        self.log.append(f"{len(self.plies)}. {color} {at} flips {flips}")
+        self._advance(color)
+        return flipped
+
+    def _pass(self) -> None:
+        color = self.turn
+        legal = self.board.legal_moves(color)
+        if legal:
+            moves = ", ".join(s.name for s in legal)
+            raise IllegalMoveError(f"{color} cannot pass: it has legal moves ({moves})")
+        self._record(self._snapshot(), Ply(color, PASS), PassAction())
+        self.log.append(f"{len(self.plies)}. {color} has no legal move and passes")
+        self._advance(color)
 
     def _time_is_up(self) -> bool:
-        return (
-            self.time_per_move is not None
-            and not self.is_over
-            and self.pending_undo is None
-            and self.clock() - self._turn_started > self.time_per_move
-        )
+        return not self.is_over and self.pending_undo is None and self.move_clock.is_up()
 
     def _enforce_clock(self) -> None:
         late = self.turn
@@ -405,69 +425,40 @@ class Game:
 
     def _forfeit(self) -> None:
         color = self.turn
-        limit = self.time_per_move
-        self._record(self._snapshot(), Ply(color, PASS, timeout=True), {"action": "timeout"})
+        self._record(self._snapshot(), Ply(color, PASS, timeout=True), TimeoutAction())
         self._consecutive_timeouts += 1
-        # The next turn starts when this one ran out, so an unattended game stays exact.
-        if limit is not None:
-            self._turn_started += limit
+        self.move_clock.forfeit()
         self.log.append(f"{len(self.plies)}. {color} ran out of time and loses the turn")
         if self._consecutive_timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
-            self._finish(self._leader(), EndReason.TIMEOUTS)
+            self._finish(leader(self.board), EndReason.TIMEOUTS)
             return
         self._advance(color, keep_clock=True)
 
-    def _snapshot(self) -> _Snapshot:
-        return _Snapshot(self.board.copy(), self.turn, self._consecutive_timeouts)
+    def _snapshot(self) -> Snapshot:
+        return Snapshot(self.board.copy(), self.turn, self._consecutive_timeouts)
 
-    def _record(self, before: _Snapshot, ply: Ply, action: dict[str, Any]) -> None:
-        self._snapshots.append(before)
-        self.plies.append(ply)
-        self.actions.append(action)
+    def _record(self, before: Snapshot, ply: Ply, action: Action) -> None:
+        self.history.add_turn(before, ply, action)
         if not ply.timeout:
             self._consecutive_timeouts = 0
 
-    def _last_move_index(self, color: Color) -> int | None:
-        for index in range(len(self.plies) - 1, -1, -1):
-            ply = self.plies[index]
-            if ply.color is color and isinstance(ply.move, Square):
-                return index
-        return None
-
     def _advance(self, mover: Color, keep_clock: bool = False) -> None:
         """Hand the turn on after ``mover``'s turn, ending the game when the rules say so."""
-        nxt = mover.opponent
         if not keep_clock:
-            self._turn_started = self.clock()
-        if self.board.has_legal_move(nxt):
-            self.turn = nxt
-            return
-        if not self.board.has_legal_move(mover):
-            self.turn = nxt
-            self._finish(self._leader(), EndReason.NO_MOVES)
-            return
-        policy = self.no_move_policy
-        self.turn = nxt
-        if policy is NoMovePolicy.CHANGE_TURN:
-            self.log.append(f"{nxt} has no legal move and must pass")
-        elif policy is NoMovePolicy.STALEMATE:
-            self.log.append(f"{nxt} has no legal move: stalemate")
-            self._finish(None, EndReason.STALEMATE)
-        elif policy is NoMovePolicy.OPPONENT_WINS:
-            self.log.append(f"{nxt} has no legal move, so {mover} wins")
-            self._finish(mover, EndReason.OPPONENT_WINS)
-        else:
-            self.log.append(f"{nxt} has no legal move, so the side with more discs wins")
-            self._finish(self._leader(), EndReason.MORE_DISCS)
-
-    def _leader(self) -> Color | None:
-        black, white, _, _ = self.board.counts()
-        if black == white:
-            return None
-        return BLACK if black > white else WHITE
+            self.move_clock.start()
+        handover = hand_over(self.board, mover, self.no_move_policy)
+        self.turn = handover.turn
+        if handover.note:
+            self.log.append(handover.note)
+        if handover.reason is not None:
+            self._finish(handover.winner, handover.reason)
 
     def _finish(self, winner: Color | None, reason: EndReason) -> Outcome:
         black, white, _, _ = self.board.counts()
         self.outcome = Outcome(winner, reason, black, white)
         self.log.append(f"Game over: {self.outcome}")
         return self.outcome
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,14 +1,17 @@
 """Colours, squares and the pass move: the small value types everything else uses.
 
-Squares are named like the ZX-81 article names them: a column letter then a row
-number, rows counted from the top.  ``d3`` is column d (the fourth) in row 3.
+A square is named by a column letter then a row number, rows counted from the
+top: ``d3`` is column d (the fourth) in row 3.  Squares show themselves by that name.
 
 >>> square("d3")
-Square(row=2, col=3)
->>> str(square((2, 3)))
-'d3'
+d3
+>>> square("d3").row, square("d3").col
+(2, 3)
 >>> square("C 4") == (3, 2)
 True
+
+Only ASCII text is read: a full-width digit or a non-breaking space is refused
+rather than guessed at.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import enum
 import re
 from typing import NamedTuple, TypeAlias
 
-from reversi.errors import NotationError
+from reversi.errors import ArgumentError, BoardSizeError, NotationError, shown
 
 MIN_SIZE = 4
 MAX_SIZE = 16
@@ -70,9 +73,15 @@ class Square(NamedTuple):
     def __str__(self) -> str:
         return self.name
 
+    def __repr__(self) -> str:
+        # Reads like the square's name, as a chess library shows its moves: [d3, c4].
+        if 0 <= self.row < MAX_SIZE and 0 <= self.col < MAX_SIZE:
+            return self.name
+        return f"Square(row={shown(self.row)}, col={shown(self.col)})"
+
 
 class Pass:
-    """The explicit move of a player who has no legal move (the ZX-81 player typed 0).
+    """The explicit move of a player who has no legal move (typed as ``0`` or ``pass``).
 
     There is one instance, :data:`PASS`.
     """
@@ -96,7 +105,7 @@ PASS = Pass()
 SquareLike: TypeAlias = "Square | tuple[int, int] | str"
 Move: TypeAlias = "Square | Pass"
 
-_SQUARE_TEXT = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*$")
+_SQUARE_TEXT = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*$", re.ASCII)
 _PASS_WORDS = {"0", "pass"}
 
 
@@ -107,53 +116,97 @@ def square(value: SquareLike, size: int = MAX_SIZE) -> Square:
     ``size`` x ``size`` board.
 
     >>> square("h8", size=8)
-    Square(row=7, col=7)
+    h8
     >>> square("i1", size=8)
     Traceback (most recent call last):
     ...
     reversi.errors.NotationError: 'i1' is not a square of an 8x8 board: columns run from a to h
     """
+    _check_size(size)
     if isinstance(value, str):
+        _check_ascii(value, "square")
         match = _SQUARE_TEXT.match(value)
         if not match:
             raise NotationError(
-                f"{value!r} is not a square: write a column letter then a row number, like 'd3'"
+                f"{shown(value)} is not a square: write a column letter then a row number, like 'd3'"
             )
         letter, digits = match.groups()
         col = COLUMN_LETTERS.find(letter.lower())
         row = int(digits) - 1
         if col < 0 or col >= size:
             raise NotationError(
-                f"{value!r} is not a square of {_board_name(size)}: "
+                f"{shown(value)} is not a square of {_board_name(size)}: "
                 f"columns run from a to {COLUMN_LETTERS[size - 1]}"
             )
         if not 0 <= row < size:
             raise NotationError(
-                f"{value!r} is not a square of {_board_name(size)}: rows run from 1 to {size}"
+                f"{shown(value)} is not a square of {_board_name(size)}: rows run from 1 to {size}"
             )
         return Square(row, col)
     if isinstance(value, tuple) and len(value) == 2 and all(_is_int(v) for v in value):
         row, col = value
         if not (0 <= row < size and 0 <= col < size):
             raise NotationError(
-                f"{tuple(value)!r} is not a square of {_board_name(size)}: "
+                f"{shown(tuple(value))} is not a square of {_board_name(size)}: "
                 f"row and column run from 0 to {size - 1}"
             )
         return Square(row, col)
-    raise NotationError(f"{value!r} is not a square: give text like 'd3' or a (row, col) pair")
+    raise NotationError(
+        f"{shown(value)} is not a square: give text like 'd3' or a (row, col) pair"
+    )
 
 
-def parse_move(text: str, size: int = MAX_SIZE) -> Move:
+def parse_move(text: SquareLike | Pass, size: int = MAX_SIZE) -> Move:
     """Read a move as a player types it: a square, or ``0`` / ``pass`` to pass.
 
+    Anything :func:`square` reads is a move too, and so is :data:`PASS` itself.
+
     >>> parse_move("C 4")
-    Square(row=3, col=2)
+    c4
     >>> parse_move("0")
     PASS
+    >>> parse_move("\u3000pass")
+    Traceback (most recent call last):
+    ...
+    reversi.errors.NotationError: '\u3000pass' is not a move: it contains the non-ASCII character '\u3000'
     """
-    if text.strip().lower() in _PASS_WORDS:
+    if text is PASS:
+        _check_size(size)
         return PASS
-    return square(text, size)
+    if isinstance(text, str):
+        _check_ascii(text, "move")
+        if text.strip().lower() in _PASS_WORDS:
+            _check_size(size)
+            return PASS
+    return square(text, size)  # type: ignore[arg-type]  # square() names anything else
+
+
+def check_color(value: object) -> Color:
+    """``value`` if it is a :class:`Color`, else :class:`ArgumentError` naming it.
+
+    >>> check_color("white")
+    Traceback (most recent call last):
+    ...
+    reversi.errors.ArgumentError: 'white' is not a colour: give BLACK or WHITE
+    """
+    if not isinstance(value, Color):
+        raise ArgumentError(f"{shown(value)} is not a colour: give BLACK or WHITE")
+    return value
+
+
+def _check_size(size: object) -> None:
+    if not _is_int(size) or not 1 <= size <= MAX_SIZE:  # type: ignore[operator]
+        raise BoardSizeError(
+            f"{shown(size)} is not a board size for reading squares: give a whole number from 1 to {MAX_SIZE}"
+        )
+
+
+def _check_ascii(text: str, what: str) -> None:
+    for char in text:
+        if not char.isascii():
+            raise NotationError(
+                f"{shown(text)} is not a {what}: it contains the non-ASCII character {shown(char)}"
+            )
 
 
 def _is_int(value: object) -> bool:

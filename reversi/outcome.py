@@ -1,18 +1,27 @@
-"""How a game ended, and the scores kept across games (seed 000's Scores window)."""
+"""How a game ends: the no-move policies and how a turn is handed over under them,
+the reasons a game ends, and the outcome record.
+
+>>> board = Board.from_text('''
+... W W W .
+... W B . .
+... . . . .
+... . . . .
+... ''')
+>>> after = hand_over(board, WHITE, NoMovePolicy.OPPONENT_WINS)
+>>> after.turn, after.note, after.winner
+(<Color.BLACK: 'black'>, 'Black has no legal move, so White wins', <Color.WHITE: 'white'>)
+>>> hand_over(board, WHITE, NoMovePolicy.CHANGE_TURN).reason is None
+True
+"""
 
 from __future__ import annotations
 
 import enum
-import weakref
-from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from reversi.errors import GameOverError
-from reversi.notation import Color
-
-if TYPE_CHECKING:
-    from reversi.game import Game
+from reversi.board import Board
+from reversi.errors import ArgumentError, shown
+from reversi.notation import BLACK, WHITE, Color
 
 
 class NoMovePolicy(enum.Enum):
@@ -30,6 +39,15 @@ class NoMovePolicy(enum.Enum):
     def label(self) -> str:
         """A short description for menus."""
         return _POLICY_LABELS[self]
+
+    @classmethod
+    def read(cls, value: object) -> NoMovePolicy:
+        """A policy given as itself or by its value (``"stalemate"``); :class:`ArgumentError` otherwise."""
+        for policy in cls:
+            if value is policy or value == policy.value:
+                return policy
+        known = ", ".join(p.value for p in cls)
+        raise ArgumentError(f"no_move_policy must be one of {known}, not {shown(value)}")
 
 
 _POLICY_LABELS = {
@@ -79,36 +97,38 @@ class Outcome:
         return f"{self.winner} wins, {score} ({self.reason.value})"
 
 
-class Scoreboard:
-    """Scores across games: one point per win, by player name, plus draws and stalemates.
+@dataclass(frozen=True)
+class Handover:
+    """What follows a turn: who is to move, a line for the game's log (or ``None``), and,
+    when the game ends there, the winner (``None``: nobody) and the reason."""
 
-    Each game is counted once, however often it is recorded.
-    """
+    turn: Color
+    note: str | None = None
+    winner: Color | None = None
+    reason: EndReason | None = None
 
-    def __init__(self) -> None:
-        self.wins: Counter[str] = Counter()
-        self.draws = 0
-        self.stalemates = 0
-        self.games = 0
-        self._recorded: weakref.WeakSet[Game] = weakref.WeakSet()
 
-    def record(self, game: Game) -> bool:
-        """Add a finished game's result; returns ``False`` if that game was already counted."""
-        outcome = game.outcome
-        if outcome is None:
-            raise GameOverError("only a finished game can be scored; this one is still going")
-        if game in self._recorded:
-            return False
-        self._recorded.add(game)
-        self.games += 1
-        if outcome.is_stalemate:
-            self.stalemates += 1
-        elif outcome.winner is None:
-            self.draws += 1
-        else:
-            self.wins[game.player(outcome.winner).name] += 1
-        return True
+def hand_over(board: Board, mover: Color, policy: NoMovePolicy) -> Handover:
+    """The turn after ``mover`` played (or passed) on ``board``, under the no-move ``policy``."""
+    nxt = mover.opponent
+    if board.has_legal_move(nxt):
+        return Handover(nxt)
+    if not board.has_legal_move(mover):
+        return Handover(nxt, None, leader(board), EndReason.NO_MOVES)
+    if policy is NoMovePolicy.CHANGE_TURN:
+        return Handover(nxt, f"{nxt} has no legal move and must pass")
+    if policy is NoMovePolicy.STALEMATE:
+        return Handover(nxt, f"{nxt} has no legal move: stalemate", None, EndReason.STALEMATE)
+    if policy is NoMovePolicy.OPPONENT_WINS:
+        note = f"{nxt} has no legal move, so {mover} wins"
+        return Handover(nxt, note, mover, EndReason.OPPONENT_WINS)
+    note = f"{nxt} has no legal move, so the side with more discs wins"
+    return Handover(nxt, note, leader(board), EndReason.MORE_DISCS)
 
-    def rows(self) -> list[tuple[str, int]]:
-        """``(label, count)`` rows for a Scores panel: each player's wins, then draws and stalemates."""
-        return [*sorted(self.wins.items()), ("Draws", self.draws), ("Stalemates", self.stalemates)]
+
+def leader(board: Board) -> Color | None:
+    """The colour with more discs on ``board`` (``None`` when level)."""
+    black, white, _, _ = board.counts()
+    if black == white:
+        return None
+    return BLACK if black > white else WHITE

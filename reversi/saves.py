@@ -9,7 +9,10 @@ pickled or evaluated.
 
 Files are written atomically: the save goes to a temporary file in the same
 folder first and is then renamed over the old one, so a crash never leaves half
-a save behind.
+a save behind.  Reading is guarded before any parsing: a file larger than
+:data:`MAX_SAVE_BYTES`, JSON nested deeper than :data:`MAX_DEPTH` or a number with
+more than :data:`MAX_DIGITS` digits is refused with a :class:`SaveFileError`, as is
+every other problem; a save is either loaded whole or not at all.
 """
 
 from __future__ import annotations
@@ -20,10 +23,10 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from reversi.board import Board
-from reversi.errors import NotationError, ReversiError, SaveFileError
+from reversi.errors import NotationError, ReversiError, SaveFileError, shown
 from reversi.game import Clock, Game
 from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
@@ -31,7 +34,16 @@ from reversi.players import Player, make_player
 
 FORMAT = "reversi-kit save"
 VERSION = 1
-SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$")
+SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$", re.ASCII)
+#: The largest save file read, in bytes; a whole 16x16 game with its players takes a few dozen kB.
+MAX_SAVE_BYTES = 1_000_000
+#: How deeply arrays and objects may nest in a save (a real one nests four or five levels).
+MAX_DEPTH = 32
+#: The most digits a whole number in a save may have.
+MAX_DIGITS = 30
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
@@ -44,7 +56,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "time_per_move": game.time_per_move,
         "undo_limit": game.undo_limit,
         "players": {color.value: _player_to_dict(game.player(color)) for color in (BLACK, WHITE)},
-        "actions": list(game.actions),
+        "actions": [action.to_dict() for action in game.actions],
         "elapsed": round(game.elapsed(), 3) if game.time_per_move else 0.0,
         "board": str(game.board),
     }
@@ -55,10 +67,10 @@ def game_from_dict(data: object, clock: Clock | None = None, source: str = "the 
     reader = _Reader(source)
     data = reader.mapping(data, "the file")
     if data.get("format") != FORMAT:
-        reader.fail(f"it is not a reversi-kit save (format is {data.get('format')!r})")
+        reader.fail(f"it is not a reversi-kit save (format is {shown(data.get('format'))})")
     version = data.get("version")
     if version != VERSION:
-        reader.fail(f"it has format version {version!r}; this kit reads version {VERSION}")
+        reader.fail(f"it has format version {shown(version)}; this kit reads version {VERSION}")
     settings: dict[str, Any] = {
         "size": reader.integer(data, "size"),
         "no_move_policy": reader.choice(data, "no_move_policy", [p.value for p in NoMovePolicy]),
@@ -78,10 +90,10 @@ def game_from_dict(data: object, clock: Clock | None = None, source: str = "the 
         reader.fail("'actions' is missing or is not a list")
     for number, action in enumerate(actions, start=1):
         if not isinstance(action, dict):
-            reader.fail(f"action {number} is not an object: {action!r}")
+            reader.fail(f"action {number} is not an object: {shown(action)}")
         try:
             game.apply(action)
-        except (ReversiError, KeyError, TypeError, ValueError) as error:
+        except ReversiError as error:
             reader.fail(f"action {number} ({_describe(action)}) cannot be replayed: {error}")
     _check_board(reader, data.get("board"), game)
     for color in (BLACK, WHITE):
@@ -92,68 +104,136 @@ def game_from_dict(data: object, clock: Clock | None = None, source: str = "the 
             reader.fail(f"the {color} player's saved state is not valid: {error}")
     elapsed = data.get("elapsed", 0.0)
     if not _is_number(elapsed) or elapsed < 0:
-        reader.fail(f"'elapsed' must be a number of seconds >= 0, not {elapsed!r}")
+        reader.fail(f"'elapsed' must be a number of seconds >= 0, not {shown(elapsed)}")
     game.restart_clock(float(elapsed))
     game.log.append("Game loaded")
     return game
 
 
 def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
-    """Write ``game`` to ``path`` as JSON, atomically; returns the path."""
-    path = Path(path)
+    """Write ``game`` to ``path`` as JSON, atomically; returns the path.
+
+    A path that cannot hold a file (under a file, with a NUL byte, not a path at
+    all) raises :class:`SaveFileError`, and any old save at ``path`` stays as it was.
+    """
+    if not isinstance(game, Game):
+        raise SaveFileError(f"only a Game can be saved, not {type(game).__name__}")
+    path = _path(path, "save to")
     text = json.dumps(game_to_dict(game), indent=1)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+        )
+    except (OSError, ValueError) as error:
+        raise SaveFileError(f"cannot save to {str(path)!r}: {_reason(error)}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise SaveFileError(f"cannot save to {str(path)!r}: {_reason(error)}") from None
         raise
     return path
 
 
 def load_game(path: str | os.PathLike[str], clock: Clock | None = None) -> Game:
     """Read a game saved by :func:`save_game`; raises :class:`SaveFileError` naming any problem."""
-    path = Path(path)
+    path = _path(path, "load")
+    name = repr(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            data = file.read(MAX_SAVE_BYTES + 1)
     except FileNotFoundError:
-        raise SaveFileError(f"cannot load {str(path)!r}: there is no such file") from None
-    except UnicodeDecodeError as error:
+        raise SaveFileError(f"cannot load {name}: there is no such file") from None
+    except (OSError, ValueError) as error:
+        raise SaveFileError(f"cannot load {name}: {_reason(error)}") from None
+    if len(data) > MAX_SAVE_BYTES:
         raise SaveFileError(
-            f"cannot load {str(path)!r}: it is not a text file ({error.reason})"
-        ) from None
-    except OSError as error:
-        raise SaveFileError(f"cannot load {str(path)!r}: {error.strerror}") from None
+            f"cannot load {name}: it is larger than {MAX_SAVE_BYTES:,} bytes, far more than a save"
+        )
     try:
-        data = json.loads(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SaveFileError(f"cannot load {name}: it is not a text file ({error.reason})") from None
+    return game_from_dict(parse_save_text(text, name), clock=clock, source=name)
+
+
+def parse_save_text(text: str, source: str = "the save") -> object:
+    """The JSON value in ``text``, refusing deep nesting and huge numbers before they cost anything."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        raise SaveFileError(
+            f"cannot load {source}: its JSON nests {deepest} levels deep (a save nests at most {MAX_DEPTH})"
+        )
+    try:
+        return json.loads(text, parse_int=_small_int, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise SaveFileError(
-            f"cannot load {str(path)!r}: it is not valid JSON (line {error.lineno}, "
+            f"cannot load {source}: it is not valid JSON (line {error.lineno}, "
             f"column {error.colno}: {error.msg}); the file may be truncated or damaged"
         ) from None
-    return game_from_dict(data, clock=clock, source=repr(str(path)))
+    except (_HugeNumber, RecursionError) as error:
+        raise SaveFileError(f"cannot load {source}: {error}") from None
+
+
+class _HugeNumber(ValueError):
+    pass
+
+
+def _small_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise _HugeNumber(f"it holds a {len(digits)}-digit number (at most {MAX_DIGITS} digits)")
+    return int(digits)
+
+
+def _no_constant(word: str) -> float:
+    raise _HugeNumber(f"it holds {word}, which is not a number a save can use")
+
+
+def _path(path: object, doing: str) -> Path:
+    if not isinstance(path, (str, os.PathLike)):
+        raise SaveFileError(f"cannot {doing} {shown(path)}: give a file path as text")
+    try:
+        result = Path(path)
+        os.fspath(result).encode("utf-8")
+    except (TypeError, UnicodeError) as error:
+        raise SaveFileError(f"cannot {doing} {shown(path)}: {_reason(error)}") from None
+    if "\0" in str(result):
+        raise SaveFileError(f"cannot {doing} {str(result)!r}: a path cannot hold a NUL character")
+    if not str(result) or result.name in ("", ".", ".."):
+        raise SaveFileError(f"cannot {doing} {str(result)!r}: it does not name a file")
+    return result
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror[0].lower() + error.strerror[1:]
+    return str(error)
 
 
 class SaveFolder:
-    """A folder of named saves, one small file each (seed 000's Save Game and Load Game).
+    """A folder of named saves, one small file each (the Save Game and Load Game of a front end).
 
     Names are 1 to 40 letters, digits, spaces, ``-`` or ``_``, starting with a
     letter or digit; the file is ``NAME.json``.
     """
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
-        self.folder = Path(folder)
+        self.folder = _path(folder, "keep saves in")
 
     def path(self, name: str) -> Path:
         """The file that holds the save called ``name``."""
         if not isinstance(name, str) or not SAVE_NAME.match(name):
             raise SaveFileError(
-                f"{name!r} is not a save name: use 1 to 40 letters, digits, spaces, '-' or '_', "
+                f"{shown(name)} is not a save name: use 1 to 40 letters, digits, spaces, '-' or '_', "
                 "starting with a letter or digit"
             )
         return self.folder / f"{name}.json"
@@ -165,20 +245,26 @@ class SaveFolder:
     def load(self, name: str, clock: Clock | None = None) -> Game:
         """Load the save called ``name``."""
         path = self.path(name)
-        if not path.exists():
+        if not path.is_file():
             known = ", ".join(self.names()) or "none yet"
-            raise SaveFileError(f"there is no save called {name!r} (saves: {known})")
+            raise SaveFileError(f"there is no save called {shown(name)} (saves: {known})")
         return load_game(path, clock=clock)
 
     def names(self) -> list[str]:
         """The names of the saves in the folder, sorted."""
-        if not self.folder.is_dir():
+        try:
+            files = list(self.folder.glob("*.json")) if self.folder.is_dir() else []
+        except OSError:
             return []
-        return sorted(p.stem for p in self.folder.glob("*.json") if SAVE_NAME.match(p.stem))
+        return sorted(p.stem for p in files if SAVE_NAME.match(p.stem) and p.is_file())
 
     def delete(self, name: str) -> None:
         """Remove the save called ``name``."""
-        self.path(name).unlink(missing_ok=True)
+        path = self.path(name)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as error:
+            raise SaveFileError(f"cannot delete the save {shown(name)}: {_reason(error)}") from None
 
 
 # -- reading, with errors that say where --------------------------------------------------
@@ -190,19 +276,19 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, problem: str) -> None:
+    def fail(self, problem: str) -> NoReturn:
         raise SaveFileError(f"cannot load {self.source}: {problem}")
 
     def mapping(self, value: object, what: str) -> dict[str, Any]:
         if not isinstance(value, dict):
             self.fail(f"{what} must be a JSON object, not {type(value).__name__}")
-        return value  # type: ignore[return-value]
+        return value
 
     def integer(self, data: dict[str, Any], key: str) -> int:
         value = data.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
-            self.fail(f"{key!r} must be a whole number, not {value!r}")
-        return value  # type: ignore[return-value]
+            self.fail(f"{shown(key)} must be a whole number, not {shown(value)}")
+        return value
 
     def integer_or_none(self, data: dict[str, Any], key: str) -> int | None:
         return None if data.get(key) is None else self.integer(data, key)
@@ -210,14 +296,14 @@ class _Reader:
     def number_or_none(self, data: dict[str, Any], key: str) -> float | None:
         value = data.get(key)
         if value is not None and not _is_number(value):
-            self.fail(f"{key!r} must be a number or null, not {value!r}")
+            self.fail(f"{shown(key)} must be a number or null, not {shown(value)}")
         return value
 
     def choice(self, data: dict[str, Any], key: str, allowed: list[str]) -> str:
         value = data.get(key)
         if value not in allowed:
-            self.fail(f"{key!r} must be one of {', '.join(allowed)}, not {value!r}")
-        return value  # type: ignore[return-value]
+            self.fail(f"{shown(key)} must be one of {', '.join(allowed)}, not {shown(value)}")
+        return value
 
 
 def _player_to_dict(player: Player) -> dict[str, Any]:
@@ -260,4 +346,9 @@ def _describe(action: dict[str, Any]) -> str:
 
 def _is_number(value: object) -> bool:
     """A finite JSON number (JSON files may also hold NaN and Infinity, which are refused)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # a whole number too large for any clock
+        return False

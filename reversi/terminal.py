@@ -1,4 +1,4 @@
-"""Play Reversi in a terminal, like the seeds' text versions: ``python -m reversi``.
+"""Play Reversi in a terminal: ``python -m reversi``.
 
 Each side is a human or a computer player.  A human types a square (``c4`` or
 ``C 4``), ``0`` or ``pass`` when they have no move, ``undo``, ``resign``,
@@ -7,7 +7,12 @@ printed with its labels and the disc counts; at the end the winner and the
 counts, the scores so far, and an offer to play again.
 
 Input and output are functions (``input`` and ``print`` by default), so tests
-drive a whole session through them.
+drive a whole session through them.  Ctrl-C or Ctrl-D, at a prompt or while a
+computer player thinks, ends the session with "Goodbye." on a line of its own.
+The command-line settings are checked before any question is asked, and a bad one
+is refused naming its flag.  Players are named by one rule (see
+:mod:`reversi.players.naming`), so two Greedy players read as "Greedy (Black)" and
+"Greedy (White)".
 """
 
 from __future__ import annotations
@@ -16,12 +21,15 @@ import argparse
 import builtins
 from collections.abc import Callable, Sequence
 
+from reversi.board import Board
+from reversi.clock import check_time_per_move
 from reversi.errors import ReversiError
 from reversi.game import Game
 from reversi.notation import BLACK, WHITE, Color
-from reversi.outcome import NoMovePolicy, Scoreboard
+from reversi.outcome import NoMovePolicy
 from reversi.players import PLAYER_KINDS, Player, make_player
 from reversi.saves import SaveFolder
+from reversi.scores import Scoreboard
 
 HELP = (
     "Type a square such as c4 (or C 4) to move, 0 or pass when you have no move, "
@@ -30,7 +38,11 @@ HELP = (
 
 
 class _Quit(Exception):
-    """The user asked to leave (or the input ran out)."""
+    """The user asked to leave: typed quit (``at_prompt`` false), or pressed Ctrl-C or Ctrl-D."""
+
+    def __init__(self, interrupted: bool = False) -> None:
+        super().__init__()
+        self.interrupted = interrupted
 
 
 class TerminalGame:
@@ -52,7 +64,7 @@ class TerminalGame:
         try:
             return self._input(prompt)
         except (EOFError, KeyboardInterrupt):
-            raise _Quit from None
+            raise _Quit(interrupted=True) from None
 
     # -- setting up --------------------------------------------------------------------
 
@@ -91,8 +103,19 @@ class TerminalGame:
                 if answer not in ("y", "yes"):
                     break
                 game = game.new_game()
-        except _Quit:
-            pass
+        except _Quit as quit:
+            self.goodbye(quit.interrupted)
+            return
+        except KeyboardInterrupt:  # Ctrl-C while a computer player was thinking
+            self.goodbye(interrupted=True)
+            return
+        self.goodbye()
+
+    def goodbye(self, interrupted: bool = False) -> None:
+        """Say goodbye on a line of its own (after Ctrl-C or Ctrl-D the cursor is still on
+        the line of the prompt or of the ``^C``)."""
+        if interrupted:
+            self.output("")
         self.output("Goodbye.")
 
     def play(self, game: Game) -> Game:
@@ -101,19 +124,19 @@ class TerminalGame:
         while not game.is_over:
             if game.check_time():
                 self.output(game.log[-1])
-            player = game.current_player
-            if player.is_human:
+            if game.current_player.is_human:
                 game = self.human_turn(game)
             else:
+                color = game.turn
                 move = game.step()
-                self.output(f"{player.name} ({game.plies[-1].color}) plays {move}")
+                self.output(f"{game.title(color)} plays {move}")
                 self.show(game)
         return game
 
     def human_turn(self, game: Game) -> Game:
         """Read one command from the human to move and carry it out; returns the game to go on with."""
         color = game.turn
-        prompt = f"{game.current_player.name} ({color}), your move: "
+        prompt = f"{game.title(color)}, your move: "
         text = self.ask(prompt).strip()
         word, _, rest = text.partition(" ")
         command = word.lower()
@@ -149,7 +172,7 @@ class TerminalGame:
         game.request_undo(asker)
         opponent = game.player(asker.opponent)
         if opponent.is_human:
-            answer = self.ask(f"{opponent.name} ({asker.opponent}), accept the undo? [y/N]: ")
+            answer = self.ask(f"{game.title(asker.opponent)}, accept the undo? [y/N]: ")
             accept = answer.strip().lower() in ("y", "yes")
         else:
             accept = True
@@ -164,7 +187,7 @@ class TerminalGame:
         """Print the board with its labels and the counts, and whose turn it is."""
         black, white, _, _ = game.counts()
         self.output(str(game.board))
-        status = "" if game.is_over else f"; {game.turn} ({game.current_player.name}) to move"
+        status = "" if game.is_over else f"; {game.title(game.turn)} to move"
         self.output(f"Black {black}, White {white}{status}")
 
     def report(self, game: Game) -> None:
@@ -174,8 +197,7 @@ class TerminalGame:
         if outcome.winner is None:
             self.output(str(outcome))
         else:
-            winner = game.player(outcome.winner).name
-            self.output(f"Congratulations {winner}! {outcome}")
+            self.output(f"Congratulations {game.label(outcome.winner)}! {outcome}")
         self.scores.record(game)
         scores = ", ".join(f"{label} {count}" for label, count in self.scores.rows())
         self.output(f"Scores: {scores}")
@@ -196,7 +218,9 @@ def main(
     parser.add_argument(
         "--white", choices=list(PLAYER_KINDS), help="who plays White (asked if left out)"
     )
-    parser.add_argument("--size", type=int, default=8, help="board size, even, 4 to 16 (default 8)")
+    parser.add_argument(
+        "--size", type=_board_size, default=8, help="board size, even, 4 to 16 (default 8)"
+    )
     parser.add_argument(
         "--policy",
         choices=[p.value for p in NoMovePolicy],
@@ -204,14 +228,26 @@ def main(
         help="what happens when a player has no legal move",
     )
     parser.add_argument(
-        "--time", type=float, default=None, help="seconds per move (default: no limit)"
+        "--time", type=_seconds, default=None, help="seconds per move (default: no limit)"
     )
-    parser.add_argument("--undo-limit", type=int, default=1, help="undos per player per game")
+    parser.add_argument(
+        "--undo-limit", type=_undo_limit, default=1, help="undos per player per game (default 1)"
+    )
     parser.add_argument("--saves", default="reversi-saves", help="folder of named saves")
     parser.add_argument("--load", metavar="NAME", help="continue a saved game")
     args = parser.parse_args(argv)
+    # Every setting is checked before the first question, naming its flag.
+    try:
+        saves = SaveFolder(args.saves)
+    except ReversiError as error:
+        parser.error(f"argument --saves: {error}")
+    if args.load is not None:
+        try:
+            saves.path(args.load)
+        except ReversiError as error:
+            parser.error(f"argument --load: {error}")
 
-    session = TerminalGame(input=input, output=output, saves=SaveFolder(args.saves))
+    session = TerminalGame(input=input, output=output, saves=saves)
     output("Reversi. " + HELP)
     try:
         if args.load:
@@ -227,11 +263,48 @@ def main(
                 time_per_move=args.time,
                 undo_limit=args.undo_limit,
             )
-    except _Quit:
-        output("Goodbye.")
+    except _Quit as quit:
+        session.goodbye(quit.interrupted)
         return 0
-    except (ReversiError, ValueError) as error:
+    except KeyboardInterrupt:  # Ctrl-C while a save was being read
+        session.goodbye(interrupted=True)
+        return 0
+    except ReversiError as error:
         output(f"Sorry: {error}")
         return 2
     session.run(game)
     return 0
+
+
+def _board_size(text: str) -> int:
+    try:
+        size = int(text)
+        Board(size)
+    except (ValueError, ReversiError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a board size: give an even number from 4 to 16"
+        ) from None
+    return size
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = check_time_per_move(float(text))
+    except (ValueError, ReversiError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a time per move: give a positive number of seconds, like 30"
+        ) from None
+    assert seconds is not None
+    return seconds
+
+
+def _undo_limit(text: str) -> int:
+    try:
+        limit = int(text)
+    except ValueError:
+        limit = -1
+    if limit < 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an undo limit: give a whole number, 0 or more"
+        )
+    return limit

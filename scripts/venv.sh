@@ -31,6 +31,18 @@ kit_as_root() {
     fi
 }
 
+kit_stamp_covers() {
+    # Whether an install recorded as $1 gives what $2 asks for: the same pyproject.toml,
+    # and the same extras or more ("test" includes "lab", which includes the plain kit).
+    local have="$1" want="$2"
+    [ "$have" = "$want" ] && return 0
+    [ "${have%extras=*}" = "${want%extras=*}" ] || return 1
+    case "${have##*extras=}:${want##*extras=}" in
+        test:lab | test: | lab:) return 0 ;;
+    esac
+    return 1
+}
+
 kit_venv() {
     local extras="$1" venv="$PWD/.venv" base stamp wanted spec
     if [ ! -x "$venv/bin/python" ]; then
@@ -60,12 +72,15 @@ kit_venv() {
     [ -n "$extras" ] && spec=".[$extras]"
     stamp="$venv/.kit-installed"
     wanted="$(cat pyproject.toml)"$'\n'"extras=$extras"
-        if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+    if [ -f "$stamp" ] && kit_stamp_covers "$(cat "$stamp")" "$wanted"; then
         echo "Using the kit's virtual environment in .venv (up to date)."
         return 0
     fi
     echo "Installing the kit${extras:+ with its $extras extras} into .venv (only when pyproject.toml changes)..."
     "$KIT_PYTHON" -m pip install --quiet --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
-    "$KIT_PYTHON" -m pip install --quiet --disable-pip-version-check -e "$spec"
+    if ! "$KIT_PYTHON" -m pip install --quiet --disable-pip-version-check -e "$spec"; then
+        echo "Could not install the kit into .venv (pip's message is above): check the network, then run this again." >&2
+        return 1
+    fi
     printf '%s' "$wanted" >"$stamp"
 }

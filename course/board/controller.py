@@ -1,7 +1,7 @@
 """The game behind the notebook board: every rule-driven action, and no widget at all.
 
 A :class:`GameController` holds the :class:`~reversi.game.Game`, the
-:class:`~reversi.outcome.Scoreboard` and the :class:`Settings`.  The view turns
+:class:`~reversi.scores.Scoreboard` and the :class:`Settings`.  The view turns
 clicks and button presses into calls (``click("d3")``, ``request_undo()``,
 ``save("lunch")``...) and listens for :class:`Event` objects to know what to
 redraw.  Each call answers in :attr:`GameController.message`, the status line:
@@ -39,9 +39,9 @@ from course.pictures.svg import last_square
 from reversi.errors import NotationError, PlayerError, ReversiError, TimeExpiredError
 from reversi.game import Clock, Game
 from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike
-from reversi.outcome import Scoreboard
 from reversi.players import PLAYER_KINDS, Player, make_player, validate_name
 from reversi.saves import SaveFolder
+from reversi.scores import Scoreboard
 
 __all__ = ["Event", "GameController", "Settings"]
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from html import escape
 
 from reversi.board import PawnCounts
-from reversi.outcome import Scoreboard
+from reversi.scores import Scoreboard
 
 LOG_STYLE = (
     "max-height: 260px; overflow-y: auto; display: flex; flex-direction: column-reverse; "

@@ -8,7 +8,7 @@ the kernel is never kept busy by a film.
 
 >>> geometry = BoardGeometry.fit(8, pixels=400)
 >>> geometry.square_at(*geometry.centre((2, 3)))
-Square(row=2, col=3)
+d3
 >>> geometry.square_at(5, 5) is None  # the margin with the coordinates
 True
 """

@@ -5,7 +5,7 @@ Colors), so an object that pretends to equal everything cannot slip through, and
 accepts the reasonable spellings: a square as ``(row, col)``, a ``Square`` or ``'d3'``.
 
 >>> squares([(2, 3), "e4"], size=8)
-[Square(row=2, col=3), Square(row=3, col=4)]
+[d3, e4]
 >>> squares(5, size=8)
 Traceback (most recent call last):
 ...

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from reversi.cursormap.errors import CursorGameError, CursorGameOverError
 from reversi.cursormap.model import CursorMap, Owner, Position
 from reversi.cursormap.rules import Change, Cursor, apply_cursor
+from reversi.errors import shown
 
 
 def _capital(sentence: str) -> str:
@@ -55,7 +56,7 @@ class Direction(enum.Enum):
         name = direction.upper() if isinstance(direction, str) else None
         if name not in cls.__members__:
             raise CursorGameError(
-                f"{direction!r} is not a direction: use 'up', 'down', 'left' or 'right'"
+                f"{shown(direction)} is not a direction: use 'up', 'down', 'left' or 'right'"
             )
         return cls[name]
 
@@ -122,17 +123,17 @@ class CursorGame:
         dealer: Callable[[random.Random], Cursor] = Cursor.deal,
     ) -> None:
         if not isinstance(cursor_map, CursorMap):
-            raise CursorGameError(f"a game is played on a CursorMap, got {cursor_map!r}")
+            raise CursorGameError(f"a game is played on a CursorMap, got {shown(cursor_map)}")
         if max_turns is not None and (
             not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1
         ):
             raise CursorGameError(
-                f"max_turns must be a positive integer or None, got {max_turns!r}"
+                f"max_turns must be a positive integer or None, got {shown(max_turns)}"
             )
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         elif not isinstance(seed, int) or isinstance(seed, bool):
-            raise CursorGameError(f"seed must be an integer or None, got {seed!r}")
+            raise CursorGameError(f"seed must be an integer or None, got {shown(seed)}")
         self.start_map = cursor_map
         self.seed = seed
         self.max_turns = max_turns
@@ -234,7 +235,7 @@ class CursorGame:
         self._check_not_over("move the cursor")
         if not (isinstance(row, int) and isinstance(col, int) and self._map.contains((row, col))):
             raise CursorGameError(
-                f"{(row, col)!r} is off the {self._map.width}x{self._map.height} map:"
+                f"{shown((row, col))} is off the {self._map.width}x{self._map.height} map:"
                 f" rows go from 0 to {self._map.height - 1},"
                 f" columns from 0 to {self._map.width - 1}"
             )

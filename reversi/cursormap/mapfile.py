@@ -66,7 +66,10 @@ from reversi.cursormap.model import (
     Value,
     character_problem,
 )
+from reversi.errors import shown
 
+#: The largest map file read, in bytes (a 64 x 64 map with comments takes about 10 kB).
+MAX_FILE_BYTES = 1_000_000
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _SIZES = ("width", "height")
 _REQUIRED = tuple(key for key in KEYS if key != "penguin")
@@ -131,8 +134,8 @@ class _Reader:
                 raise self.fail(
                     number,
                     start + 1,
-                    f"keys are written in lower case: {word.group().lower()!r},"
-                    f" not {word.group()!r}",
+                    f"keys are written in lower case: {shown(word.group().lower())},"
+                    f" not {shown(word.group())}",
                 )
         raise self.fail(*self.end(), "the file ends without a 'start:' line before the map")
 
@@ -143,23 +146,23 @@ class _Reader:
             raise self.fail(
                 number,
                 equals + 1,
-                f"expected '=' after {key!r}: a line that starts with a key is a definition"
+                f"expected '=' after {shown(key)}: a line that starts with a key is a definition"
                 " (start a comment line with ';')",
             )
         semicolon = line.find(";", equals + 1)
         if semicolon < 0:
             raise self.fail(
-                number, len(line.rstrip()) + 1, f"the definition of {key!r} must end with ';'"
+                number, len(line.rstrip()) + 1, f"the definition of {shown(key)} must end with ';'"
             )
         if key in self.places:
             raise self.fail(
-                number, start + 1, f"{key!r} is defined twice, first on line {self.places[key][0]}"
+                number, start + 1, f"{shown(key)} is defined twice, first on line {self.places[key][0]}"
             )
         raw = line[equals + 1 : semicolon]
         value, column = raw.strip(), equals + 2 + _indent(raw)
         if not value:
             hint = "" if key in _SIZES else " (whitespace, '\"' and ';' cannot be map characters)"
-            raise self.fail(number, semicolon + 1, f"the value of {key!r} is missing{hint}")
+            raise self.fail(number, semicolon + 1, f"the value of {shown(key)} is missing{hint}")
         if key in _SIZES:
             self.check_size(number, column, key, value)
         else:
@@ -184,7 +187,7 @@ class _Reader:
             raise self.fail(
                 number,
                 column,
-                f"the value of {key!r} must be exactly one character, got {_shorten(value)}",
+                f"the value of {shown(key)} must be exactly one character, got {_shorten(value)}",
             )
         problem = character_problem(value)
         if problem:
@@ -194,8 +197,8 @@ class _Reader:
                 raise self.fail(
                     number,
                     column,
-                    f"{value!r} is already the character for {other!r}"
-                    f" (line {self.places[other][0]}); it cannot stand for {key!r} too",
+                    f"{shown(value)} is already the character for {shown(other)}"
+                    f" (line {self.places[other][0]}); it cannot stand for {shown(key)} too",
                 )
 
     def check_comment(self, number: int, line: str, start: int) -> None:
@@ -206,7 +209,7 @@ class _Reader:
             raise self.fail(
                 number,
                 start + found[1] + 1,
-                f"one definition per line: after ';' comes a comment, so this {found[0]!r}"
+                f"one definition per line: after ';' comes a comment, so this {shown(found[0])}"
                 " would be ignored",
             )
         if comment.strip().startswith(START):
@@ -265,8 +268,8 @@ class _Reader:
                     first_line,
                     _indent(self.lines[first_line - 1]) + 1,
                     f"{player} owns no field that can be switched: give"
-                    f" {chars.owner_char(player)!r} at least one field that is {chars.on!r} (on)"
-                    f" or {chars.off!r} (off)",
+                    f" {shown(chars.owner_char(player))} at least one field that is {shown(chars.on)} (on)"
+                    f" or {shown(chars.off)} (off)",
                 )
         return CursorMap(grid, chars)
 
@@ -288,7 +291,7 @@ class _Reader:
         if not line.startswith(QUOTE, start):
             found = _defined_key(line)
             if found:
-                problem = f"{found[0]!r} is defined after 'start:'; definitions come before it"
+                problem = f"{shown(found[0])} is defined after 'start:'; definitions come before it"
             elif not line.strip():
                 problem = f"a blank line cannot stand between map lines; expected {what}"
             elif count == 0:
@@ -326,9 +329,9 @@ class _Reader:
                 continue
             takes = f"the {kind} line of row {row} takes {chars.listing(keys)}"
             if role is None:
-                problem = f"{char!r} is not a defined character; {takes}"
+                problem = f"{shown(char)} is not a defined character; {takes}"
             else:
-                problem = f"{char!r} is the {other} character for {role!r}; {takes}"
+                problem = f"{shown(char)} is the {other} character for {shown(role)}; {takes}"
             raise self.fail(number, column + offset, problem)
 
     def read_trailer(self, index: int, height: int) -> None:
@@ -346,7 +349,7 @@ class _Reader:
                 raise self.fail(
                     number,
                     start + 1,
-                    f"{found[0]!r} is defined after 'start:'; definitions come before it",
+                    f"{shown(found[0])} is defined after 'start:'; definitions come before it",
                 )
 
 
@@ -370,21 +373,36 @@ def parse_map(text: str, source: str | None = None) -> CursorMap:
         0  1
      0  B1 R0
     """
+    if not isinstance(text, str):
+        raise MapFileError(f"a map is read from text, not from {type(text).__name__}", source=source)
+    if source is not None and not isinstance(source, str):
+        raise MapFileError(f"the name of a map must be text, not {type(source).__name__}")
     reader = _Reader(text, source)
     return reader.read_map(reader.read_definitions())
 
 
 def load_map(path: str | os.PathLike[str]) -> CursorMap:
-    """The map in the UTF-8 file at ``path``.  A missing or unreadable file, and bytes
-    that are not UTF-8, raise :class:`MapFileError` too."""
-    name = os.fsdecode(path)
+    """The map in the UTF-8 file at ``path``.  A missing or unreadable file, a file larger
+    than :data:`MAX_FILE_BYTES`, and bytes that are not UTF-8 raise :class:`MapFileError` too."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise MapFileError(f"{type(path).__name__} is not a file path: give the path as text")
+    try:
+        name = os.fsdecode(path)
+    except (TypeError, ValueError) as error:
+        raise MapFileError(f"{shown(path)} is not a file path: {error}") from None
+    if "\0" in name:
+        raise MapFileError(f"{shown(name)} is not a file path: it holds a NUL character")
     try:
         with open(path, "rb") as file:
-            data = file.read()
+            data = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise MapFileError(
             f"cannot read the file: {error.strerror or error}", source=name
         ) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise MapFileError(
+            f"the file is larger than {MAX_FILE_BYTES:,} bytes, far more than a map", source=name
+        )
     return parse_map(_decode(data, name), source=name)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from reversi.cursormap.errors import MapError
+from reversi.errors import shown
 
 MAX_SIDE = 64
 """The largest width or height a map may have."""
@@ -144,13 +145,13 @@ def character_problem(char: str) -> str | None:
     "';' cannot be a map character: it ends a definition"
     """
     if len(char) != 1:
-        return f"a map character is exactly one character, got {char!r}"
+        return f"a map character is exactly one character, got {shown(char)}"
     if char == QUOTE:
         return "'\"' cannot be a map character: it quotes the map lines"
     if char == ";":
         return "';' cannot be a map character: it ends a definition"
     if char.isspace() or not char.isprintable():
-        return f"{char!r} cannot be a map character: use a visible character"
+        return f"{shown(char)} cannot be a map character: use a visible character"
     return None
 
 
@@ -174,12 +175,12 @@ class MapCharacters:
         seen: dict[str, str] = {}
         for key, char in self.roles().items():
             if not isinstance(char, str):
-                raise MapError(f"{key}: a map character is a string, got {char!r}")
+                raise MapError(f"{key}: a map character is a string, got {shown(char)}")
             problem = character_problem(char)
             if problem:
                 raise MapError(f"{key}: {problem}")
             if char in seen:
-                raise MapError(f"{char!r} cannot stand for both {seen[char]!r} and {key!r}")
+                raise MapError(f"{shown(char)} cannot stand for both {shown(seen[char])} and {shown(key)}")
             seen[char] = key
 
     def roles(self) -> dict[str, str]:
@@ -214,7 +215,7 @@ class MapCharacters:
 
     def listing(self, keys: Sequence[str]) -> str:
         """The defined characters of ``keys`` in words: ``"'b' (one), 'r' (two) or 'g' (none)"``."""
-        parts = [f"{self.roles()[k]!r} ({k})" for k in keys if k in self.roles()]
+        parts = [f"{shown(self.roles()[k])} ({k})" for k in keys if k in self.roles()]
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" or {parts[-1]}"
 
 
@@ -272,12 +273,12 @@ class CursorMap:
                 owner, value = chars.owner_of(owner_char), chars.value_of(value_char)
                 if owner is None:
                     raise MapError(
-                        f"row {number} of the owner lines: {owner_char!r} is not an owner"
+                        f"row {number} of the owner lines: {shown(owner_char)} is not an owner"
                         f" character ({chars.listing(OWNER_KEYS)})"
                     )
                 if value is None:
                     raise MapError(
-                        f"row {number} of the value lines: {value_char!r} is not a value"
+                        f"row {number} of the value lines: {shown(value_char)} is not a value"
                         f" character ({chars.listing(VALUE_KEYS)})"
                     )
                 row.append(Field(owner, value))

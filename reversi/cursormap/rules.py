@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from reversi.cursormap.errors import CursorGameError
 from reversi.cursormap.model import CursorMap, Position, Value
+from reversi.errors import shown
 
 HIDDEN = "?"
 """What the centre of a cursor with a hidden operator shows."""
@@ -45,7 +46,7 @@ OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1))
 
 def _check_bit(bit: int) -> int:
     if bit not in (0, 1):
-        raise CursorGameError(f"a bit is 0 or 1, got {bit!r}")
+        raise CursorGameError(f"a bit is 0 or 1, got {shown(bit)}")
     return int(bit)
 
 
@@ -109,7 +110,7 @@ class Cursor:
             raise CursorGameError(f"a cursor has {len(OFFSETS)} bits, got {len(bits)}")
         object.__setattr__(self, "bits", tuple(_check_bit(bit) for bit in bits))
         if not isinstance(self.operator, Operator):
-            raise CursorGameError(f"a cursor's operator is an Operator, got {self.operator!r}")
+            raise CursorGameError(f"a cursor's operator is an Operator, got {shown(self.operator)}")
 
     @classmethod
     def deal(cls, rng: random.Random) -> Cursor:

@@ -7,13 +7,18 @@ the hardest; their comments teach the map-file format.
 from __future__ import annotations
 
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from reversi.cursormap.errors import MapFileError
 from reversi.cursormap.mapfile import parse_map
 from reversi.cursormap.model import CursorMap
+from reversi.errors import shown
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 
-def _samples_folder() -> resources.abc.Traversable:
+def _samples_folder() -> Traversable:
     return resources.files("reversi.cursormap").joinpath("maps")
 
 
@@ -29,10 +34,12 @@ def sample_maps() -> list[str]:
 
 def sample_text(name: str) -> str:
     """The text of the sample map ``name`` (with or without ``.map``), comments and all."""
+    if not isinstance(name, str):
+        raise MapFileError(f"a sample map is named by text, not by {type(name).__name__}")
     stem = name.removesuffix(".map")
     if stem not in sample_maps():
         raise MapFileError(
-            f"there is no sample map {name!r}; the samples are {', '.join(sample_maps())}"
+            f"there is no sample map {shown(name)}; the samples are {', '.join(sample_maps())}"
         )
     return _samples_folder().joinpath(stem + ".map").read_text(encoding="utf-8")
 
@@ -43,4 +50,5 @@ def load_sample(name: str) -> CursorMap:
     >>> load_sample("01_first_steps").width
     5
     """
-    return parse_map(sample_text(name), source=name.removesuffix(".map") + ".map")
+    text = sample_text(name)
+    return parse_map(text, source=name.removesuffix(".map") + ".map")

@@ -8,15 +8,13 @@ disturbing the game.  Computer players pass only when they have no legal move.
 from __future__ import annotations
 
 import abc
-import reprlib
 from typing import Any, ClassVar
 
 from reversi.board import Board
-from reversi.errors import PlayerError
+from reversi.errors import PlayerError, shown
 from reversi.notation import Color, Move
 
-#: The longest name a player may have.  The ZX-81 program refused names of more
-#: than 9 letters; a screen and a notebook have room for 20.
+#: The longest name a player may have: room for it on a screen and on a notebook board.
 MAX_NAME_LENGTH = 20
 
 
@@ -24,7 +22,7 @@ def validate_name(name: object) -> str:
     """A player's name with outer spaces removed, or :class:`PlayerError` saying why it is refused.
 
     The name must be text, not blank, at most :data:`MAX_NAME_LENGTH` characters
-    (the ZX-81 program allowed only 9) and free of control characters such as newlines.
+    and free of control characters such as newlines.
 
     >>> validate_name("  Ann ")
     'Ann'
@@ -34,18 +32,18 @@ def validate_name(name: object) -> str:
     reversi.errors.PlayerError: player name 'Ann\\nBob' contains the control character '\\n'
     """
     if not isinstance(name, str):
-        raise PlayerError(f"player name {name!r} is not text")
+        raise PlayerError(f"player name {shown(name)} is not text")
     stripped = name.strip()
     if not stripped:
-        raise PlayerError(f"player name {name!r} is blank: a player needs a name")
+        raise PlayerError(f"player name {shown(name)} is blank: a player needs a name")
     if len(stripped) > MAX_NAME_LENGTH:
         raise PlayerError(
-            f"player name {stripped!r} is too long: it has {len(stripped)} characters, "
+            f"player name {shown(stripped)} is too long: it has {len(stripped)} characters, "
             f"at most {MAX_NAME_LENGTH} are allowed"
         )
     for char in stripped:
         if not char.isprintable():
-            raise PlayerError(f"player name {name!r} contains the control character {char!r}")
+            raise PlayerError(f"player name {shown(name)} contains the control character {shown(char)}")
     return stripped
 
 
@@ -78,9 +76,10 @@ class Player(abc.ABC):
     def set_state(self, state: object | None) -> None:
         """Restore what :meth:`get_state` returned; :class:`PlayerError` if it is not valid."""
         if state is not None:
-            shown = reprlib.repr(state)
-            raise PlayerError(f"a {self.label} player keeps no state, but was given {shown}")
+            raise PlayerError(
+                f"a {self.label} player keeps no state, but was given {shown(state)}"
+            )
 
     def __repr__(self) -> str:
-        settings = "".join(f", {key}={value!r}" for key, value in self.options().items())
-        return f"{type(self).__name__}(name={self.name!r}{settings})"
+        settings = "".join(f", {key}={shown(value)}" for key, value in self.options().items())
+        return f"{type(self).__name__}(name={shown(self.name)}{settings})"

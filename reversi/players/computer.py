@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from reversi.board import Board
 from reversi.errors import PlayerError
@@ -13,7 +13,7 @@ from reversi.players.base import Player
 
 
 class RandomPlayer(Player):
-    """Plays a legal move chosen uniformly at random (seed 000's "Randomizer").
+    """Plays a legal move chosen uniformly at random (its label is "Randomizer").
 
     ``seed`` makes the games repeatable; the generator's state is the player's
     state, so a saved game goes on with exactly the moves it would have made.
@@ -54,7 +54,7 @@ class RandomPlayer(Player):
         problem = _random_state_problem(state)
         if problem:
             raise PlayerError(f"{self.name}'s random state is not valid: {problem}")
-        version, internal, gauss_next = state  # type: ignore[misc]
+        version, internal, gauss_next = cast("list[Any]", state)  # checked just above
         try:
             self._random.setstate((version, tuple(internal), gauss_next))
         except (TypeError, ValueError) as error:
@@ -95,7 +95,7 @@ class GreedyPlayer(Player):
     >>> [(square.name, len(board.flips(square, BLACK))) for square in board.legal_moves(BLACK)]
     [('a1', 1), ('d2', 3), ('d4', 1)]
     >>> GreedyPlayer().choose_move(board, BLACK)  # a corner beats d2, and a1 comes before d4
-    Square(row=0, col=0)
+    a1
     """
 
     kind = "greedy"

@@ -1,4 +1,4 @@
-"""A person at the keyboard, typing moves as in the ZX-81 article: ``C 4``, ``d3``, ``0``."""
+"""A person at the keyboard, typing moves such as ``C 4`` or ``d3``, and ``0`` to pass."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from reversi.board import Board
 from reversi.errors import NotationError
-from reversi.notation import PASS, Color, Move, parse_move
+from reversi.notation import PASS, Color, Move, Pass, parse_move
 from reversi.players.base import Player
 
 
@@ -28,7 +28,7 @@ class HumanPlayer(Player):
     'z9' is not a square of an 8x8 board: columns run from a to h
     'a1' is not a legal move for Black: no White disc is next to a1
     Black cannot pass while it has a legal move (d3, c4, f5, e6)
-    Square(row=2, col=3)
+    d3
     """
 
     kind = "human"
@@ -56,11 +56,11 @@ class HumanPlayer(Player):
                 self._output(str(error))
                 continue
             legal = board.legal_moves(color)
-            if move is PASS:
+            if isinstance(move, Pass):
                 if not legal:
                     return PASS
-                shown = ", ".join(square.name for square in legal)
-                self._output(f"{color} cannot pass while it has a legal move ({shown})")
+                moves = ", ".join(square.name for square in legal)
+                self._output(f"{color} cannot pass while it has a legal move ({moves})")
                 continue
             reason = board.illegal_reason(move, color)
             if reason is None:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from reversi.errors import PlayerError
+from reversi.errors import PlayerError, shown
 from reversi.players.base import Player
 from reversi.players.computer import GreedyPlayer, PositionalPlayer, RandomPlayer
 from reversi.players.human import HumanPlayer
@@ -45,7 +45,7 @@ def make_player(kind: str, name: str | None = None, **options: Any) -> Player:
     """
     cls = PLAYER_KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise PlayerError(f"unknown player kind {kind!r}: choose one of {', '.join(PLAYER_KINDS)}")
+        raise PlayerError(f"unknown player kind {shown(kind)}: choose one of {', '.join(PLAYER_KINDS)}")
     accepted = [p for p in inspect.signature(cls).parameters if p != "name"]
     unknown = sorted(set(options) - set(accepted))
     if unknown:

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from reversi.board import Board
-from reversi.errors import PlayerError
+from reversi.errors import PlayerError, shown
 from reversi.notation import PASS, Color, Move
 from reversi.players.base import Player
 from reversi.search import MAX_DEPTH, Clock, SearchResult, alphabeta, iterative_deepening, minimax
@@ -80,15 +80,27 @@ class AlphaBetaPlayer(Player):
 
 def _checked_depth(depth: object) -> int:
     if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
-        raise PlayerError(f"depth {depth!r} is not a whole number from 1 to {MAX_DEPTH}")
+        raise PlayerError(f"depth {shown(depth)} is not a whole number from 1 to {MAX_DEPTH}")
     return depth
 
 
 def _checked_time_limit(limit: object) -> float | None:
     if limit is None:
         return None
-    if not isinstance(limit, (int, float)) or isinstance(limit, bool) or not math.isfinite(limit):
-        raise PlayerError(f"time limit {limit!r} is not a number of seconds")
+    # float() also refuses a whole number too large for any clock (OverflowError).
+    if (
+        isinstance(limit, bool)
+        or not isinstance(limit, (int, float))
+        or not math.isfinite(_float_or_nan(limit))
+    ):
+        raise PlayerError(f"time limit {shown(limit)} is not a number of seconds")
     if limit <= 0:
-        raise PlayerError(f"time limit {limit!r} is not positive: give seconds per move, or None")
+        raise PlayerError(f"time limit {shown(limit)} is not positive: give seconds per move, or None")
     return limit
+
+
+def _float_or_nan(value: object) -> float:
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (OverflowError, TypeError, ValueError):
+        return math.nan

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from reversi import BLACK, PASS, WHITE, Board, Square
 from reversi.errors import (
+    ArgumentError,
     GameOverError,
     IllegalMoveError,
     NotationError,
@@ -16,8 +17,9 @@ from reversi.errors import (
     UndoError,
 )
 from reversi.game import MAX_CONSECUTIVE_TIMEOUTS, Game
-from reversi.outcome import EndReason, NoMovePolicy, Scoreboard
+from reversi.outcome import EndReason, NoMovePolicy
 from reversi.players import GreedyPlayer, Player, RandomPlayer
+from reversi.scores import Scoreboard, Seat
 
 # After these moves on 8x8 (found by a random game, checked below) Black has no
 # legal move while White still has one.
@@ -307,7 +309,7 @@ def test_resignation_ends_the_game_with_the_resigner_losing():
     game.play("d3")
     outcome = game.resign(WHITE)
     assert outcome.winner is BLACK and outcome.reason is EndReason.RESIGNATION
-    assert "White (White) resigns" in game.log
+    assert "White resigns" in game.log
     with pytest.raises(GameOverError):
         game.resign(BLACK)
 
@@ -339,7 +341,7 @@ def test_scoreboard_counts_wins_draws_and_stalemates_once_per_game():
     drawn.clock.now += 10
     drawn.check_time()
     scores.record(drawn)
-    assert scores.wins == {"Bob": 1}
+    assert scores.wins == {Seat(WHITE, "Bob"): 1}
     assert (scores.draws, scores.stalemates, scores.games) == (1, 1, 3)
     assert scores.rows() == [("Bob", 1), ("Draws", 1), ("Stalemates", 1)]
     with pytest.raises(GameOverError):
@@ -391,3 +393,32 @@ def test_play_choice_checks_a_move_chosen_elsewhere_and_names_the_player():
         game.play_choice((0, 0))
     assert game.board == Board() and game.plies == []
     assert game.play_choice("d3") == Square(2, 3) and game.turn is WHITE
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"no_move_policy": "sudden-death"}, "no_move_policy must be one of change-turn"),
+        ({"no_move_policy": None}, "no_move_policy"),
+        ({"time_per_move": 0}, "time_per_move must be a positive number"),
+        ({"time_per_move": -5}, "time_per_move"),
+        ({"time_per_move": "ten"}, "time_per_move"),
+        ({"undo_limit": -1}, "undo_limit must be a whole number >= 0"),
+        ({"undo_limit": 1.5}, "undo_limit"),
+        ({"clock": "now"}, "clock must be a function"),
+    ],
+)
+def test_a_bad_setting_is_the_packages_own_error_naming_it(settings, named):
+    with pytest.raises(ArgumentError, match=named):
+        Game(**settings)
+
+
+@pytest.mark.parametrize("who", ["white", 1, 0.5, "BLACK"])
+def test_resigning_or_undoing_for_something_that_is_not_a_colour_changes_nothing(who):
+    game = Game()
+    game.play("d3")
+    log, actions = list(game.log), list(game.actions)
+    for call in (game.resign, game.request_undo, game.undos_left, game.player):
+        with pytest.raises(ArgumentError, match="is not a colour: give BLACK or WHITE"):
+            call(who)
+    assert game.log == log and game.actions == actions and not game.is_over

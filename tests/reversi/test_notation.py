@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reversi.errors import NotationError, ReversiError
+from reversi.errors import BoardSizeError, NotationError, ReversiError
 from reversi.notation import BLACK, PASS, WHITE, Color, Pass, Square, parse_move, square
 
 
@@ -21,7 +21,8 @@ def test_a_square_is_a_tuple_that_prints_in_notation():
     d3 = Square(2, 3)
     assert d3 == (2, 3) and (d3.row, d3.col) == (2, 3)
     assert str(d3) == d3.name == "d3"
-    assert repr(d3) == "Square(row=2, col=3)"
+    assert repr(d3) == "d3" and repr([d3, Square(3, 2)]) == "[d3, c4]"
+    assert repr(Square(-1, 20)) == "Square(row=-1, col=20)"  # off any board: spelled out
     assert str(Square(15, 15)) == "p16"
 
 
@@ -93,3 +94,23 @@ def test_every_square_survives_a_round_trip_through_its_name(size, data):
     assert square(str(at), size) == at
     assert square(str(at).upper(), size) == at
     assert parse_move(f"{str(at)[0]} {str(at)[1:]}", size) == at
+
+
+@pytest.mark.parametrize("text", ["h𝟜", " a٤", "\u3000pass", "d\u00a03", "ｄ3", "d３"])
+def test_only_ascii_is_read_and_the_refusal_names_the_character(text):
+    with pytest.raises(NotationError, match="non-ASCII character"):
+        parse_move(text)
+    with pytest.raises(NotationError, match="non-ASCII character"):
+        square(text)
+
+
+@pytest.mark.parametrize("value", [None, (1, 2, 3), 3.5, ["d", 3], b"d3", {"d": 3}])
+def test_a_move_that_is_not_text_or_a_pair_is_a_notation_error(value):
+    with pytest.raises(NotationError, match="is not a square"):
+        parse_move(value)
+
+
+@pytest.mark.parametrize("size", [17, 0, -8, 8.0, "8", None, True])
+def test_a_bad_board_size_for_reading_squares_is_named(size):
+    with pytest.raises(BoardSizeError, match="is not a board size"):
+        square("z1", size=size)

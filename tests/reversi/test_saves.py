@@ -85,7 +85,7 @@ def test_saving_is_atomic_and_leaves_no_temporary_files(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(SaveFileError, match="cannot save to .*game.json': disk full"):
         save_game(game, path)
     assert path.read_text() == original
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
@@ -165,7 +165,7 @@ def test_a_bad_save_is_refused_with_the_problem_named(tmp_path, content, message
 
 def test_json_nan_is_refused(tmp_path):
     text = json.dumps(good_dict()).replace('"elapsed": 0.0', '"elapsed": NaN')
-    with pytest.raises(SaveFileError, match="'elapsed'"):
+    with pytest.raises(SaveFileError, match="holds NaN"):
         load_game(write(tmp_path, text))
 
 
@@ -204,3 +204,36 @@ def test_a_folder_of_named_saves(tmp_path):
     for bad in ["", "../escape", "a/b", "x" * 41, ".hidden"]:
         with pytest.raises(SaveFileError, match="is not a save name"):
             folder.save(bad, game)
+
+
+def test_saving_under_a_file_or_with_a_nul_byte_is_refused_and_changes_nothing(tmp_path):
+    (tmp_path / "afile").write_text("a file, not a folder")
+    game = Game()
+    for target in (tmp_path / "afile" / "game.json", str(tmp_path / "a\0b.json"), 42, None):
+        with pytest.raises(SaveFileError, match="cannot save to"):
+            save_game(game, target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+    assert (tmp_path / "afile").read_text() == "a file, not a folder"
+
+
+@pytest.mark.parametrize("target", ["a\0b.json", 42, None, ["game.json"]])
+def test_loading_from_a_bad_path_is_a_save_file_error(tmp_path, target):
+    with pytest.raises(SaveFileError, match="cannot load"):
+        load_game(str(tmp_path / target) if isinstance(target, str) else target)
+
+
+def test_a_save_folder_under_a_file_refuses_to_save_and_knows_no_names(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    folder = SaveFolder(tmp_path / "afile" / "saves")
+    assert folder.names() == []
+    with pytest.raises(SaveFileError, match="cannot save to"):
+        folder.save("one", Game())
+    with pytest.raises(SaveFileError, match="there is no save called 'one'"):
+        folder.load("one")
+
+
+def test_a_save_from_a_newer_kit_is_refused_not_half_loaded(tmp_path):
+    data = good_dict()
+    data["version"] = 2
+    with pytest.raises(SaveFileError, match="format version 2; this kit reads version 1"):
+        load_game(write(tmp_path, data))

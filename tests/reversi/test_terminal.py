@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import textwrap
+
+import pytest
 
 from reversi.terminal import main
 
@@ -45,7 +49,7 @@ def test_two_humans_play_moves_in_both_notations_through_stdin(tmp_path):
     assert "Ann (Black), your move:" in out and "Bob (White), your move:" in out
     # After d3 then c3 the board shows both moves, with labels and counts.
     assert "  a b c d e f g h\n1 . . . . . . . .\n2 . . . . . . . .\n3 . . W B . . . ." in out
-    assert "Black 3, White 3; Black (Ann) to move" in out
+    assert "Black 3, White 3; Ann (Black) to move" in out
     assert out.rstrip().endswith("Goodbye.")
 
 
@@ -58,8 +62,8 @@ def test_bad_input_gets_a_message_and_the_same_player_tries_again():
     assert "Sorry: 'a1' is not a legal move for Black: no White disc is next to a1" in text
     assert "Sorry: Black cannot pass: it has legal moves (d3, c4, f5, e6)" in text
     move_prompts = [p for p in prompts if "your move" in p]
-    assert move_prompts[:4] == ["Black (Black), your move: "] * 4
-    assert move_prompts[4] == "White (White), your move: "
+    assert move_prompts[:4] == ["Black, your move: "] * 4
+    assert move_prompts[4] == "White, your move: "
 
 
 def test_a_human_against_greedy_sees_the_computer_reply_and_can_undo():
@@ -69,7 +73,7 @@ def test_a_human_against_greedy_sees_the_computer_reply_and_can_undo():
     text = "\n".join(out)
     assert "Greedy (White) plays" in text
     assert "White accepts Black's undo: taken back d3" in text
-    assert text.count("Black 2, White 2; Black (Ann) to move") == 2
+    assert text.count("Black 2, White 2; Ann (Black) to move") == 2
 
 
 def test_resign_ends_the_game_and_play_again_keeps_scores(tmp_path):
@@ -95,7 +99,7 @@ def test_save_then_load_from_another_session(tmp_path):
     second = run_terminal(["c3", "quit"], "--saves", str(tmp_path), "--load", "lesson one")
     assert second.returncode == 0, second.stderr
     assert "Ann (Black), your move:" in second.stdout
-    assert "Black 5, White 2; White (Bob) to move" in second.stdout  # after f5 d6 c3
+    assert "Black 5, White 2; Bob (White) to move" in second.stdout  # after f5 d6 c3
 
 
 def test_a_corrupt_save_is_reported_not_a_traceback(tmp_path):
@@ -121,9 +125,113 @@ def test_a_bad_player_kind_is_asked_again():
     text = "\n".join(out)
     assert "Sorry:" in text and "'wizard'" in text
     assert "Greedy (Black) plays" in text and "Greedy (White) plays" in text
-    assert "Congratulations Greedy!" in text or "Draw" in text
+    # Both are called Greedy, so the colour tells them apart everywhere.
+    assert "Congratulations Greedy (Black)!" in text or "Congratulations Greedy (White)!" in text or "Draw" in text
+    assert "Congratulations Greedy!" not in text
 
 
 def test_the_end_of_input_quits_cleanly():
     result = run_terminal([])
     assert result.returncode == 0 and "Goodbye." in result.stdout
+
+
+def test_the_end_of_input_says_goodbye_on_a_line_of_its_own():
+    result = run_terminal(["human", "Ann", "human", "Bob"])  # then Ctrl-D at Ann's prompt
+    assert result.returncode == 0
+    assert result.stdout.endswith("Ann (Black), your move: \nGoodbye.\n")
+
+
+def test_typing_quit_says_goodbye_once():
+    result = run_terminal(["human", "Ann", "human", "Bob", "quit"])
+    assert result.stdout.endswith("Ann (Black), your move: Goodbye.\n")  # the typed line ended it
+
+
+def test_two_people_left_unnamed_are_greeted_by_their_colours_alone():
+    result = run_terminal(["d3", "quit"], "--black", "human", "--white", "human")
+    assert "Black, your move:" in result.stdout and "White, your move:" in result.stdout
+    assert "(Black)" not in result.stdout and "(White)" not in result.stdout
+
+
+def test_two_computer_players_of_one_kind_keep_their_colours_in_the_scores():
+    ask, _ = scripted(["y", "n"])  # two games of Greedy against Greedy
+    out: list[str] = []
+    main(["--black", "greedy", "--white", "greedy"], input=ask, output=out.append)
+    scores = [line for line in out if line.startswith("Scores:")]
+    assert len(scores) == 2
+    # Greedy is deterministic, so both games end alike: the same seat wins twice.
+    assert scores[-1] in (
+        "Scores: Greedy (Black) 2, Draws 0, Stalemates 0",
+        "Scores: Greedy (White) 2, Draws 0, Stalemates 0",
+        "Scores: Draws 2, Stalemates 0",
+    )
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "problem"),
+    [
+        ("--size", "5", "'5' is not a board size: give an even number from 4 to 16"),
+        ("--size", "18", "'18' is not a board size"),
+        ("--size", "big", "'big' is not a board size"),
+        ("--time", "0", "'0' is not a time per move: give a positive number of seconds"),
+        ("--time", "-3", "'-3' is not a time per move"),
+        ("--time", "nan", "'nan' is not a time per move"),
+        ("--time", "soon", "'soon' is not a time per move"),
+        ("--undo-limit", "-1", "'-1' is not an undo limit: give a whole number, 0 or more"),
+        ("--undo-limit", "1.5", "'1.5' is not an undo limit"),
+        ("--load", "../etc/passwd", "argument --load: '../etc/passwd' is not a save name"),
+    ],
+)
+def test_a_bad_setting_is_refused_before_any_question_naming_its_flag(flag, value, problem):
+    result = run_terminal(["human", "Ann", "human", "Bob"], flag, value)
+    assert result.returncode == 2
+    assert result.stdout == ""  # not one question asked
+    assert f"argument {flag}:" in result.stderr and problem in result.stderr
+    assert "time_per_move" not in result.stderr and "Traceback" not in result.stderr
+
+
+SLOW_THINKER = textwrap.dedent(
+    """
+    import sys, time
+    from reversi.game import Game
+    from reversi.players import HumanPlayer, Player
+    from reversi.terminal import TerminalGame
+
+    class SlowThinker(Player):
+        kind, label = "slow", "Slow"
+
+        def choose_move(self, board, color):
+            print("thinking...", flush=True)
+            time.sleep(60)  # Ctrl-C arrives while the computer thinks
+            return board.legal_moves(color)[0]
+
+    session = TerminalGame(output=lambda text: print(text, flush=True))
+    session.run(Game(SlowThinker("Slow"), HumanPlayer("Ann")))
+    print("exit normally", flush=True)
+    """
+)
+
+
+def test_ctrl_c_while_the_computer_thinks_stops_cleanly():
+    process = subprocess.Popen(
+        [sys.executable, "-c", SLOW_THINKER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        lines = []
+        while not lines or lines[-1] != "thinking...\n":
+            line = process.stdout.readline()
+            assert line, f"the game ended before thinking: {lines}"
+            lines.append(line)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert out == "\nGoodbye.\nexit normally\n"

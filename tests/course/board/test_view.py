@@ -19,7 +19,7 @@ from course.board.view import (
 )
 from course.pictures.pawns import SAMPLE_PAWNS, PawnImageError, check_pawn_image, load_pawn_image
 from reversi import BLACK, Board, Square
-from reversi.outcome import Scoreboard
+from reversi.scores import Scoreboard
 
 
 @pytest.mark.parametrize("size", [4, 8, 10, 16])

@@ -8,7 +8,9 @@ from reversi.cursormap import (
     CursorMapError,
     MapError,
     MapFileError,
+    load_map,
 )
+from reversi.cursormap.mapfile import MAX_FILE_BYTES
 from reversi.errors import GameOverError, ReversiError
 
 
@@ -59,3 +61,16 @@ def test_map_file_error_survives_pickling():
         "a.map",
         str(error),
     )
+
+
+@pytest.mark.parametrize("path", ["a\0b.map", 42, None, ["one.map"]])
+def test_a_map_path_that_is_not_a_path_is_a_map_file_error(path):
+    with pytest.raises(MapFileError, match="is not a file path"):
+        load_map(path)
+
+
+def test_a_map_file_larger_than_any_map_is_refused_before_reading_it_all(tmp_path):
+    path = tmp_path / "huge.map"
+    path.write_bytes(b";" * (MAX_FILE_BYTES + 10))
+    with pytest.raises(MapFileError, match="larger than 1,000,000 bytes"):
+        load_map(path)

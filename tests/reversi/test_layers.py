@@ -1,0 +1,84 @@
+"""The reversi package is one chain of modules, each importing only those before it,
+and it imports nothing from the classroom layer or from Jupyter, widget or plotting libraries."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+import reversi
+
+PACKAGE = Path(reversi.__file__).parent
+CHAIN = [
+    "errors",
+    "notation",
+    "bitboard",
+    "board",
+    "outcome",
+    "evaluation",
+    "search",
+    "players.base",
+    "players.naming",
+    "players.human",
+    "players.computer",
+    "players.searching",
+    "players.registry",
+    "players",
+    "clock",
+    "actions",
+    "history",
+    "game",
+    "scores",
+    "saves",
+    "terminal",
+    "__main__",
+]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path) -> set[str]:
+    """The reversi modules ``path`` imports (``from reversi import bitboard`` counts as one)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            if node.module == "reversi":
+                found.update(f"reversi.{alias.name}" for alias in node.names)
+    return found
+
+
+MODULES = {
+    module_name(path): path
+    for path in sorted(PACKAGE.rglob("*.py"))
+    if "cursormap" not in path.parts and module_name(path)
+}
+
+
+def test_every_module_has_its_place_in_the_chain():
+    assert set(MODULES) == set(CHAIN)
+
+
+@pytest.mark.parametrize("module", CHAIN)
+def test_a_module_imports_only_modules_before_it(module):
+    earlier = {f"reversi.{name}" for name in CHAIN[: CHAIN.index(module)]}
+    for name in imports(MODULES[module]):
+        if name.startswith("reversi.") and not name.startswith("reversi.cursormap"):
+            assert name in earlier, f"reversi.{module} imports {name}, which comes after it"
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: module_name(p) or "reversi")
+def test_only_the_standard_library_and_reversi(path):
+    for name in imports(path):
+        top = name.split(".")[0]
+        assert top in sys.stdlib_module_names or top in ("__future__", "reversi"), name
