@@ -147,6 +147,14 @@ class Game:
         """Every turn's move in order: squares, and PASS for passes and lost turns."""
         return [ply.move for ply in self.plies]
 
+    @property
+    def last_move(self) -> Square | None:
+        """The square of the last disc placed (passes and lost turns skipped), or ``None``."""
+        for ply in reversed(self.plies):
+            if isinstance(ply.move, Square):
+                return ply.move
+        return None
+
     def transcript(self) -> str:
         """The moves in Othello transcript form, for example ``'f5d6c3'`` (passes are implied)."""
         return "".join(ply.move.name for ply in self.plies if isinstance(ply.move, Square))
