@@ -114,6 +114,8 @@ class GameController(ComputerAndClock):
         opponent answers at once, as :attr:`Settings.computer_accepts_undo` says;
         a person answers with :meth:`answer_undo`.
         """
+        if self.game.is_over:
+            return self._refuse(say.GAME_IS_OVER)
         asker = color if color is not None else self._undo_asker()
         if asker is None:
             return self._refuse(say.NO_UNDO_YET)
@@ -137,6 +139,8 @@ class GameController(ComputerAndClock):
     def resign(self, color: Color | None = None) -> bool:
         """A side gives up: by default the person to move (or the person playing a computer)."""
         game = self.game
+        if game.is_over:
+            return self._refuse(say.GAME_IS_OVER)
         if color is None:
             humans = [c for c in (game.turn, game.turn.opponent) if not self.is_computer(c)]
             color = humans[0] if humans else game.turn

@@ -583,3 +583,20 @@ def test_a_bad_save_name_is_refused(tmp_path):
     assert controller.save("../escape") is False
     assert "is not a save name" in controller.message
     assert list(tmp_path.iterdir()) == []
+
+
+def test_undo_applies_only_once_a_person_has_a_move_to_take_back():
+    controller = GameController(white="greedy")
+    assert controller.can_undo is False  # before any move
+    assert controller.request_undo() is False and controller.tone is Tone.REFUSAL
+    controller.click("d3")
+    controller.play_computer_move(controller.game.legal_moves()[0], controller.version)
+    assert controller.can_undo is True
+    controller.resign()
+    assert controller.can_undo is False
+
+
+def test_the_view_gets_a_typed_square_and_the_last_move_comes_from_the_game():
+    controller = GameController()
+    controller.click(Square(2, 3))
+    assert controller.last_move() == controller.game.last_move == Square(2, 3)

@@ -244,3 +244,20 @@ def _all_widgets(widget):
     yield widget
     for child in getattr(widget, "children", ()):
         yield from _all_widgets(child)
+
+
+def test_undo_and_pass_are_disabled_until_they_can_be_used():
+    board = play()
+    assert board.buttons["undo"].disabled and board.buttons["pass"].disabled
+    mouse_down(board, "d3")
+    assert not board.buttons["undo"].disabled and board.buttons["pass"].disabled
+    board.buttons["resign"].click()
+    assert board.buttons["undo"].disabled and board.buttons["resign"].disabled
+
+
+def test_the_board_and_panels_wrap_and_the_canvas_scales_down_whole():
+    board = play()
+    row = board.children[1]
+    assert row.layout.flex_flow == "row wrap" and board.board.canvas in row.children
+    canvas = board.board.canvas.layout
+    assert (canvas.max_width, canvas.height, canvas.width) == ("100%", "auto", "400px")
