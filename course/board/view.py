@@ -1,5 +1,8 @@
 """The board drawn on an ipycanvas Canvas: squares, discs, hints, and the flips as a short film.
 
+This module owns the drawing and the pixel-to-square geometry; it reads the board
+it is given and never changes a game or decides a rule.
+
 :class:`BoardGeometry` is plain arithmetic (which square is under pixel (x, y)),
 so it is tested without a browser.  :class:`BoardCanvas` sends the drawing
 commands, each picture in one batch (``hold_canvas``).  An animation is one batch
