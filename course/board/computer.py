@@ -4,7 +4,9 @@ This module owns the clock (the one place where a turn lost to time is handled,
 whether the person was clicking or the clock ran out by itself) and the answers
 the :class:`~.background.Background` tasks need (the narrow
 :class:`~.background.Host` interface).  It may not word a message (see
-:mod:`.messages`) or import a widget.
+:mod:`.messages`) or import a widget.  A computer move is worked out for one
+:attr:`~.state.BoardState.version` of the game; a move for a position that has
+since been undone, reloaded or replaced is dropped instead of played.
 """
 
 from __future__ import annotations
