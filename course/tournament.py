@@ -157,7 +157,8 @@ def random_openings(count: int, plies: int, size: int = 8, seed: int = 0) -> lis
     tries = 0
     while len(openings) < count:
         tries += 1
-        board, color, moves = Board(size), BLACK, []
+        board, color = Board(size), BLACK
+        moves: list[Square] = []
         while len(moves) < plies and board.has_legal_move(color):
             move = rng.choice(board.legal_moves(color))
             board.play(move, color)

@@ -153,10 +153,10 @@ class Game:
 
     @property
     def last_move(self) -> Square | None:
-        """The square of the last disc played (``None`` before any, or if the last turn was lost).
+        """The square of the last disc placed (``None`` before any).
 
-        A pass or a turn lost to the clock leaves no disc, so after one it is ``None``
-        too: the board has no "last move" to frame.
+        Passes and turns lost to the clock put no disc down and are skipped, so a
+        board keeps framing the last disc that was played.
         """
         return self.history.last_move
 

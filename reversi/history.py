@@ -48,9 +48,10 @@ class History:
 
     @property
     def last_move(self) -> Square | None:
-        """The square of the last turn, if that turn put a disc down."""
-        if self.plies and isinstance(self.plies[-1].move, Square):
-            return self.plies[-1].move
+        """The square of the last disc put down (passes and lost turns skipped), or ``None``."""
+        for ply in reversed(self.plies):
+            if isinstance(ply.move, Square):
+                return ply.move
         return None
 
     def add_turn(self, before: Snapshot, ply: Ply, action: Action) -> None:

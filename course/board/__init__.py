@@ -1,7 +1,10 @@
 """The Reversi board widget: a clickable ipycanvas board with its ipywidgets panels.
 
-:mod:`.controller` holds the game between two players without any widget; :mod:`.view`
-draws a board on a canvas; :mod:`.widget` puts them together with the panels and the
-settings (``play()``).  The widget modules import ipywidgets and ipycanvas; nothing
-below ``course.board`` does.
+The layers point one way: :mod:`.settings`, :mod:`.events`, :mod:`.messages` and
+:mod:`.seats` know no other board module; :mod:`.state` builds on them,
+:mod:`.computer` (with :mod:`.background`, which knows only its ``Host``
+interface) on the state, and :mod:`.controller` on the computer side.  None of
+those imports a widget.  :mod:`.panels` and :mod:`.view` draw; :mod:`.widget`
+puts everything together with :mod:`.settings_panel` and :mod:`.sound`
+(``play()``).
 """

@@ -1,37 +1,75 @@
 """Computer moves and the game clock, run on the asyncio loop so the notebook never freezes.
 
-In a notebook the kernel runs an asyncio loop: clicks arrive on it, and so do
-the tasks started here.  A computer player's search runs in a worker thread
-(``run_in_executor``) on a copy of the board; the move it returns is played back
-on the loop, where the widgets are updated (ipykernel does not reliably send
-widget updates made from other threads).  Without a running loop (a script, a
-doctest) nothing starts: call ``controller.tick()`` or play the moves by hand.
+This module owns the two background tasks of a board and the narrow :class:`Host`
+interface they need; it knows nothing of the controller, the widgets or the rules.
+In a notebook the kernel runs an asyncio loop: clicks arrive on it, and so do the
+tasks started here.  A computer player's search runs in a worker thread
+(``run_in_executor``) on a copy of the board; the move it returns is handed back on
+the loop, where the widgets are updated (ipykernel does not reliably send widget
+updates made from other threads).  Without a running loop (a script, a doctest)
+nothing starts: the host calls ``tick()`` or plays the moves itself.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Protocol
 
-from course.board.settings import COMPUTER_WAIT
-
-if TYPE_CHECKING:
-    from course.board.controller import GameController
+from reversi.board import Board
+from reversi.notation import Color, Move
+from reversi.players import Player
 
 #: How often the clock is checked in a timed game, in seconds.
 CLOCK_TICK = 0.2
 
 
+@dataclass(frozen=True)
+class ComputerTurn:
+    """A computer player's turn to work out: the position (a copy) as of ``version``."""
+
+    version: int
+    color: Color
+    player: Player
+    board: Board
+    wait: float = 0.0  # seconds to wait before thinking, so people can follow
+
+
+class Host(Protocol):
+    """What the background tasks need from the game they run for, and nothing more."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def clock_running(self) -> bool: ...
+
+    def computer_turn(self) -> ComputerTurn | None:
+        """The computer player's turn to work out now, or ``None``."""
+
+    def set_thinking(self, color: Color | None) -> None:
+        """``color``'s computer player starts (or, with ``None``, stops) working out a move."""
+
+    def play_computer_move(self, move: Move, version: int) -> bool:
+        """Play ``move``, chosen for the position of ``version`` (dropped if the game moved on)."""
+
+    def tick(self) -> bool:
+        """Check the clock; returns whether a side lost its turn."""
+
+    def report_error(self, error: BaseException) -> None:
+        """Show an unexpected error; computer players rest afterwards."""
+
+
 class Background:
-    """The computer-move and clock tasks of one controller.
+    """The computer-move and clock tasks of one host.
 
     ``started`` stays false until the board is shown (or a person acts), so a
     computer-vs-computer game does not finish before anyone can watch it.
     """
 
-    def __init__(self, controller: GameController, started: bool = True) -> None:
-        self.controller = controller
+    def __init__(self, host: Host, started: bool = True) -> None:
+        self.host = host
         self.started = started
         self._computer: asyncio.Task[None] | None = None
         self._clock: asyncio.Task[None] | None = None
@@ -50,17 +88,15 @@ class Background:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        controller = self.controller
-        if controller.computer_should_move and not _running(self._computer):
+        if self.host.computer_turn() is not None and not _running(self._computer):
             self._computer = loop.create_task(self._computer_turns())
-        game = controller.game
-        if game.time_per_move is not None and not game.is_over and not _running(self._clock):
+        if self.host.clock_running and not _running(self._clock):
             self._clock = loop.create_task(self._run_clock())
 
     async def idle(self) -> None:
         """Wait until no computer move is being worked out or waited for."""
-        while _running(self._computer):
-            await asyncio.shield(self._computer)  # type: ignore[arg-type]
+        while self._computer is not None and not self._computer.done():
+            await asyncio.shield(self._computer)
 
     def close(self) -> None:
         """Cancel both tasks."""
@@ -69,43 +105,35 @@ class Background:
                 task.cancel()
 
     async def _computer_turns(self) -> None:
-        controller = self.controller
+        host = self.host
         loop = asyncio.get_running_loop()
-        while controller.computer_should_move:
-            version, game = controller.version, controller.game
-            color, player = game.turn, game.current_player
+        while (turn := host.computer_turn()) is not None:
             try:
-                controller.set_thinking(color)
-                delay = max(0.0, self._busy_until - time.monotonic())
-                if controller.settings.computer_waits:
-                    delay += COMPUTER_WAIT
+                host.set_thinking(turn.color)
+                delay = max(0.0, self._busy_until - time.monotonic()) + turn.wait
                 await asyncio.sleep(delay)  # at least sleep(0): clicks and Stop get their turn
-                if version != controller.version:
+                if turn.version != host.version:
                     continue
-                board = game.board.copy()
-                move = await loop.run_in_executor(None, player.choose_move, board, color)
-                controller.set_thinking(None)
-                controller.play_computer_move(move, version)  # dropped if the game moved on
+                move = await loop.run_in_executor(
+                    None, turn.player.choose_move, turn.board, turn.color
+                )
+                host.set_thinking(None)
+                host.play_computer_move(move, turn.version)  # dropped if the game moved on
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # shown in the status line, never lost in a task
-                controller.report_error(error)
+                host.report_error(error)
             finally:
-                controller.thinking = None
+                host.set_thinking(None)
 
     async def _run_clock(self) -> None:
-        controller = self.controller
-        shown = controller.countdown_text()
-        while controller.game.time_per_move is not None and not controller.game.is_over:
+        host = self.host
+        while host.clock_running:
             await asyncio.sleep(CLOCK_TICK)
             try:
-                if not controller.tick():
-                    text = controller.countdown_text()
-                    if text != shown:
-                        controller.notify_tick()
-                    shown = text
+                host.tick()
             except Exception as error:
-                controller.report_error(error)
+                host.report_error(error)
                 return
 
 

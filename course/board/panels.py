@@ -1,6 +1,8 @@
-"""The text panels beside the board (Pawns, Scores, Game log) as small HTML snippets.
+"""The text panels beside the board (Pawns, Scores, Game log) and the status line as HTML.
 
-Pure functions of the game's records, so they are tested without widgets.  Each
+This module owns how those texts look; it words nothing itself (the messages come
+from :mod:`.messages`) and imports no widget.  Pure functions of the game's
+records, so they are tested without widgets.  Each
 line is its own ``<div>`` and lines are separated by newlines, so a test reading
 the page text sees ``Black: 4`` and ``White: 1`` as separate words.
 
@@ -17,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
+from course.board.messages import Tone
 from reversi.board import PawnCounts
 from reversi.scores import Scoreboard
 
 LOG_STYLE = (
-    "max-height: 260px; overflow-y: auto; display: flex; flex-direction: column-reverse; "
+    "max-height: 200px; overflow-y: auto; display: flex; flex-direction: column-reverse; "
     "font-family: monospace; font-size: 12px; line-height: 1.45"
 )
 ROWS_STYLE = "line-height: 1.6"
@@ -36,7 +39,7 @@ def _rows(pairs: Iterable[tuple[str, object]]) -> str:
 
 
 def pawns_html(counts: PawnCounts) -> str:
-    """Seed 000's Pawns window: black, white, total and empty squares."""
+    """The Pawns panel: black, white, total and empty squares."""
     return _rows(
         [
             ("Black", counts.black),
@@ -48,9 +51,11 @@ def pawns_html(counts: PawnCounts) -> str:
 
 
 def scores_html(scoreboard: Scoreboard) -> str:
-    """Seed 000's Scores window: wins per player, then draws and stalemates."""
+    """The Scores panel: wins per player, then draws and stalemates."""
     rows = scoreboard.rows()
-    games = f'<div class="reversi-row" style="{ROWS_STYLE}">Games finished: {scoreboard.games}</div>'
+    games = (
+        f'<div class="reversi-row" style="{ROWS_STYLE}">Games finished: {scoreboard.games}</div>'
+    )
     return games + "\n" + _rows(rows)
 
 
@@ -64,10 +69,35 @@ def log_html(lines: Iterable[str]) -> str:
     return f'<div style="{LOG_STYLE}"><div>\n{body}\n</div></div>'
 
 
-def status_html(message: str, error: bool = False) -> str:
-    """The status line; errors in red."""
-    color = "#b00020" if error else "inherit"
-    return f'<span style="color: {color}">{escape(message)}</span>'
+#: How each tone of the status line looks: its CSS class, a sign before the text, a style.
+TONE_LOOKS = {
+    Tone.NORMAL: ("reversi-note", "", "color: inherit"),
+    Tone.REFUSAL: (
+        "reversi-refusal",
+        "\u26a0\ufe0f",
+        "color: #7a4100; background: #fff3d6; border-left: 4px solid #e08a00; "
+        "padding: 2px 8px; border-radius: 3px; display: inline-block",
+    ),
+    Tone.ERROR: (
+        "reversi-error-line",
+        "\u274c",
+        "color: #b00020; background: #fde8ea; border-left: 4px solid #b00020; "
+        "padding: 2px 8px; border-radius: 3px; display: inline-block",
+    ),
+}
+
+
+def status_html(message: str, tone: Tone = Tone.NORMAL) -> str:
+    """The status line: a refusal stands out with a warning sign, an error in red.
+
+    >>> status_html("Please wait.", Tone.REFUSAL)  # doctest: +ELLIPSIS
+    '<span class="reversi-refusal" role="alert" style="..."><span class="reversi-sign" aria-hidden="true">⚠️</span> Please wait.</span>'
+    """
+    css_class, sign, style = TONE_LOOKS[tone]
+    role = "" if tone is Tone.NORMAL else ' role="alert"'
+    if sign:
+        sign = f'<span class="reversi-sign" aria-hidden="true">{sign}</span> '
+    return f'<span class="{css_class}"{role} style="{style}">{sign}{escape(message)}</span>'
 
 
 def error_html(details: str) -> str:

@@ -1,15 +1,17 @@
-"""The settings of a notebook board and the events its controller sends to the view."""
+"""What a person can set on a notebook board: the rules of the next game and how it is shown.
+
+This module owns the :class:`Settings` record and its defaults; it imports no widget
+and never changes a game (the controller applies the settings).
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from reversi.notation import Color, Square
 from reversi.outcome import NoMovePolicy
 
-#: How long a computer waits before moving when ``Settings.computer_waits`` is on (seed 000).
+#: How long a computer waits before moving when ``Settings.computer_waits`` is on so people can follow it.
 COMPUTER_WAIT = 2.0
 
 #: Settings that shape a game: changing them mid-game takes effect at the next New game.
@@ -39,25 +41,3 @@ class Settings:
         for key in ("black_image", "white_image"):  # a pathlib.Path is welcome too
             path = getattr(self, key)
             setattr(self, key, None if path is None else os.fspath(path))
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something the view may need to show.
-
-    ``kind`` is one of ``move``, ``pass``, ``timeout``, ``refused``, ``message``, ``undo-requested``,
-    ``undo-answered``, ``resigned``, ``new-game``, ``loaded``, ``saved``, ``players``,
-    ``settings``, ``thinking``, ``tick``, ``stopped`` and ``error``.  A move carries its
-    colour, square and the discs it flipped, so the view can animate them.
-    """
-
-    kind: str
-    color: Color | None = None
-    square: Square | None = None
-    flipped: tuple[Square, ...] = ()
-    message: str = ""
-
-
-#: A listener gets each event; it may return how many seconds it needs to show it
-#: (an animation), and computer players wait that long before their next move.
-Listener = Callable[[Event], "float | None"]

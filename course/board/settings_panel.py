@@ -1,5 +1,8 @@
 """The Settings part of the board widget: players, rules, display, panels, saving and loading.
 
+This module owns those controls; it changes nothing itself but calls the
+controller, which checks every value and words every answer.
+
 Each control calls the controller (``set_player``, ``update_settings``, ``save``,
 ``load``); :meth:`SettingsPanel.sync` makes the controls show the controller's
 state again, for example after a save with other players was loaded.

@@ -1,5 +1,8 @@
 """A short "tock" when a disc is placed (off by default), made here rather than shipped as a file.
 
+This module owns the sound and the small widget that plays it; it never reads or
+changes a game (the board widget says when to play it).
+
 >>> wav = move_sound()
 >>> wav[:4], wav[8:12]
 (b'RIFF', b'WAVE')

@@ -1,5 +1,8 @@
 """The board drawn on an ipycanvas Canvas: squares, discs, hints, and the flips as a short film.
 
+This module owns the drawing and the pixel-to-square geometry; it reads the board
+it is given and never changes a game or decides a rule.
+
 :class:`BoardGeometry` is plain arithmetic (which square is under pixel (x, y)),
 so it is tested without a browser.  :class:`BoardCanvas` sends the drawing
 commands, each picture in one batch (``hold_canvas``).  An animation is one batch
@@ -38,7 +41,7 @@ PALETTE = {
     "last-move": "#e63b2e",
 }
 
-#: Frames of one flip and the pause between them (ms), normal and slow (the ZX-81's SLOW mode).
+#: Frames of one flip and the pause between them (ms), normal and slow (each capture shown on its own).
 FLIP_FRAMES = 6
 FRAME_MS = 30
 SLOW_FRAME_MS = 45
@@ -157,11 +160,15 @@ class BoardCanvas:
     # -- inside -----------------------------------------------------------------------
 
     def _fix_css_size(self) -> None:
-        # Shown at its own size, neither stretched by a taller neighbour in a row nor squashed.
-        side = f"{self.geometry.pixels}px"
+        # Shown at its own size where there is room, never stretched by a taller neighbour in
+        # a row; in a narrower window scaled down whole (height follows the width), so no
+        # coordinate is cut.  ipycanvas maps clicks on a scaled canvas back to its pixels.
         layout = self.canvas.layout
-        layout.width = layout.height = layout.min_width = layout.min_height = side
-        layout.flex = "0 0 auto"
+        layout.width = f"{self.geometry.pixels}px"
+        layout.max_width = "100%"
+        layout.height = "auto"
+        layout.min_width = layout.min_height = "0"
+        layout.flex = "0 1 auto"
 
     @contextmanager
     def _batch(self) -> Iterator[None]:
@@ -205,14 +212,14 @@ class BoardCanvas:
         c.font = f"{max(10, min(15, g.margin - 9))}px sans-serif"
         c.text_align = "center"
         c.text_baseline = "middle"
-        far = side - g.margin / 2  # like the ZX-81 screen: coordinates on all four sides
+        far = side - g.margin / 2  # coordinates on all four sides, read from any seat
         for i in range(g.size):
-            at = g.margin + i * g.cell + g.cell / 2
+            mid = g.margin + i * g.cell + g.cell / 2
             letter, number = COLUMN_LETTERS[i], str(i + 1)
-            c.fill_text(letter, at, g.margin / 2)
-            c.fill_text(letter, at, far)
-            c.fill_text(number, g.margin / 2, at)
-            c.fill_text(number, far, at)
+            c.fill_text(letter, mid, g.margin / 2)
+            c.fill_text(letter, mid, far)
+            c.fill_text(number, g.margin / 2, mid)
+            c.fill_text(number, far, mid)
         discs = {sq: board[sq] for sq in board.squares() if board[sq] is not None}
         discs.update(overrides or {})
         for color in (BLACK, WHITE):

@@ -1,8 +1,14 @@
 """The playable board: the canvas, the buttons, the settings and the panels around a controller.
 
-``play()`` in a notebook cell returns a :class:`GameWidget`, which displays itself.
-The widget only translates: a click becomes ``controller.click(square)``, a button
-press a controller call, and each controller event a redraw.  Every callback is
+This module owns how the board's widgets are put together and laid out, and the
+translation between them and the controller; it may not decide a rule or word a
+status message (the controller and :mod:`.messages` do).  ``play()`` in a notebook
+cell returns a :class:`GameWidget`, which displays itself.  A click is turned into a
+:class:`~reversi.notation.Square` here, once, and becomes
+``controller.click(square)``; a button press becomes a controller call, and each
+controller event a redraw.  The board and its panels reflow: beside each other
+when there is room, the panels below the board when there is not, the canvas
+scaled down (never cut) in a window narrower than the board.  Every callback is
 guarded, so an exception shows up in the status line (with the traceback folded
 below the board) instead of vanishing into the browser console.
 """
@@ -19,14 +25,17 @@ from typing import Any, TypeVar
 
 import ipywidgets as w
 
+from course.board import messages as say
 from course.board.controller import GameController
+from course.board.events import Event, EventKind, MoveEvent
+from course.board.messages import Tone
 from course.board.panels import error_html, log_html, pawns_html, scores_html, status_html
-from course.board.settings import Event, Settings
+from course.board.settings import Settings
 from course.board.settings_panel import PANELS, SettingsPanel
 from course.board.sound import SoundPlayer
 from course.board.view import BoardCanvas
 from course.pictures.pawns import load_pawn_image
-from reversi.notation import BLACK, WHITE
+from reversi.notation import BLACK, WHITE, Square
 from reversi.players import Player
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,7 +53,6 @@ class GameWidget(w.VBox):
         self.sound = SoundPlayer(settings.sound)
         self.turn = _html("reversi-turn")
         self.clock = _html("reversi-clock")
-        self.clock.layout.margin = "0 0 0 16px"
         self.status = _html("reversi-status")
         self.errors = _html("reversi-error")
         self.pawns_panel, self.scores_panel, self.log_panel = (
@@ -53,8 +61,10 @@ class GameWidget(w.VBox):
         self.panel_boxes = {
             "pawns": _titled("Pawns", self.pawns_panel),
             "scores": _titled("Scores", self.scores_panel),
-            "log": _titled("Game log", self.log_panel, width="260px"),
+            "log": _titled("Game log", self.log_panel, width="240px"),
         }
+        panels_box = w.Box(list(self.panel_boxes.values()), layout=_wrapping(flex="1 1 170px"))
+        panels_box.add_class("reversi-panels")
         self.buttons = self._make_buttons()
         self.undo_box = self._make_undo_box()
         self.settings_panel = SettingsPanel(
@@ -62,16 +72,17 @@ class GameWidget(w.VBox):
         )
         super().__init__(
             [
-                w.HBox([self.turn, self.clock]),
-                w.HBox([self.board.canvas, w.VBox(list(self.panel_boxes.values()))]),
+                w.Box([self.turn, self.clock], layout=_wrapping(grid_gap="4px 16px")),
+                w.Box([self.board.canvas, panels_box], layout=_wrapping(grid_gap="8px 12px")),
                 self.status,
-                w.HBox(list(self.buttons.values())),
+                w.Box(list(self.buttons.values()), layout=_wrapping()),
                 self.undo_box,
                 self.settings_panel.widget,
                 self.errors,
                 self.sound.widget,
             ]
         )
+        self.layout.max_width = "100%"
         self.add_class("reversi-game")
         for name, box in self.panel_boxes.items():
             box.layout.display = None if name in panels else "none"
@@ -93,15 +104,15 @@ class GameWidget(w.VBox):
         """Refresh the texts, panels and buttons (not the canvas)."""
         c = self.controller
         game = c.game
-        self.turn.value = f"<b>{_esc(c.turn_text())}</b>" + (" (thinking...)" if c.thinking else "")
+        self.turn.value = f"<b>{_esc(c.turn_text())}</b>"
         self.clock.value = _esc(c.countdown_text())
-        self.status.value = status_html(c.message, error=c.message.startswith("Error"))
+        self.status.value = status_html(c.message, c.tone)
         self.pawns_panel.value = pawns_html(game.counts())
         self.scores_panel.value = scores_html(c.scoreboard)
         self.log_panel.value = log_html(game.log)
         b = self.buttons
         b["pass"].disabled = not c.can_pass
-        b["undo"].disabled = game.is_over or game.pending_undo is not None
+        b["undo"].disabled = not c.can_undo
         b["resign"].disabled = game.is_over
         computers = [color for color in (BLACK, WHITE) if c.is_computer(color)]
         b["stop"].disabled = not computers or game.is_over
@@ -109,9 +120,7 @@ class GameWidget(w.VBox):
         answerer = c.undo_answerer
         self.undo_box.layout.display = None if answerer is not None else "none"
         if answerer is not None:
-            self.undo_question.value = (
-                f"{_esc(c.who(answerer))}: {answerer.opponent} asks to take back their last move."
-            )
+            self.undo_question.value = _esc(say.undo_question(game, answerer))
 
     def set_pawn_images(
         self, black: str | os.PathLike[str] | None, white: str | os.PathLike[str] | None
@@ -132,7 +141,7 @@ class GameWidget(w.VBox):
     def show_error(self, error: BaseException) -> None:
         """Show an error raised in a callback: a line in the status, the traceback folded below."""
         details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-        self.status.value = status_html(f"Error: {type(error).__name__}: {error}", error=True)
+        self.status.value = status_html(say.error(error), Tone.ERROR)
         self.errors.value = error_html(details)
 
     def close(self) -> None:
@@ -162,52 +171,56 @@ class GameWidget(w.VBox):
         self.controller.start()
 
     def _on_mouse_down(self, x: float, y: float) -> None:
-        square = self.board.geometry.square_at(x, y)
+        square = self.board.geometry.square_at(x, y)  # the one place a click becomes a Square
         if square is None:
-            self.status.value = status_html("Click on a square of the board.")
+            self.status.value = status_html(say.CLICK_A_SQUARE, Tone.REFUSAL)
             return
         self.controller.click(square)
 
     def _on_event(self, event: Event) -> float | None:
         c = self.controller
-        seconds = None
-        if event.kind == "move" and event.square is not None:
-            self.sound.play()
-            hints, last = self._markers()
-            if c.settings.animate:
-                self.board.resize(c.game.board.size)
-                seconds = self.board.animate(
-                    c.game.board,
-                    event.color,  # type: ignore[arg-type]
-                    event.square,
-                    event.flipped,
-                    hints,
-                    last,
-                    slow=c.settings.slow_captures,
-                )
-            else:
-                self.board.draw(c.game.board, hints, last)
-        elif event.kind == "tick":
+        kind = event.kind
+        if kind is EventKind.TICK:
             self.clock.value = _esc(c.countdown_text())
             return None
-        elif event.kind in ("refused", "message", "thinking", "saved", "stopped"):
-            pass  # nothing moved on the board
-        else:
+        seconds = None
+        if isinstance(event, MoveEvent):
+            self.sound.play()
+            seconds = self._show_move(event)
+        elif kind.redraws_board:
             self.board.resize(c.game.board.size)
             self.board.draw(c.game.board, *self._markers())
-        if event.kind == "error" and c.error:
+        if kind is EventKind.ERROR and c.error:
             self.errors.value = error_html(c.error)
-        elif event.kind in ("new-game", "loaded"):
+        elif kind in (EventKind.NEW_GAME, EventKind.LOADED):
             self.errors.value = ""
-        if event.kind in ("loaded", "players", "settings"):
+        if kind.changes_settings:
             self.settings_panel.sync()
             self.sound.set_enabled(c.settings.sound)
-        if event.kind == "saved":
+        if kind is EventKind.SAVED:
             self.settings_panel.refresh_saves()
         self.refresh()
         return seconds
 
-    def _markers(self) -> tuple[list[Any], Any]:
+    def _show_move(self, event: MoveEvent) -> float | None:
+        """Draw a move, as a short film when animations are on; returns its seconds."""
+        c = self.controller
+        hints, last = self._markers()
+        if not c.settings.animate or event.color is None:
+            self.board.draw(c.game.board, hints, last)
+            return None
+        self.board.resize(c.game.board.size)
+        return self.board.animate(
+            c.game.board,
+            event.color,
+            event.square,
+            event.flipped,
+            hints,
+            last,
+            slow=c.settings.slow_captures,
+        )
+
+    def _markers(self) -> tuple[list[Square], Square | None]:
         c = self.controller
         hints = c.hints() if c.settings.show_legal_moves else []
         last = c.last_move() if c.settings.show_last_move else None
@@ -255,7 +268,8 @@ class GameWidget(w.VBox):
         decline.add_class("reversi-decline")
         accept.on_click(self._guard(lambda _b: self.controller.answer_undo(True)))
         decline.on_click(self._guard(lambda _b: self.controller.answer_undo(False)))
-        box = w.HBox([self.undo_question, accept, decline])
+        layout = w.Layout(flex_flow="row wrap", align_items="center", max_width="100%")
+        box = w.HBox([self.undo_question, accept, decline], layout=layout)
         box.add_class("reversi-undo-answer")
         return box
 
@@ -266,11 +280,22 @@ def _html(css_class: str) -> w.HTML:
     return widget
 
 
-def _titled(title: str, body: w.Widget, width: str = "160px") -> w.VBox:
-    box = w.VBox(
-        [w.HTML(f"<b>{title}</b>"), body], layout=w.Layout(width=width, margin="0 0 8px 12px")
+def _titled(title: str, body: w.Widget, width: str = "150px") -> w.VBox:
+    """A panel: its title over its body, never wider than the window."""
+    layout = w.Layout(width=width, max_width="100%", margin="0 12px 8px 0")
+    return w.VBox([w.HTML(f"<b>{title}</b>"), body], layout=layout)
+
+
+def _wrapping(**more: str) -> w.Layout:
+    """A row that wraps its items onto the next line when the window is too narrow."""
+    return w.Layout(
+        display="flex",
+        flex_flow="row wrap",
+        align_items="flex-start",
+        align_content="flex-start",
+        max_width="100%",
+        **more,
     )
-    return box
 
 
 def _esc(text: str) -> str:

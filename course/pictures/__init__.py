@@ -1,1 +1,4 @@
-"""Pictures of boards shared by every part of ``course``: SVG boards and pawn images."""
+"""Pictures of boards shared by every part of ``course``: SVG boards and pawn images.
+
+Nothing here changes a game or decides a rule; the pictures only read what they are given.
+"""

@@ -1,5 +1,7 @@
-"""Pictures for the pawns: 64x64 PNG files, as in seed 000's Black.png and White.png.
+"""Pictures for the pawns: 64x64 PNG files, one for Black and one for White.
 
+This module owns reading and checking those files (and the sample pair shipped in
+``assets/``); it draws nothing itself and never touches a game.
 A picture that is missing or unreadable is not drawn: the board falls back to
 solid discs and says why.  Every file is decoded here first, because a broken
 image sent to the browser would stall the canvas for good.

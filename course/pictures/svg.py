@@ -1,8 +1,10 @@
 """Static pictures of a board as SVG: a pure function of the board, like python-chess's renderer.
 
-``board_svg`` only reads the board it is given, so the same board always gives the
-same picture.  On ``import course`` a notebook shows every :class:`~reversi.Board`
-(and :class:`~reversi.game.Game`) as such a picture; :func:`show` adds highlights.
+This module owns the SVG drawing of boards and games; it reads what it is given
+and never changes it, and it imports no widget.  The same board always gives the
+same picture.  :func:`course.register_formatters` makes a notebook show every
+:class:`~reversi.Board` (and :class:`~reversi.game.Game`) as such a picture;
+:func:`show` adds highlights.
 
 >>> from reversi import Board, BLACK
 >>> board = Board()
@@ -124,13 +126,13 @@ def board_svg(
             f'fill="{COLORS["coord"]}" font-family="sans-serif" font-size="13" text-anchor="middle"'
         )
         for i in range(n):
-            at = margin + i * CELL + CELL / 2
+            mid = margin + i * CELL + CELL / 2
             parts.append(
-                f'<text class="coord" x="{at:g}" y="{margin * 0.72:g}" {style}>'
+                f'<text class="coord" x="{mid:g}" y="{margin * 0.72:g}" {style}>'
                 f"{COLUMN_LETTERS[i]}</text>"
             )
             parts.append(
-                f'<text class="coord" x="{margin / 2:g}" y="{at + 4.5:g}" {style}>{i + 1}</text>'
+                f'<text class="coord" x="{margin / 2:g}" y="{mid + 4.5:g}" {style}>{i + 1}</text>'
             )
     parts.append("</svg>")
     return "\n".join(parts)
@@ -139,16 +141,8 @@ def board_svg(
 def game_svg(game: Game, size_px: int | None = None) -> str:
     """A game's board with the side to move's legal moves dotted and the last move framed."""
     return board_svg(
-        game.board, markers=game.legal_moves(), last_move=last_square(game), size_px=size_px
+        game.board, markers=game.legal_moves(), last_move=game.last_move, size_px=size_px
     )
-
-
-def last_square(game: Game) -> Square | None:
-    """The square of the most recent disc placed in ``game`` (passes skipped), or ``None``."""
-    for ply in reversed(game.plies):
-        if isinstance(ply.move, Square):
-            return ply.move
-    return None
 
 
 class BoardPicture:

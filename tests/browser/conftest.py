@@ -836,3 +836,141 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ``asyncio.run`` or execute notebooks with nbclient cannot run after it starts.
     """
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+# --------------------------------------------------------------------------------------------
+# Notebook 7 and Voila: the same board in the other front ends a teacher may use
+# --------------------------------------------------------------------------------------------
+
+
+class Notebook7Server(JupyterServer):
+    """A running ``jupyter notebook`` (Notebook 7) on 127.0.0.1, same private dirs as the lab one.
+
+    :meth:`lab_url` opens a notebook in Notebook 7's own page (``/notebooks/...``), which
+    exposes the app as ``window.jupyterapp`` too, so :class:`NotebookPage` drives it as well.
+    """
+
+    def lab_url(self, path: str, workspace: str | None = None) -> str:
+        where = urllib.request.quote(path.lstrip("/"))
+        return f"{self.base_url}/notebooks/{where}?token={self.token}"
+
+    def _command(self) -> list[str]:
+        return [
+            sys.executable, "-m", "notebook",
+            "--no-browser", "--allow-root",
+            "--ip=127.0.0.1", f"--port={self.port}", "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={self.root_dir}",
+            "--JupyterNotebookApp.expose_app_in_browser=True",
+            f"--JupyterNotebookApp.workspaces_dir={self.base / 'workspaces'}",
+            f"--JupyterNotebookApp.user_settings_dir={self.base / 'settings'}",
+            "--ServerApp.terminals_enabled=False",
+        ]  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def notebook7_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Notebook7Server]:
+    """A Notebook 7 server (``jupyter notebook``) whose root is a temp copy of the lessons."""
+    server = Notebook7Server(tmp_path_factory.mktemp("notebook7"))
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+class VoilaApp:
+    """``voila NOTEBOOK`` on 127.0.0.1 and a free port: the notebook as an app-like page.
+
+    Voila runs the notebook in a kernel of its own for each page and shows only the
+    outputs (the boards and their controls), no code.  Started in a session of its own
+    and stopped by its process id (its kernels go with it).
+    """
+
+    def __init__(self, base: Path, notebook: str):
+        self.base = base
+        self.notebook = notebook
+        self.root_dir = base / "root"
+        self.log_path = base / "voila.log"
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+        self._log_file: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no voila log)"
+
+    def start(self, timeout: float = SERVER_START_TIMEOUT) -> None:
+        for d in ("config", "runtime", "data", "ipython"):
+            (self.base / d).mkdir(parents=True, exist_ok=True)
+        ignore = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+        for name in COPIED_FOLDERS:
+            if (REPO_ROOT / name).is_dir():
+                shutil.copytree(REPO_ROOT / name, self.root_dir / name, ignore=ignore)
+        self.port = _free_port()
+        env = dict(os.environ)
+        env.update(
+            JUPYTER_CONFIG_DIR=str(self.base / "config"),
+            JUPYTER_RUNTIME_DIR=str(self.base / "runtime"),
+            JUPYTER_DATA_DIR=str(self.base / "data"),
+            IPYTHONDIR=str(self.base / "ipython"),
+            PYTHONUNBUFFERED="1",
+        )
+        self._log_file = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "voila", self.notebook, "--no-browser",
+             f"--port={self.port}", "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],  # fmt: skip
+            cwd=self.root_dir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1),
+            ):
+                return
+            time.sleep(0.2)
+        code = self.process.poll()
+        self.stop()
+        pytest.fail(
+            f"Voila {'exited with code ' + str(code) if code is not None else 'did not listen'}"
+            f"; last lines of {self.log_path}:\n{self.log_tail()}",
+            pytrace=False,
+        )
+
+    def stop(self) -> None:
+        proc = self.process
+        if proc is not None and proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # its session: Voila and the kernels it started
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
+
+@pytest.fixture(scope="module")
+def voila_play(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaApp]:
+    """Voila serving notebooks/01_play.ipynb (a temp copy) as an app-like page."""
+    app = VoilaApp(tmp_path_factory.mktemp("voila"), "notebooks/01_play.ipynb")
+    try:
+        app.start()
+        yield app
+    finally:
+        app.stop()

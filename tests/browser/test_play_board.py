@@ -197,7 +197,7 @@ def test_an_error_in_a_callback_shows_in_the_board_and_a_computer_game_plays_out
     # Randomizer against Greedy, no animation: the whole game runs to its end by itself.
     cvc = game(nb, 1)
     expect_text(
-        cvc.locator(".reversi-turn"), r"Game over: (Black wins|White wins|Draw)", timeout=30_000
+        cvc.locator(".reversi-turn"), r"Game over: (Black wins|White wins|A draw)", timeout=30_000
     )
     black, white = counts(cvc)
     assert black + white == int(

@@ -153,19 +153,19 @@ def test_the_last_move_is_the_last_disc_played():
     assert game.last_move == square("f5")
 
 
-def test_after_a_pass_or_a_lost_turn_there_is_no_last_move_to_show():
+def test_a_pass_or_a_lost_turn_keeps_the_last_disc_played():
     clock = FakeClock()
     game = Game(time_per_move=5, clock=clock)
     game.play("d3")
     clock.now += 6
     game.check_time()
-    assert game.plies[-1].timeout and game.last_move is None
+    assert game.plies[-1].timeout and game.last_move == square("d3")
     stuck = Game()
     for move in ["d3", "c3", "e6", "d2", "d1", "e1", "b2", "c1"]:  # Black is left without a move
         stuck.play(move)
     assert stuck.last_move == square("c1")
     stuck.pass_turn()
-    assert stuck.moves[-1] is PASS and stuck.last_move is None
+    assert stuck.moves[-1] is PASS and stuck.last_move == square("c1")
 
 
 # -- names and scores ------------------------------------------------------------------

@@ -13,7 +13,9 @@ import threading
 import pytest
 
 from course.board.controller import GameController
-from course.board.settings import Event, Settings
+from course.board.events import Event, EventKind, MoveEvent
+from course.board.messages import Tone
+from course.board.settings import Settings
 from reversi import BLACK, PASS, WHITE, Board, Square
 from reversi.outcome import NoMovePolicy
 from reversi.players import Player, RandomPlayer
@@ -88,7 +90,10 @@ def test_a_click_on_d3_plays_it_for_black():
     assert controller.game.counts() == (4, 1, 5, 59)
     assert controller.game.log[-1] == "1. Black d3 flips d4"
     assert controller.message == "Black played d3 and turned 1 disc. White to move."
-    assert events[-1] == Event("move", BLACK, Square(2, 3), (Square(3, 3),), controller.message)
+    assert events[-1] == MoveEvent(
+        EventKind.MOVE, controller.message, BLACK, square=Square(2, 3), flipped=(Square(3, 3),)
+    )
+    assert controller.tone is Tone.NORMAL
     assert controller.last_move() == Square(2, 3)
     assert [str(s) for s in controller.hints()] == ["c3", "e3", "c5"]
 
@@ -122,10 +127,13 @@ def test_a_second_click_on_the_same_square_is_refused():
 def test_a_click_after_the_end_is_refused():
     controller = GameController()
     controller.resign()
-    assert controller.message == "Black resigned. Game over: White wins, 2-2 (resignation)."
+    assert controller.message == (
+        "Black resigned. Game over: White wins, Black 2 – White 2: Black resigned."
+    )
     before = snapshot(controller)
     assert controller.click("d3") is False
-    assert controller.message.startswith("The game is over (White wins")
+    assert controller.message == "The game is over: press New game to play again."
+    assert controller.tone is Tone.REFUSAL
     assert snapshot(controller)[1:] == before[1:]
 
 
@@ -147,9 +155,9 @@ def test_a_player_with_no_move_must_press_pass():
 @pytest.mark.parametrize(
     ("policy", "ending"),
     [
-        (NoMovePolicy.STALEMATE, "Game over: Stalemate at 8-4"),
-        (NoMovePolicy.OPPONENT_WINS, "Game over: White wins, 8-4"),
-        (NoMovePolicy.MORE_DISCS_WINS, "Game over: Black wins, 8-4"),
+        (NoMovePolicy.STALEMATE, "Game over: Stalemate, Black 8 – White 4"),
+        (NoMovePolicy.OPPONENT_WINS, "Game over: White wins, Black 8 – White 4"),
+        (NoMovePolicy.MORE_DISCS_WINS, "Game over: Black wins, Black 8 – White 4"),
     ],
 )
 def test_the_other_policies_end_the_game_and_count_in_the_scores(policy, ending):
@@ -444,7 +452,9 @@ def test_the_clock_counts_down_and_a_late_player_loses_the_turn():
     assert controller.tick() is False
     clock.now += 7
     assert controller.tick() is True
-    assert controller.message == "Black ran out of time and lost the turn. White to move."
+    assert controller.message == (
+        "Black ran out of time (10 s per move) and lost the turn. White to move."
+    )
     assert controller.game.turn is WHITE
     assert controller.game.log[-1] == "1. Black ran out of time and loses the turn"
     assert (
@@ -457,7 +467,7 @@ def test_a_click_after_the_time_ran_out_forfeits_the_turn():
     controller = GameController(settings=Settings(time_per_move=5), clock=clock)
     clock.now += 6
     assert controller.click("d3") is False
-    assert controller.message.startswith("Too late: Black ran out of time (5 s per move)")
+    assert controller.message.startswith("Black ran out of time (5 s per move) and lost the turn")
     assert controller.game.turn is WHITE and controller.game.board == Board()
 
 
@@ -573,3 +583,20 @@ def test_a_bad_save_name_is_refused(tmp_path):
     assert controller.save("../escape") is False
     assert "is not a save name" in controller.message
     assert list(tmp_path.iterdir()) == []
+
+
+def test_undo_applies_only_once_a_person_has_a_move_to_take_back():
+    controller = GameController(white="greedy")
+    assert controller.can_undo is False  # before any move
+    assert controller.request_undo() is False and controller.tone is Tone.REFUSAL
+    controller.click("d3")
+    controller.play_computer_move(controller.game.legal_moves()[0], controller.version)
+    assert controller.can_undo is True
+    controller.resign()
+    assert controller.can_undo is False
+
+
+def test_the_view_gets_a_typed_square_and_the_last_move_comes_from_the_game():
+    controller = GameController()
+    controller.click(Square(2, 3))
+    assert controller.last_move() == controller.game.last_move == Square(2, 3)

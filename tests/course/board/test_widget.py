@@ -31,7 +31,16 @@ def client_ready(widget: GameWidget) -> None:
 
 
 def text(html_widget: ipywidgets.HTML) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", html_widget.value))
+    """The words a widget shows, without the warning sign of a refusal or an error."""
+    words = re.sub(r'<span class="reversi-sign"[^>]*>[^<]*</span> ', "", html_widget.value)
+    return html.unescape(re.sub(r"<[^>]+>", "", words))
+
+
+def tone(status: ipywidgets.HTML) -> str:
+    """The CSS class that gives the status line its look."""
+    found = re.match(r'<span class="([a-z-]+)"', status.value)
+    assert found, status.value
+    return found[1]
 
 
 def test_play_returns_a_widget_with_the_classes_the_browser_tests_read():
@@ -57,15 +66,20 @@ def test_a_click_on_d3_updates_the_panels():
     assert re.search(r"Black: 4\nWhite: 1\nTotal: 5\nEmpty: 59", text(board.pawns_panel))
     assert "1. Black d3 flips d4" in text(board.log_panel)
     assert text(board.status) == "Black played d3 and turned 1 disc. White to move."
+    assert tone(board.status) == "reversi-note" and "reversi-sign" not in board.status.value
     mouse_down(board, "a1")
     assert text(board.status) == "'a1' is not a legal move for White: no Black disc is next to a1"
+    assert tone(board.status) == "reversi-refusal" and "reversi-sign" in board.status.value
     assert "Black: 4" in text(board.pawns_panel)
 
 
 def test_a_click_in_the_margin_is_not_a_move():
     board = play()
     board.board.canvas._handle_frontend_event(None, {"event": "mouse_down", "x": 3, "y": 3}, [])
-    assert text(board.status) == "Click on a square of the board."
+    assert text(board.status) == (
+        "Click on a square of the board (the coordinates are not squares)."
+    )
+    assert tone(board.status) == "reversi-refusal"
     assert board.controller.game.plies == []
 
 
@@ -78,6 +92,7 @@ def test_an_exception_in_a_click_handler_is_shown_in_the_widget(monkeypatch):
     monkeypatch.setattr(board.controller, "click", broken_click)
     mouse_down(board, "d3")  # ipywidgets would only log this to the browser console
     assert text(board.status) == "Error: ZeroDivisionError: division by zero in a handler"
+    assert tone(board.status) == "reversi-error-line"
     assert "Traceback" in board.errors.value and "broken_click" in board.errors.value
 
 
@@ -229,3 +244,20 @@ def _all_widgets(widget):
     yield widget
     for child in getattr(widget, "children", ()):
         yield from _all_widgets(child)
+
+
+def test_undo_and_pass_are_disabled_until_they_can_be_used():
+    board = play()
+    assert board.buttons["undo"].disabled and board.buttons["pass"].disabled
+    mouse_down(board, "d3")
+    assert not board.buttons["undo"].disabled and board.buttons["pass"].disabled
+    board.buttons["resign"].click()
+    assert board.buttons["undo"].disabled and board.buttons["resign"].disabled
+
+
+def test_the_board_and_panels_wrap_and_the_canvas_scales_down_whole():
+    board = play()
+    row = board.children[1]
+    assert row.layout.flex_flow == "row wrap" and board.board.canvas in row.children
+    canvas = board.board.canvas.layout
+    assert (canvas.max_width, canvas.height, canvas.width) == ("100%", "auto", "400px")

@@ -103,3 +103,16 @@ def test_boards_show_themselves_as_svg_in_ipython():
 def test_outside_ipython_nothing_is_registered(monkeypatch):
     monkeypatch.setattr("IPython.get_ipython", lambda: None)
     assert course.register_formatters() is False
+
+
+def test_the_last_move_frame_stays_on_the_last_disc_after_a_pass():
+    game = Game()
+    for move in ["d3", "c3", "e6", "d2", "d1", "e1", "b2", "c1"]:
+        game.play(move)
+    game.pass_turn()  # Black has no move
+    assert game.last_move == game.board.square("c1")
+    root = parse(game_svg(game))
+    frame = with_class(root, "last-move")
+    assert len(frame) == 1
+    x, y = float(frame[0].get("x")), float(frame[0].get("y"))
+    assert (x, y) == (20 + 2 * 40 + 2, 20 + 0 * 40 + 2)  # c1: column c, row 1
