@@ -22,6 +22,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from course.board.messages import Tone
 from course.board.panels import log_html, pawns_html, status_html
 from course.board.view import BoardCanvas
 from course.classroom.client import RoomClient
@@ -98,7 +99,7 @@ class RoomBoard(w.VBox):
         try:
             await self.client.connect()
         except ClassroomError as refused:
-            self.status.value = status_html(str(refused), error=True)
+            self.status.value = status_html(str(refused), Tone.REFUSAL)
             return
         self._clock_task = asyncio.get_running_loop().create_task(self._run_clocks())
 
@@ -122,14 +123,14 @@ class RoomBoard(w.VBox):
             self.question.value = f"<b>{html.escape(message['text'])}</b>"
             self.question_box.layout.display = None
         elif kind == "error":
-            self.status.value = status_html(message["message"], error=True)
+            self.status.value = status_html(message["message"], Tone.REFUSAL)
         elif kind == "welcome":
             role = message["role"]
             self.player_box.layout.display = None if role in PLAYER_ROLES else "none"
             what = f"you play {role.capitalize()}" if role in PLAYER_ROLES else f"you are an {role}"
             self.title.value = f"<b>Room {html.escape(self.client.room)}</b>: {html.escape(self.client.name)}, {what}"
         elif kind in ("closed", "disconnected"):
-            self.status.value = status_html(f"Disconnected: {message['reason']}", error=True)
+            self.status.value = status_html(f"Disconnected: {message['reason']}", Tone.ERROR)
 
     def _show_state(self, state: dict[str, Any]) -> None:
         game = state["game"]
@@ -202,7 +203,7 @@ class RoomBoard(w.VBox):
         try:
             await self.client.send(kind, **fields)
         except Exception as failed:  # a closed connection: say it on the board
-            self.status.value = status_html(f"Could not send {kind!r}: {failed}", error=True)
+            self.status.value = status_html(f"Could not send {kind!r}: {failed}", Tone.ERROR)
 
     def _send_chat(self) -> None:
         text = self.chat_input.value.strip()
@@ -226,7 +227,7 @@ class RoomBoard(w.VBox):
             function(*args)
         except Exception as failed:  # never raise into ipywidgets or the receiving task
             with contextlib.suppress(Exception):
-                self.status.value = status_html(f"Error: {type(failed).__name__}: {failed}", error=True)
+                self.status.value = status_html(f"Error: {type(failed).__name__}: {failed}", Tone.ERROR)
 
 
 def join(

@@ -375,7 +375,7 @@ class Room:
             self.finished.append(save)
             self.records.append(("finished", save))
         for action in game.actions[self._stored_actions :]:  # a game's actions only grow
-            self.records.append(("action", {"game": self.games_played, "action": action}))
+            self.records.append(("action", {"game": self.games_played, "action": action.to_dict()}))
         self._stored_actions = len(game.actions)
         return [*out, (self._everyone(), self.state())]
 
