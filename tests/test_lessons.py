@@ -35,9 +35,6 @@ LESSONS = [
 ]
 #: Optional notebooks: an extension for strong students and a short reference.
 EXTRAS = ["extra_inside_the_package", "reference_saves_timers_pictures"]
-#: Lessons of the plan written on another branch: linked already, required once merged.
-WRITTEN_ELSEWHERE = {"06_class_play"}
-
 #: A code cell longer than this is a sign that logic should move into a package.
 MAX_CODE_LINES = 15
 
@@ -163,16 +160,8 @@ def is_compared(cell: nbformat.NotebookNode) -> bool:
 
 
 def broken_links(text: str, folder: Path) -> list[str]:
-    """Links in ``text`` (read from ``folder``) to files that do not exist.
-
-    A link to a lesson of the plan that is written on another branch counts as resolved.
-    """
-    planned = {f"{name}.ipynb" for name in WRITTEN_ELSEWHERE}
-    return [
-        target
-        for target in links_in(text)
-        if not (folder / target).exists() and Path(target).name not in planned
-    ]
+    """Links in ``text`` (read from ``folder``) to files that do not exist."""
+    return [target for target in links_in(text) if not (folder / target).exists()]
 
 
 # -- the tests ------------------------------------------------------------------------------
@@ -192,10 +181,13 @@ def test_the_helpers_can_fail():
     links = "[a](01_play.ipynb), [b](../docs/g.md#plan), [c](https://x.org/a.md)"
     assert links_in(links) == ["01_play.ipynb", "../docs/g.md"]
     assert broken_links(links, NOTEBOOKS) == ["../docs/g.md"]
-    assert broken_links("[06](06_class_play.ipynb)", NOTEBOOKS) == []
+    assert broken_links("[06](06_class_play.ipynb), [07](07_later.ipynb)", NOTEBOOKS) == [
+        "07_later.ipynb"
+    ]
     code_cell = nbformat.v4.new_code_cell
     assert is_widget_cell(code_cell("play(white='greedy')"))
     assert is_widget_cell(code_cell("board = play_cursormap('01_first_steps')"))
+    assert is_widget_cell(code_cell('join(url, room="table-3", name="Fay", watch=True)'))
     assert not is_widget_cell(code_cell("board.play('d3', BLACK)"))
     assert not is_widget_cell(nbformat.v4.new_markdown_cell("play()"))
     picture = code_cell("show(board)")
@@ -207,10 +199,7 @@ def test_the_helpers_can_fail():
     assert "nbval-check-output" in nbval_tags() and "nbval_check_output" not in nbval_tags()
 
 
-OWN_NOTEBOOKS = [name for name in LESSONS + EXTRAS if name not in WRITTEN_ELSEWHERE]
-
-
-@pytest.mark.parametrize("name", OWN_NOTEBOOKS)
+@pytest.mark.parametrize("name", LESSONS + EXTRAS)
 def test_every_lesson_exists(name):
     assert (NOTEBOOKS / f"{name}.ipynb").is_file(), f"notebooks/{name}.ipynb is missing"
 
