@@ -7,11 +7,10 @@ The expected moves come from :class:`reversi.players.GreedyPlayer` and
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from course.grading import answers
-from course.grading.cases import pass_positions, random_game, sample_positions
+from course.grading.cases import pass_positions, random_game, sample_positions, seeded
 from course.grading.runner import Case, run
 from course.grading.views import BoardView
 from reversi import PASS, Board, Color
@@ -69,7 +68,7 @@ def _games_against_random(
     """Positions where ``player`` is to move in games against a seeded random mover."""
     found = []
     for size, seed in games:
-        rng, board, color, ply = random.Random(seed), Board(size), Color.BLACK, 0
+        rng, board, color, ply = seeded(seed), Board(size), Color.BLACK, 0
         while not board.is_finished():
             moves = board.legal_moves(color)
             if color is Color.BLACK:

@@ -1,9 +1,12 @@
 """Boards handed to students' functions: only the parts of the Board an exercise allows.
 
 An exercise that asks for ``flips`` must not be answered with ``board.flips``.  A
-:class:`BoardView` wraps a real :class:`~reversi.Board` and lets through reading squares
-(``board[row, col]`` or ``board['d3']``), ``board.size``, ``board.squares()`` and the
-methods an exercise names; anything else raises an AttributeError that says why.
+:class:`BoardView` is made from a :class:`~reversi.Board` but keeps only its discs (a
+tuple of rows), never the Board itself: nothing reachable from a view leads to the kit's
+code for the function being asked.  It lets through reading squares (``board[row, col]``
+or ``board['d3']``), ``board.size``, ``board.squares()`` and the methods an exercise names
+(each answered by a Board built for that one call); anything else raises an
+AttributeError that says why.
 
 >>> from reversi import BLACK, Board
 >>> view = BoardView(Board(), allow=("count",))
@@ -17,49 +20,76 @@ AttributeError: this exercise lets you read squares (board[row, col]), board.siz
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from reversi import Board, Color, Square
+from reversi import Board, Color, Square, square
 
-_ALWAYS = ("size", "squares")
+#: The Board methods an exercise may lend to a view (the rest are never reachable).
+LENDABLE = ("flips", "is_legal", "legal_moves", "count", "play", "illegal_reason")
 
 
 class BoardView:
-    """A window onto a board: squares can be read (and written, if ``writable``), plus ``allow``."""
+    """A window onto a position: squares can be read (and written, if ``writable``), plus ``allow``."""
 
-    __slots__ = ("_board", "_allow", "_writable")
+    __slots__ = ("_size", "_discs", "_allow", "_writable")
 
     def __init__(self, board: Board, allow: Iterable[str] = (), writable: bool = False) -> None:
-        object.__setattr__(self, "_board", board)
-        object.__setattr__(self, "_allow", tuple(allow))
+        allow = tuple(allow)
+        unknown = [name for name in allow if name not in (*LENDABLE, "copy")]
+        if unknown:
+            raise ValueError(f"a view cannot lend board.{unknown[0]}")
+        rows = [[board[row, col] for col in range(board.size)] for row in range(board.size)]
+        object.__setattr__(self, "_size", board.size)
+        object.__setattr__(self, "_discs", rows)
+        object.__setattr__(self, "_allow", allow)
         object.__setattr__(self, "_writable", writable)
 
     @property
     def underlying(self) -> Board:
-        """The real board behind the view (for the checks, not for students)."""
-        return self._board
+        """A Board with the view's discs (for the checks, not for students)."""
+        board = Board.empty(self._size)
+        for row, cells in enumerate(self._discs):
+            for col, color in enumerate(cells):
+                if color is not None:
+                    board[row, col] = color
+        return board
+
+    @property
+    def allowed(self) -> tuple[str, ...]:
+        """The methods this view lends."""
+        return self._allow
+
+    @property
+    def writable(self) -> bool:
+        return self._writable
 
     def fresh(self) -> BoardView:
-        """The same view of a copy of the board."""
-        return BoardView(self._board.copy(), self._allow, self._writable)
+        """The same view of a copy of the position."""
+        return BoardView(self.underlying, self._allow, self._writable)
 
     @property
     def size(self) -> int:
-        return self._board.size
+        return self._size
 
     def squares(self) -> Iterator[Square]:
-        return self._board.squares()
+        for row in range(self._size):
+            for col in range(self._size):
+                yield Square(row, col)
 
     def __getitem__(self, where: Any) -> Color | None:
-        return self._board[where]
+        row, col = square(where, self._size)
+        return self._discs[row][col]
 
     def __setitem__(self, where: Any, color: Color | None) -> None:
         if not self._writable:
             raise TypeError(
                 "this exercise's board is read-only: look at squares, do not change them"
             )
-        self._board[where] = color
+        if color is not None and not isinstance(color, Color):
+            raise TypeError(f"a square holds BLACK, WHITE or None, not {color!r}")
+        row, col = square(where, self._size)
+        self._discs[row][col] = color
 
     def copy(self) -> BoardView:
         if "copy" not in self._allow:
@@ -67,9 +97,21 @@ class BoardView:
         return self.fresh()
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name not in self._allow:
+        if name.startswith("_") or name not in self._allow or name not in LENDABLE:
             self._refuse(name)
-        method = getattr(self._board, name)
+        return self._lend(name)
+
+    def _lend(self, name: str) -> Callable[..., Any]:
+        def method(*args: Any) -> Any:
+            board = self.underlying
+            result = getattr(board, name)(*args)
+            if name == "play":
+                for row in range(self._size):
+                    for col in range(self._size):
+                        self._discs[row][col] = board[row, col]
+            return result
+
+        method.__name__ = name
         return method
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -83,16 +125,16 @@ class BoardView:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, BoardView):
-            return self._board == other._board
+            return self._discs == other._discs
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
-        return str(self._board)
+        return str(self.underlying)
 
     def __repr__(self) -> str:
-        return repr(self._board)
+        return repr(self.underlying)
 
 
 def board_text(board: Board, highlight: Iterable[Any] = ()) -> str:
