@@ -5,7 +5,7 @@ of the function being asked, or for anything that could reach past the exercise:
 
 * an ``import`` of anything but a few plain standard modules (``math``, ``itertools``...),
   the kit's packages included: the exercise's setup cell already imports what is allowed;
-* the kit's names for the asked thing, as a name or an attribute (``board.flips`` in the
+* the kit's names for the asked thing, as an attribute (``board.flips`` in the
   ``flips`` exercise, ``minimax`` from ``reversi.search``...): :data:`KIT_NAMES`;
 * a way around these rules: ``getattr``, ``eval``, ``exec``, ``compile``, ``open``,
   ``__import__``, ``globals``, ``vars``..., or any attribute starting with ``_``
@@ -74,21 +74,18 @@ KIT_NAMES: dict[str, frozenset[str]] = {
 }
 
 
-def flags(text: str, exercise: str, defines: str | None = None) -> list[str]:
+def flags(text: str, exercise: str) -> list[str]:
     """The reasons (``'line N: ...'``) why the answer ``text`` cannot count, first ones first.
 
-    ``defines``, the name of the function the cell is meant to define, may be used as a
-    name (a recursive call), never reached as the kit's attribute.
+    The kit's names are looked for as attributes (``board.flips``, ``search.minimax``): as
+    plain names they could only come from an import, and imports are checked apart, so a
+    student's own ``flips`` or a variable named ``count`` is fine.
     """
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []  # it will fail when it runs, and score nothing
     kit = KIT_NAMES.get(exercise, frozenset())
-    own = {defines} if defines else set()
-    own |= {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
-    own |= {a.arg for node in ast.walk(tree) if isinstance(node, ast.arguments)
-            for a in (*node.posonlyargs, *node.args, *node.kwonlyargs)}  # fmt: skip
     found = []
     for node in ast.walk(tree):
         line = getattr(node, "lineno", 0)
@@ -113,8 +110,6 @@ def flags(text: str, exercise: str, defines: str | None = None) -> list[str]:
                 found.append((line, f"{node.id} reaches inside Python"))
             elif node.id in DYNAMIC:
                 found.append((line, f"{node.id}() is not needed in an answer"))
-            elif node.id in kit and node.id not in own:
-                found.append((line, f"{node.id} is the kit's own answer to this exercise"))
     return [f"line {line}: {reason}" for line, reason in sorted(found)]
 
 

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from course.grading.views import BoardView
+from course.grading.views import BoardView, discs
 from reversi import BLACK, PASS, WHITE, Board, Color, Square
 
 Json = Any
@@ -53,6 +53,8 @@ class Counter:
 
 
 def _rows(board: Board | BoardView) -> list[str]:
+    if type(board) is Board:
+        return ["".join(_DISCS[color] for color in row) for row in discs(board)]
     return ["".join(_DISCS[board[r, c]] for c in range(board.size)) for r in range(board.size)]
 
 
@@ -61,14 +63,16 @@ def _board(size: Any, rows: Any) -> Board:
         raise ValueError("not a board size")
     if type(rows) is not list or len(rows) != size:
         raise ValueError("not a board")
-    board = Board.empty(size)
+    black = white = 0
     for r, text in enumerate(rows):
         if type(text) is not str or len(text) != size or set(text) - set(_FROM_DISC):
             raise ValueError("not a row of a board")
         for c, letter in enumerate(text):
-            if letter != ".":
-                board[r, c] = _FROM_DISC[letter]
-    return board
+            if letter == "B":
+                black |= 1 << (r * size + c)
+            elif letter == "W":
+                white |= 1 << (r * size + c)
+    return Board.from_bits(size, black, white)
 
 
 # -- grader to sandbox: the arguments of a case -----------------------------------------------
