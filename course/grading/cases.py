@@ -145,13 +145,20 @@ def symmetries(board: Board) -> list[tuple[str, Board, Callable[[Square], Square
         ("mirrored on a diagonal", lambda r, c: (c, r)),
         ("mirrored on the other diagonal", lambda r, c: (n - c, n - r)),
     ]
-    found = []
+    found: list[tuple[str, Board, Callable[[Square], Square]]] = []
     for label, move in maps:
         turned = Board.empty(board.size)
         for sq in board.squares():
             turned[move(*sq)] = board[sq]
-        found.append((label, turned, lambda sq, move=move: Square(*move(*sq))))
+        found.append((label, turned, _carried(move)))
     return found
+
+
+def _carried(move: Callable[[int, int], tuple[int, int]]) -> Callable[[Square], Square]:
+    def where(sq: Square) -> Square:
+        return Square(*move(*sq))
+
+    return where
 
 
 def sample_positions(seeds: range, every: int = 1, size: int = 8) -> list[tuple[Board, Color]]:

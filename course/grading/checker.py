@@ -141,7 +141,11 @@ def grade_notebook(
             if i not in skipped
         ]
         jobs = [
-            {"tag": q.tag, "function": q.function, "cases": [a for p in q.parts for a in p.arguments]}
+            {
+                "tag": q.tag,
+                "function": q.function,
+                "cases": [a for p in q.parts for a in p.arguments],
+            }
             for q in pending
         ]
         outcome = sandbox.run(exercise.setup, cells, jobs)
@@ -163,11 +167,13 @@ def grade_notebook(
             report.notes.append(f"your {tag} cell stopped Python: {outcome.stopped}")
             for question in pending:
                 if question.answer_tag == tag and question.tag not in results:
-                    results[question.tag] = _zero(question, f"its cell stopped Python: {outcome.stopped}")
+                    results[question.tag] = _zero(
+                        question, f"its cell stopped Python: {outcome.stopped}"
+                    )
         elif kind == "question":
-            question = next((q for q in pending if q.tag == where), None)
-            if question is not None:
-                results[question.tag] = _zero(question, f"stopped: {outcome.stopped}")
+            stopped = next((q for q in pending if q.tag == where), None)
+            if stopped is not None:
+                results[stopped.tag] = _zero(stopped, f"stopped: {outcome.stopped}")
         else:  # stopped while starting: nothing more to learn by trying again
             for question in pending:
                 results.setdefault(question.tag, _zero(question, f"not run: {outcome.stopped}"))
@@ -199,7 +205,9 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
     message, start = "", 0
     for part in question.parts:
         calls = []
-        for case, data in zip(part.spec.cases, replies[start : start + len(part.spec.cases)]):
+        for case, data in zip(
+            part.spec.cases, replies[start : start + len(part.spec.cases)], strict=True
+        ):
             reply = _reply(case, data)
             calls.append(reply.args)
             failure = verdict(part.spec, case, reply)
@@ -213,7 +221,8 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
     if failures:
         first = failures[0]
         unwritten = all(
-            isinstance(f.actual, Raised) and f.actual.kind == "NotImplementedError" for f in failures
+            isinstance(f.actual, Raised) and f.actual.kind == "NotImplementedError"
+            for f in failures
         )
         message = (
             "not written yet: the function raises NotImplementedError"
@@ -229,8 +238,10 @@ def _reply(case: Case, data: Any) -> Reply:
     if type(data) is not dict:
         data = {"answer": {"object": "malformed reply"}}
     after = data.get("after")
-    after = after if type(after) is list and len(after) == len(case.args) else [None] * len(case.args)
-    args = tuple(_after(arg, state) for arg, state in zip(case.args, after))
+    after = (
+        after if type(after) is list and len(after) == len(case.args) else [None] * len(case.args)
+    )
+    args = tuple(_after(arg, state) for arg, state in zip(case.args, after, strict=True))
     printed = data.get("printed", "")
     printed = printed[:2000] if type(printed) is str else ""
     raised = data.get("raised")
@@ -239,7 +250,9 @@ def _reply(case: Case, data: Any) -> Reply:
             kind, message, names, line = raised
             names = tuple(str(n) for n in names)
             line = line if type(line) is int else None
-            return Reply(args, None, Raised(str(kind)[:80], str(message)[:500], names, line), printed)
+            return Reply(
+                args, None, Raised(str(kind)[:80], str(message)[:500], names, line), printed
+            )
         except (TypeError, ValueError):
             return Reply(args, load_answer({"object": "malformed error"}), None, printed)
     return Reply(args, load_answer(data.get("answer", {"object": "no answer"})), None, printed)

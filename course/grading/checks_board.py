@@ -170,8 +170,17 @@ def walk(function: Any) -> None:
 def neighbours(function: Any) -> None:
     """``neighbours(square, size)``: the squares next to ``square``, diagonals included."""
     cases = []
-    chosen = [("d4", 8), ("a1", 8), ("h5", 8), ("e8", 8), ("b2", 4), ("d4", 4), ("j10", 10), ("a6", 6)]
-    for name, step, size in _unseen_walks():
+    chosen = [
+        ("d4", 8),
+        ("a1", 8),
+        ("h5", 8),
+        ("e8", 8),
+        ("b2", 4),
+        ("d4", 4),
+        ("j10", 10),
+        ("a6", 6),
+    ]
+    for name, _step, size in _unseen_walks():
         chosen.append((name, size))
     for name, size in chosen:
         sq = square(name, size)

@@ -180,7 +180,9 @@ def combine(function: Any) -> None:
                       for _ in range(4)]  # fmt: skip
         operators += [rng.choice(["And", "Or", "xor", "AND ", " OR"])]
     cases = [
-        Case(f"{field!r} {operator!r} {bit}", (operator, field, bit), _combined(operator, field, bit))
+        Case(
+            f"{field!r} {operator!r} {bit}", (operator, field, bit), _combined(operator, field, bit)
+        )
         for operator in operators
         for field in ("0", "1", ".")
         for bit in (0, 1)
@@ -216,7 +218,7 @@ def cursor_picture(
 
 def cursor_cases() -> list[tuple[str, list[str], tuple[int, ...], str, int, int]]:
     """``(label, rows, bits, operator, row, col)``: chosen cases, then random ones (seeded)."""
-    chosen = [
+    chosen: list[tuple[str, list[str], tuple[int, ...], str, int, int]] = [
         ("OR in the middle", ["000", "000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1),
         ("AND in the middle", ["111", "111", "111"], (1, 1, 0, 0, 1, 1, 0, 0), "AND", 1, 1),
         ("XOR in the middle", ["101", "010", "101"], (1, 1, 1, 1, 0, 0, 0, 0), "XOR", 1, 1),

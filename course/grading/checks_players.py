@@ -66,9 +66,10 @@ def _games_against_random(
     player: Any, games: tuple[tuple[int, int], ...]
 ) -> list[tuple[str, Board, Color]]:
     """Positions where ``player`` is to move in games against a seeded random mover."""
-    found = []
+    found: list[tuple[str, Board, Color]] = []
     for size, seed in games:
-        rng, board, color, ply = seeded(seed), Board(size), Color.BLACK, 0
+        rng, board, ply = seeded(seed), Board(size), 0
+        color: Color = Color.BLACK
         while not board.is_finished():
             moves = board.legal_moves(color)
             if color is Color.BLACK:

@@ -8,6 +8,7 @@ wrote or returned is escaped; the page has no script and loads nothing.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from html import escape
 from pathlib import Path
@@ -52,7 +53,11 @@ def page(student: str, reports: dict[str, Report], similar: Iterable[str] = ()) 
 def _exercise(name: str, report: Report) -> str:
     parts = [f"<h2>{escape(name)}: {report.passed}/{report.total}</h2>", "<table>"]
     for result in report.checks:
-        mark = '<span class="passed">passed</span>' if result.passed else '<span class="failed">failed</span>'
+        mark = (
+            '<span class="passed">passed</span>'
+            if result.passed
+            else '<span class="failed">failed</span>'
+        )
         counts = f"{result.cases_passed}/{result.cases_total} cases"
         parts.append(f"<tr><th>{escape(result.tag)}</th><td>{mark}</td><td>{counts}</td>"
                      f"<td>{escape(result.message)}</td></tr>")  # fmt: skip
@@ -71,10 +76,8 @@ def _case(result: CheckResult, failure: Failure) -> str:
     parts = ['<div class="case">', _picture(case)]
     parts.append(f"<h3>{escape(result.tag)}: {escape(case.name)}</h3>")
     if spec and spec.call:
-        try:
+        with contextlib.suppress(IndexError, KeyError, ValueError):
             parts.append(f"<p>call: <code>{escape(spec.call.format(*case.args))}</code></p>")
-        except (IndexError, KeyError, ValueError):
-            pass
     parts.append(f"<p>expected:</p><pre>{escape(_shown(show, case.expected))}</pre>")
     if failure.problem:
         parts.append(f"<p>but {escape(failure.problem)}</p>")

@@ -86,7 +86,9 @@ class Grader:
 
         def one(item: tuple[Path, str]) -> Report:
             path, name = item
-            report = checker.grade_notebook(self._exercises[name], path, self.sandbox, self.use_scan)
+            report = checker.grade_notebook(
+                self._exercises[name], path, self.sandbox, self.use_scan
+            )
             with self._lock:
                 changed = self._restore()
                 if changed:
@@ -120,7 +122,9 @@ class Grader:
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def _hash(data: bytes | None) -> str:
@@ -166,7 +170,9 @@ def progress_bar(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int,
     def show(done: int, total: int, what: str) -> None:
         filled = width * done // max(1, total)
         end = "\n" if done == total else ""
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what[:40]:<40}{end}")
+        stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what[:40]:<40}{end}"
+        )
         stream.flush()
 
     return show
@@ -197,7 +203,7 @@ def grade_folder(
     from course.grading import feedback
 
     submissions, warnings = collect(folder, source_dir)
-    refused = [Path(folder), Path(out).resolve().parent]
+    refused = [Path(folder), Path(out)]  # the folders the sandbox may not read
     if feedback_dir:
         refused.append(Path(feedback_dir))
     grader = Grader(source_dir, timeout, workers, seed, refused, use_scan, progress)

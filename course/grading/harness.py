@@ -41,7 +41,14 @@ _REFUSED_EVENTS = (
     "shutil.", "socket.", "ctypes.", "mmap.", "builtins.input", "pty.", "os.startfile",
     "resource.setrlimit", "resource.prlimit", "sys.remote_exec", "webbrowser.",
 )  # fmt: skip
-_REFUSED_IMPORTS = ("ctypes", "_ctypes", "cffi", "_posixsubprocess", "_testcapi", "_xxsubinterpreters")
+_REFUSED_IMPORTS = (
+    "ctypes",
+    "_ctypes",
+    "cffi",
+    "_posixsubprocess",
+    "_testcapi",
+    "_xxsubinterpreters",
+)
 PRINTED_LIMIT = 2000
 
 

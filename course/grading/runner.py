@@ -187,7 +187,9 @@ def run(
         print(f"{title}: 0/{len(cases)} cases passed {SELF_CHECK}")
         raise AssertionError(f"{title}: expected a function, got {_short(repr(function))}")
     replies = [call_here(function, case) for case in cases]
-    failures = [f for case, reply in zip(cases, replies) if (f := verdict(spec, case, reply))]
+    failures = [
+        f for case, reply in zip(cases, replies, strict=True) if (f := verdict(spec, case, reply))
+    ]
     print(f"{title}: {len(cases) - len(failures)}/{len(cases)} cases passed {SELF_CHECK}")
     if failures:
         _report(title, failures, len(cases), show, call)
@@ -217,7 +219,7 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
     """
     before = [board for arg in case.args if (board := board_of(arg)) is not None]
     after = [board for arg in reply.args if (board := board_of(arg)) is not None]
-    changed = len(before) != len(after) or any(a != b for a, b in zip(after, before))
+    changed = len(before) != len(after) or any(a != b for a, b in zip(after, before, strict=False))
     answer, raised = reply.answer, reply.raised
     if raised is not None and spec.catch is not None:
         caught = spec.catch(raised)

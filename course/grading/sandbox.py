@@ -201,7 +201,9 @@ def _exit_reason(code: int | None) -> str:
     if code is None:
         return "it did not finish"
     if code < 0:
-        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        name = (
+            signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        )
         if name == "SIGXCPU":
             return "it used up its CPU time (an endless loop?)"
         if name == "SIGKILL":
@@ -235,9 +237,9 @@ def _left_behind(secret: str, keep: set[int] | None) -> list[int]:
             environ = (entry / "environ").read_bytes()
         except OSError:
             environ = b""
-        if f"{MARKER}={secret}".encode() in environ.split(b"\0"):
-            found.append(int(entry.name))
-        elif keep is not None and _parent(entry) == me and int(entry.name) not in keep:
+        marked = f"{MARKER}={secret}".encode() in environ.split(b"\0")
+        orphan = keep is not None and _parent(entry) == me and int(entry.name) not in keep
+        if marked or orphan:
             found.append(int(entry.name))
     return found
 

@@ -50,20 +50,46 @@ KIT_NAMES: dict[str, frozenset[str]] = {
     ),
     "05_play": frozenset({"play", "apply", "replay", "from_moves", "Game", "game"}),
     "06_legal_moves": frozenset(
-        {"legal_moves", "has_legal_move", "is_finished", "winner", "outcome", "must_pass",
-         "game_over", "Game", "game"}
+        {
+            "legal_moves",
+            "has_legal_move",
+            "is_finished",
+            "winner",
+            "outcome",
+            "must_pass",
+            "game_over",
+            "Game",
+            "game",
+        }
     ),  # fmt: skip
     "07_greedy": frozenset({"choose_move", "GreedyPlayer", "players", "greedy"}),
     "08_positional": frozenset(
         {"positional", "evaluate", "evaluation", "choose_move", "PositionalPlayer", "players"}
     ),
     "09_minimax": frozenset(
-        {"minimax", "negamax", "alphabeta", "search", "best_move", "choose_move", "players",
-         "MinimaxPlayer", "AlphaBetaPlayer"}
+        {
+            "minimax",
+            "negamax",
+            "alphabeta",
+            "search",
+            "best_move",
+            "choose_move",
+            "players",
+            "MinimaxPlayer",
+            "AlphaBetaPlayer",
+        }
     ),  # fmt: skip
     "10_alphabeta": frozenset(
-        {"minimax", "negamax", "alphabeta", "search", "choose_move", "players",
-         "MinimaxPlayer", "AlphaBetaPlayer"}
+        {
+            "minimax",
+            "negamax",
+            "alphabeta",
+            "search",
+            "choose_move",
+            "players",
+            "MinimaxPlayer",
+            "AlphaBetaPlayer",
+        }
     ),  # fmt: skip
     "11_map_files": frozenset(
         {"parse_map", "parse", "mapfile", "load_map", "read_map", "load_sample", "definitions"}

@@ -86,7 +86,9 @@ def flag(
             solution = tokens(exercise.solutions[tag])
             for student, toks in sorted(written.items()):
                 alike = [(_ratio(toks, solution), "the teacher's solution")]
-                alike += [(_ratio(toks, other), who) for who, other in written.items() if who != student]
+                alike += [
+                    (_ratio(toks, other), who) for who, other in written.items() if who != student
+                ]
                 for value, who in sorted(alike, reverse=True):
                     if value >= threshold:
                         flags.setdefault(student, []).append(f"{name} {tag} {value:.2f} like {who}")

@@ -183,7 +183,9 @@ def _dump(value: Any, depth: int, budget: list[int]) -> Json:
         return items if kind is list else {kind.__name__: items}
     if kind is dict:
         pairs = dict.items(value)
-        return {"dict": [[_dump(k, depth - 1, budget), _dump(v, depth - 1, budget)] for k, v in pairs]}
+        return {
+            "dict": [[_dump(k, depth - 1, budget), _dump(v, depth - 1, budget)] for k, v in pairs]
+        }
     return {"object": kind.__name__ if type(kind.__name__) is str else "unknown"}
 
 
@@ -240,7 +242,8 @@ def _load(data: Json) -> Any:
     if "tuple" in data:
         return tuple(_load(item) for item in data["tuple"])
     if "set" in data or "frozenset" in data:
-        items = [_load(item) for item in data.get("set", data.get("frozenset"))]
+        listed = data["set"] if "set" in data else data["frozenset"]
+        items = [_load(item) for item in listed]
         return set(items) if "set" in data else frozenset(items)
     if "dict" in data:
         return {_load(key): _load(value) for key, value in data["dict"]}
