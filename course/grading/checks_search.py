@@ -207,10 +207,9 @@ def alphabeta_window(function: Any) -> None:
 
 def alphabeta_prunes(function: Any) -> None:
     """``alphabeta`` visits no more positions than minimax, and fewer in all: it prunes."""
-    cases, full = [], 0
+    cases = []
     for label, board, color, depth in search_positions():
         nodes = minimax(board, color, depth).nodes
-        full += nodes
         expected = f"between {_fewest(board, color, nodes)} and {nodes} positions"
         cases.append(_search_case(label, board, color, depth, expected, -math.inf, math.inf))
 
@@ -227,7 +226,8 @@ def alphabeta_prunes(function: Any) -> None:
 
     def overall(calls: list[tuple[Any, ...]]) -> str | None:
         visited = sum(_nodes(args[-1]) for args in calls)
-        if visited >= full:
+        full = sum(minimax(args[0], args[1], args[2]).nodes for args in calls)
+        if calls and visited >= full:
             return f"in all it visited {visited} positions, as many as minimax: it never pruned"
         return None
 

@@ -10,6 +10,7 @@ encoded for the sandbox once, here, and reused for every student.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -89,14 +90,19 @@ def _spec(check: str) -> Spec:
     return found[0]
 
 
-def _part(spec: Spec, unseen: bool) -> Part:
-    if unseen:
-        cases = [Case(f"{c.name} [grade-time case]", c.args, c.expected, c.board, c.highlight,
-                      c.picture) for c in spec.cases]  # fmt: skip
+def _part(spec: Spec, shown: Part | None = None) -> Part:
+    """The spec's cases ready to send; with ``shown``, only the cases it does not have."""
+    if shown is not None:
+        seen = {json.dumps(arguments) for arguments in shown.arguments}
+        cases = [
+            Case(f"{c.name} [grade-time case]", c.args, c.expected, c.board, c.highlight, c.picture)
+            for c in spec.cases
+            if json.dumps([wire.dump_argument(arg) for arg in c.args]) not in seen
+        ]
         spec = Spec(spec.title, cases, spec.judge, spec.show, spec.call, spec.unchanged,
                     spec.catch, spec.overall)  # fmt: skip
     arguments = [[wire.dump_argument(arg) for arg in case.args] for case in spec.cases]
-    return Part(spec, arguments, unseen)
+    return Part(spec, arguments, shown is not None)
 
 
 def load(path: Path, seed: int) -> Exercise:
@@ -119,8 +125,8 @@ def load(path: Path, seed: int) -> Exercise:
             if not match:
                 raise NotebookError(f"{path}: {check} does not call checks.NAME(FUNCTION)")
             name, function = match.groups()
-            visible = _part(_spec(name), unseen=False)
+            visible = _part(_spec(name))
             with grade_time(seed):
-                unseen = _part(_spec(name), unseen=True)
+                unseen = _part(_spec(name), shown=visible)
             exercise.questions.append(Question(check, name, function, (visible, unseen)))
     return exercise
