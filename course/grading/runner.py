@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from course.grading.views import BoardView, board_text
+from course.grading.views import BoardView, board_text, position
 from reversi import Board
 
 Show = Callable[[Any], str]
@@ -320,7 +320,7 @@ def board_of(arg: Any) -> Board | None:
     if isinstance(arg, Board):
         return arg
     if isinstance(arg, BoardView):
-        return arg.underlying
+        return position(arg)
     return None
 
 

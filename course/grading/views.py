@@ -46,18 +46,6 @@ class BoardView:
         object.__setattr__(self, "_writable", writable)
 
     @property
-    def underlying(self) -> Board:
-        """A Board with the view's discs (for the checks, not for students)."""
-        black = white = 0
-        for row, cells in enumerate(self._discs):
-            for col, color in enumerate(cells):
-                if color is BLACK:
-                    black |= 1 << (row * self._size + col)
-                elif color is WHITE:
-                    white |= 1 << (row * self._size + col)
-        return Board.from_bits(self._size, black, white)
-
-    @property
     def allowed(self) -> tuple[str, ...]:
         """The methods this view lends."""
         return self._allow
@@ -68,7 +56,7 @@ class BoardView:
 
     def fresh(self) -> BoardView:
         """The same view of a copy of the position."""
-        return BoardView(self.underlying, self._allow, self._writable)
+        return BoardView(position(self), self._allow, self._writable)
 
     @property
     def size(self) -> int:
@@ -105,7 +93,7 @@ class BoardView:
 
     def _lend(self, name: str) -> Callable[..., Any]:
         def method(*args: Any) -> Any:
-            board = self.underlying
+            board = position(self)
             result = getattr(board, name)(*args)
             if name == "play":
                 for row in range(self._size):
@@ -133,10 +121,24 @@ class BoardView:
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
-        return str(self.underlying)
+        return str(position(self))
 
     def __repr__(self) -> str:
-        return repr(self.underlying)
+        return repr(position(self))
+
+
+def position(view: BoardView) -> Board:
+    """A Board with the discs of ``view``, for the checks.  It is a function, not a method,
+    so nothing a student's function receives leads to a Board and its rules."""
+    size, rows = view.size, object.__getattribute__(view, "_discs")
+    black = white = 0
+    for row, cells in enumerate(rows):
+        for col, color in enumerate(cells):
+            if color is BLACK:
+                black |= 1 << (row * size + col)
+            elif color is WHITE:
+                white |= 1 << (row * size + col)
+    return Board.from_bits(size, black, white)
 
 
 def discs(board: Board) -> list[list[Color | None]]:
