@@ -53,7 +53,7 @@ class Limits:
     """How much one run may take: wall seconds per cell and per question, memory, startup."""
 
     timeout: float = 20.0
-    memory_mb: int = 1024
+    memory_mb: int = 512
     startup: float = 30.0
 
 
