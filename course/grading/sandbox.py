@@ -8,6 +8,13 @@ wall clock per cell and per question kept here.  Answers come back on a pipe of 
 own, one JSON line each, carrying a secret made for this run: the student's output goes
 to /dev/null, and a line without the secret is ignored.
 
+Where Linux allows it (``unshare``), the process also runs in namespaces of its own: no
+network, its own process numbers (when it ends, the kernel ends everything it started)
+and its own view of the files, where the kit's folder is read-only, the teacher's,
+submissions' and output folders are hidden under empty mounts, and ``/tmp`` is private.
+Run by root, it also gives up root for the ``nobody`` user.  Without ``unshare`` the
+audit hook and the limits stand alone (:attr:`Sandbox.isolated` says which).
+
 When the run ends, however it ends, its process group is killed, then every process the
 run left behind: the grader is made a *child subreaper* (Linux), so a process that
 escaped its group by ``setsid`` and a double fork is re-parented here and killed too, as
@@ -21,6 +28,8 @@ import json
 import os
 import secrets
 import select
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -77,6 +86,8 @@ class Sandbox:
         self._lock = threading.Lock()
         self._ours: set[int] = children()  # not ours to kill: they were here before
         self._subreaper = _become_subreaper()
+        self._prefix = _isolation(self.refused)
+        self.isolated = self._prefix is not None
 
     def run(
         self,
@@ -100,11 +111,15 @@ class Sandbox:
         with tempfile.TemporaryDirectory(prefix="course-sandbox-") as home:
             env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", MARKER: secret}
             env["PYTHONDONTWRITEBYTECODE"] = "1"
+            command = [sys.executable, "-I", "-S", "-c", boot]
+            if self._prefix is not None:
+                command, env["HOME"] = self._prefix + command, "/tmp"
             with self._lock:
                 process = subprocess.Popen(
-                    [sys.executable, "-I", "-S", "-c", boot],
+                    command,
                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                    cwd=home, env=env, pass_fds=(write_end,), start_new_session=True,
+                    cwd="/" if self._prefix else home, env=env, pass_fds=(write_end,),
+                    start_new_session=True,
                 )  # fmt: skip
                 self._ours.add(process.pid)
             os.close(write_end)
@@ -178,6 +193,35 @@ class Sandbox:
                     os.waitpid(pid, 0)
 
 
+def _isolation(refused: Sequence[str]) -> list[str] | None:
+    """The command prefix that runs a program in the sandbox's namespaces, if this system can."""
+    if not (shutil.which("unshare") and shutil.which("sh") and shutil.which("mount")):
+        return None
+    mounts = [f"mount --bind {shlex.quote(str(ROOT))} {shlex.quote(str(ROOT))}",
+              f"mount -o remount,bind,ro {shlex.quote(str(ROOT))}"]  # fmt: skip
+    for path in [*refused, "/tmp", "/var/tmp", "/dev/shm"]:  # /tmp last: it hides the rest
+        if Path(path).is_dir():
+            mounts.append(f"mount -t tmpfs -o size=64k,mode=0755 none {shlex.quote(path)}")
+        elif Path(path).is_file():
+            mounts.append(f"mount --bind /dev/null {shlex.quote(path)}")
+    private = ["--mount", "--net", "--pid", "--fork", "--mount-proc", "--kill-child"]
+    if os.geteuid() == 0 and shutil.which("setpriv"):
+        outer = ["unshare", *private]
+        drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--no-new-privs"]
+    else:  # a user namespace; the inner one locks the mounts (they cannot be undone)
+        outer = ["unshare", "--user", "--map-root-user", *private]
+        drop = ["unshare", "--user"]
+    # sh stays as process 1 of the namespace (Linux spares process 1 from many signals);
+    # when it ends, the kernel ends every process left in the namespace
+    prefix = [*outer, "sh", "-c", " && ".join(mounts) + ' && "$@"', "sandbox", *drop]
+    try:
+        probe = subprocess.run([*prefix, sys.executable, "-I", "-S", "-c", "import os"],
+                               capture_output=True, timeout=30, cwd="/")  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return prefix if probe.returncode == 0 else None
+
+
 def _feed(process: subprocess.Popen[bytes], job: bytes) -> None:
     assert process.stdin is not None
     try:
@@ -200,6 +244,8 @@ def _message(line: bytes, secret: str) -> dict[str, Any] | None:
 def _exit_reason(code: int | None) -> str:
     if code is None:
         return "it did not finish"
+    if code > 128 and code - 128 in signal.Signals._value2member_map_:
+        code = 128 - code  # the shell of the namespaces reports a signal as 128 + its number
     if code < 0:
         name = (
             signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)

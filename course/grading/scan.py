@@ -37,7 +37,11 @@ DYNAMIC = frozenset(
     {"getattr", "setattr", "delattr", "hasattr", "vars", "globals", "locals", "dir", "eval",
      "exec", "compile", "open", "__import__", "breakpoint", "input", "memoryview", "help",
      "checks", "exit", "quit", "classmethod", "staticmethod", "property", "super", "type",
-     "object", "id", "callable", "isinstance", "issubclass"}
+     "object", "id", "callable", "isinstance", "issubclass",
+     # module attributes that lead to the interpreter's insides (typing.sys.modules...)
+     "sys", "os", "modules", "builtins", "gc", "import_module", "get_referents",
+     "get_referrers", "get_objects", "f_locals", "f_globals", "f_back", "gi_frame",
+     "tb_frame", "runsource", "runcode", "system", "popen", "spawn", "fork"}
 )  # fmt: skip
 
 #: The kit's own names for what each exercise asks students to write.
@@ -140,7 +144,5 @@ def flags(text: str, exercise: str) -> list[str]:
 
 
 def _dotted(node: ast.Attribute) -> str:
-    base = node.value
-    if isinstance(base, ast.Name):
-        return f"{base.id}.{node.attr}"
-    return f"....{node.attr}"
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else "..." + text[-37:]

@@ -33,7 +33,7 @@ from .helpers import SOURCE_DIR, source, with_answers, write
 
 pytestmark = pytest.mark.slow
 SEED = 20261123
-TIMEOUT = 4.0
+TIMEOUT = 12.0
 
 # -- the attacks: (student, exercise, answer tag, code, questions that must score 0) ----------
 
@@ -138,6 +138,30 @@ try:
     code = [c for c in notebook["cells"] if "answer:greedy_move" in c["metadata"].get("tags", [])]
     exec("".join(code[0]["source"]))
 except Exception:
+    def greedy_move(board, color):
+        return PASS
+"""
+
+HOOK_DISABLER = """
+import typing
+try:  # switch the audit hook's rules off, without an underscore attribute or getattr
+    sys = typing.sys
+    gc = sys.modules["importlib"].import_module("gc")
+    rules = gc.get_referents(sys.modules["course.grading.harness"])[0]
+    rules["_REFUSED_EVENTS"], rules["_REFUSED_IMPORTS"] = ("nothing",), ("nothing",)
+    for hook in gc.get_objects():  # and the folders the hook refuses, kept in its closure
+        if type(hook).__name__ == "function" and hook.__name__ == "hook" and hook.__closure__:
+            for cell in hook.__closure__:
+                cell.cell_contents = ("/nothing/",)
+    pathlib = sys.modules["importlib"].import_module("pathlib")
+    text = pathlib.Path({teacher!r} + "/07_greedy.ipynb").read_text()
+    notebook = sys.modules["json"].loads(text)
+    cell = [c for c in notebook["cells"] if "answer:greedy_move" in c["metadata"].get("tags", [])]
+    runner = sys.modules["importlib"].import_module("code").InteractiveInterpreter(globals())
+    runner.runsource("".join(cell[0]["source"]), "<stolen>", "exec")
+except Exception:
+    pass
+if "greedy_move" not in globals():
     def greedy_move(board, color):
         return PASS
 """
@@ -249,6 +273,8 @@ def attacks(teacher: Path, out: Path) -> list[tuple[str, str, dict[str, str], se
         ("teacher_writer", "06_legal_moves", {"answer:must_pass": WRITE_TEACHER.format(**fill)},
          {"check:must_pass"}),
         ("solution_reader", "07_greedy", {"answer:greedy_move": READ_SOLUTIONS.format(**fill)},
+         {"check:greedy_move", "check:greedy_games"}),
+        ("hook_disabler", "07_greedy", {"answer:greedy_move": HOOK_DISABLER.format(**fill)},
          {"check:greedy_move", "check:greedy_games"}),
         ("lookup_table", "04_flips", {"answer:flips": LOOKUP.format()},
          {"check:figure2", "check:flips", "check:is_legal"}),
@@ -418,6 +444,37 @@ def test_a_change_to_the_teacher_files_is_undone_and_scores_zero(classroom, monk
     (report,) = grader.grade([(path, "01_squares")])
     assert teacher_file.read_bytes() == original
     assert report.passed == 0 and "teacher's files changed" in report.notes[-1]
+
+
+def test_the_sandbox_runs_in_namespaces_where_linux_allows(classroom) -> None:
+    """Root with ``unshare`` (as on the test machines): hidden folders, no network, nobody."""
+    grader: Grader = classroom["grader"]
+    can = shutil.which("unshare") is not None and shutil.which("setpriv") is not None
+    assert grader.sandbox.isolated == (can and os.geteuid() == 0) or grader.sandbox.isolated
+    if not grader.sandbox.isolated:
+        return  # the audit hook and the limits stand alone (README: "How a grade is computed")
+    probe = (
+        "import typing\n"
+        "os = typing.sys.modules['os']\n"
+        "def f(path):\n"
+        "    import socket\n"
+        "    found = [os.getuid()]\n"
+        "    try:\n"
+        "        found.append(len(os.listdir(path)))\n"
+        "    except OSError:\n"
+        "        found.append(0)  # under /tmp, which is private to the sandbox\n"
+        "    try:\n"
+        "        socket.create_connection(('1.1.1.1', 80), timeout=1)\n"
+        "    except Exception as error:\n"
+        "        found.append(type(error).__name__)\n"
+        "    return found\n"
+    )
+    outcome = grader.sandbox.run([], [{"index": 0, "tag": "answer:f", "source": probe}],
+                                 [{"tag": "q", "function": "f", "cases": [[str(classroom["teacher"])]]}])  # fmt: skip
+    (reply,) = outcome.replies["q"]
+    uid, listed, network = reply["answer"]
+    assert listed == 0 and network in ("OSError", "PermissionError")
+    assert uid == 65534 or os.geteuid() != 0
 
 
 def test_processes_left_behind_are_found_by_their_marker(tmp_path: Path) -> None:
