@@ -81,7 +81,10 @@ class Sandbox:
     """Runs jobs in sandboxed processes; one per grading, shared by its worker threads."""
 
     def __init__(self, refused: Sequence[Path], limits: Limits = Limits()) -> None:
-        self.refused = [str(Path(p).resolve()) for p in refused]
+        # a folder holding the kit itself (a notebook checked in the kit's folder) cannot
+        # be hidden: the sandbox runs the kit's code
+        paths = [Path(p).resolve() for p in refused]
+        self.refused = [str(p) for p in paths if not (p == ROOT or p in ROOT.parents)]
         self.limits = limits
         self._lock = threading.Lock()
         self._ours: set[int] = children()  # not ours to kill: they were here before
@@ -215,7 +218,8 @@ def _isolation(refused: Sequence[str]) -> list[str] | None:
     # when it ends, the kernel ends every process left in the namespace
     prefix = [*outer, "sh", "-c", " && ".join(mounts) + ' && "$@"', "sandbox", *drop]
     try:
-        probe = subprocess.run([*prefix, sys.executable, "-I", "-S", "-c", "import os"],
+        load = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import course.grading.harness"
+        probe = subprocess.run([*prefix, sys.executable, "-I", "-S", "-c", load],
                                capture_output=True, timeout=30, cwd="/")  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return None
