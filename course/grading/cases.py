@@ -15,8 +15,10 @@ built to agree with everything the article says about it, with Black to move:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from reversi import BLACK, PASS, WHITE, Board, Color, Square
 
@@ -67,14 +69,52 @@ EDGES = Board.from_text(
 )
 
 
+#: The teacher's seed while the grader builds its grade-time cases (None in a notebook).
+_TEACHER_SEED: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "teacher_seed", default=None
+)
+
+
+@contextlib.contextmanager
+def grade_time(seed: int) -> Iterator[None]:
+    """Within this block every seeded case is drawn again from the teacher's ``seed``.
+
+    The notebooks show their cases (the same every time); the grader builds each check a
+    second time in this block, so the same recipes give positions no student has seen.
+    """
+    token = _TEACHER_SEED.set(seed)
+    try:
+        yield
+    finally:
+        _TEACHER_SEED.reset(token)
+
+
+def teacher_seed() -> int | None:
+    """The teacher's seed inside :func:`grade_time`, else None."""
+    return _TEACHER_SEED.get()
+
+
+def seeded(seed: int) -> random.Random:
+    """``random.Random(seed)`` in a notebook; a generator mixed with the teacher's seed at grade time.
+
+    >>> seeded(3).random() == random.Random(3).random()
+    True
+    >>> with grade_time(99):
+    ...     seeded(3).random() == random.Random(3).random()
+    False
+    """
+    teacher = _TEACHER_SEED.get()
+    return random.Random(seed if teacher is None else f"{teacher}:{seed}")
+
+
 def random_game(seed: int, size: int = 8, stop: int | None = None) -> Iterator[tuple[Board, Color]]:
     """The positions of a game of random legal moves, each with the side to move.
 
-    The game is played with ``random.Random(seed)``, so the same seed gives the same
-    positions.  A side without a move passes; the last position is the finished game
-    (or the position after ``stop`` plies).
+    The game is played with ``seeded(seed)``, so the same seed gives the same positions
+    (and other positions at grade time).  A side without a move passes; the last position
+    is the finished game (or the position after ``stop`` plies).
     """
-    rng = random.Random(seed)
+    rng = seeded(seed)
     board, color, plies = Board(size), BLACK, 0
     while not board.is_finished() and (stop is None or plies < stop):
         yield board.copy(), color
@@ -83,6 +123,42 @@ def random_game(seed: int, size: int = 8, stop: int | None = None) -> Iterator[t
             board.play(rng.choice(moves), color)
         color, plies = color.opponent, plies + 1
     yield board.copy(), color
+
+
+_ATTEMPTS = 500
+
+
+def symmetries(board: Board) -> list[tuple[str, Board, Callable[[Square], Square]]]:
+    """The board turned and mirrored (the seven other symmetries of a square), each with
+    the function that carries a square of ``board`` to its place on the new board.
+
+    >>> [label for label, _, _ in symmetries(Board())][:2]
+    ['turned a quarter', 'turned half']
+    """
+    n = board.size - 1
+    maps: list[tuple[str, Callable[[int, int], tuple[int, int]]]] = [
+        ("turned a quarter", lambda r, c: (c, n - r)),
+        ("turned half", lambda r, c: (n - r, n - c)),
+        ("turned three quarters", lambda r, c: (n - c, r)),
+        ("mirrored left to right", lambda r, c: (r, n - c)),
+        ("mirrored top to bottom", lambda r, c: (n - r, c)),
+        ("mirrored on a diagonal", lambda r, c: (c, r)),
+        ("mirrored on the other diagonal", lambda r, c: (n - c, n - r)),
+    ]
+    found: list[tuple[str, Board, Callable[[Square], Square]]] = []
+    for label, move in maps:
+        turned = Board.empty(board.size)
+        for sq in board.squares():
+            turned[move(*sq)] = board[sq]
+        found.append((label, turned, _carried(move)))
+    return found
+
+
+def _carried(move: Callable[[int, int], tuple[int, int]]) -> Callable[[Square], Square]:
+    def where(sq: Square) -> Square:
+        return Square(*move(*sq))
+
+    return where
 
 
 def sample_positions(seeds: range, every: int = 1, size: int = 8) -> list[tuple[Board, Color]]:
@@ -94,14 +170,18 @@ def sample_positions(seeds: range, every: int = 1, size: int = 8) -> list[tuple[
 
 
 def first_pass(seed: int, size: int, color: Color) -> tuple[Board, Color]:
-    """The first position of a random game where ``color``, to move, must pass."""
-    for board, to_move in random_game(seed, size):
-        if (
-            to_move is color
-            and not board.has_legal_move(color)
-            and board.has_legal_move(color.opponent)
-        ):
-            return board, color
+    """The first position of a random game where ``color``, to move, must pass.
+
+    If the game of ``seed`` has none (it happens at grade time), later games are tried.
+    """
+    for attempt in range(_ATTEMPTS):
+        for board, to_move in random_game(seed + 1000 * attempt, size):
+            if (
+                to_move is color
+                and not board.has_legal_move(color)
+                and board.has_legal_move(color.opponent)
+            ):
+                return board, color
     raise ValueError(f"{color} never passes in the random {size}x{size} game of seed {seed}")
 
 
@@ -126,12 +206,18 @@ def pass_positions() -> list[tuple[str, Board, Color]]:
 def early_ends() -> list[tuple[str, Board]]:
     """Finished random games with empty squares left (neither side could move)."""
     return [
-        (
-            f"a {size}x{size} game over with empty squares (seed {seed})",
-            list(random_game(seed, size))[-1][0],
-        )
+        (f"a {size}x{size} game over with empty squares (seed {seed})", _early_end(seed, size))
         for size, seed in ((6, 104), (6, 189), (8, 116))
     ]
+
+
+def _early_end(seed: int, size: int) -> Board:
+    """The end of the first random game from ``seed`` on that leaves empty squares."""
+    for attempt in range(_ATTEMPTS):
+        board = list(random_game(seed + 1000 * attempt, size))[-1][0]
+        if board.count(None):
+            return board
+    raise ValueError(f"no random {size}x{size} game from seed {seed} ends early")
 
 
 def flip_positions() -> list[tuple[str, Board, Color]]:

@@ -20,6 +20,9 @@ from course.grading.cases import (
     full_draw,
     names,
     random_game,
+    seeded,
+    symmetries,
+    teacher_seed,
 )
 from course.grading.runner import Case, NotAnAnswer, run
 from course.grading.views import BoardView
@@ -43,10 +46,22 @@ def _pair(value: Any) -> tuple[int, int]:
     return answers.integer(value[0]), answers.integer(value[1])
 
 
+def _unseen_squares() -> list[str]:
+    """At grade time, a dozen squares drawn from the teacher's seed (none in a notebook)."""
+    if teacher_seed() is None:
+        return []
+    rng = seeded(1)
+    found = []
+    for _ in range(12):
+        size = rng.choice((4, 6, 8, 10, 12, 14, 16))
+        found.append(Square(rng.randrange(size), rng.randrange(size)).name)
+    return found
+
+
 def to_notation(function: Any) -> None:
     """``to_notation(row, col)`` gives ``'d3'`` for row 2, column 3 (0-based)."""
     cases = []
-    for name in _NOTATION:
+    for name in _NOTATION + _unseen_squares():
         sq = square(name)
         cases.append(
             Case(f"row {sq.row}, column {sq.col}", (sq.row, sq.col), sq.name, _board_for(sq), (sq,))
@@ -57,7 +72,8 @@ def to_notation(function: Any) -> None:
 def from_notation(function: Any) -> None:
     """``from_notation('d3')`` gives ``(2, 3)``; capital letters and two-digit rows work too."""
     cases = []
-    for name in _NOTATION + ["D3", "C4", "A10", "H1"]:
+    unseen = [name.upper() if n % 2 else name for n, name in enumerate(_unseen_squares())]
+    for name in _NOTATION + ["D3", "C4", "A10", "H1"] + unseen:
         sq = square(name)
         cases.append(Case(repr(name), (name,), (sq.row, sq.col), _board_for(sq), (sq,)))
     run("from_notation", function, cases, _pair, call="from_notation({0!r})")
@@ -128,10 +144,22 @@ def _line(start: Square, step: tuple[int, int], size: int) -> list[Square]:
     return found
 
 
+def _unseen_walks() -> list[tuple[str, tuple[int, int], int]]:
+    """At grade time, walks drawn from the teacher's seed (none in a notebook)."""
+    if teacher_seed() is None:
+        return []
+    rng, found = seeded(3), []
+    for _ in range(12):
+        size = rng.choice((4, 6, 8, 10, 12, 16))
+        start = Square(rng.randrange(size), rng.randrange(size))
+        found.append((start.name, rng.choice(DIRECTIONS), size))
+    return found
+
+
 def walk(function: Any) -> None:
     """``walk(start, direction, size)``: the squares after ``start`` in one direction, to the edge."""
     cases = []
-    for name, step, size in _WALKS:
+    for name, step, size in _WALKS + _unseen_walks():
         start = square(name, size)
         line = _line(start, step, size)
         label = f"from {start} stepping {step} on {size}x{size}"
@@ -142,7 +170,7 @@ def walk(function: Any) -> None:
 def neighbours(function: Any) -> None:
     """``neighbours(square, size)``: the squares next to ``square``, diagonals included."""
     cases = []
-    for name, size in (
+    chosen = [
         ("d4", 8),
         ("a1", 8),
         ("h5", 8),
@@ -151,7 +179,10 @@ def neighbours(function: Any) -> None:
         ("d4", 4),
         ("j10", 10),
         ("a6", 6),
-    ):
+    ]
+    for name, _step, size in _unseen_walks():
+        chosen.append((name, size))
+    for name, size in chosen:
         sq = square(name, size)
         around = sorted(_line(sq, step, size)[0] for step in DIRECTIONS if _line(sq, step, size))
         cases.append(
@@ -175,6 +206,13 @@ def figure2(function: Any) -> None:
         expected = FIGURE_2.flips(at, BLACK)
         verdict = f"valid, takes {names(expected)}" if expected else "invalid"
         cases.append(_flip_case(FIGURE_2, at, BLACK, f"Figure 2, Black on {at} ({verdict})"))
+    if teacher_seed() is not None:  # the same position turned and mirrored, other squares too
+        rng = seeded(4)
+        for label, board, where in symmetries(FIGURE_2):
+            moves = [where(at) for at in FIGURE_2_MOVES]
+            moves += rng.sample([sq for sq in board.squares() if sq not in moves], 3)
+            for at in moves:
+                cases.append(_flip_case(board, at, BLACK, f"Figure 2 {label}, Black on {at}"))
     run("figure2", function, cases, answers.squares, show=names)
 
 

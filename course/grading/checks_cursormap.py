@@ -7,13 +7,13 @@ definitions and the line of an error, :meth:`Operator.apply` for the truth table
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from course.grading import answers
-from course.grading.runner import Case, NotAnAnswer, run
+from course.grading.cases import seeded, teacher_seed
+from course.grading.runner import Case, NotAnAnswer, Raised, Raises, run
 from reversi.cursormap import (
     Cursor,
     CursorMap,
@@ -67,7 +67,26 @@ def definition_texts() -> list[tuple[str, str]]:
     spaced = first.replace("width=5;", "  width =  5 ;").replace("two=r;", "two  = r;  red")
     texts += [("01_first_steps with its definitions in reverse order", shuffled),
               ("01_first_steps with spaces around '=' and the values", spaced)]  # fmt: skip
-    return texts
+    return texts + _unseen_variants(texts, 6)
+
+
+_COMMENTS = ["; a comment", "", "   ", "colour = blue;", "notes: none", "=", "penguins=2;"]
+
+
+def _unseen_variants(texts: list[tuple[str, str]], seed: int) -> list[tuple[str, str]]:
+    """At grade time, each text with comment lines put in and its definitions reordered."""
+    if teacher_seed() is None:
+        return []
+    rng, found = seeded(seed), []
+    for label, text in texts:
+        head, start, tail = text.partition("\nstart:")
+        lines = head.split("\n")
+        if seed == 6:
+            rng.shuffle(lines)
+        for _ in range(rng.randrange(1, 5)):
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice(_COMMENTS))
+        found.append((f"{label}, rearranged for grading", "\n".join(lines) + start + tail))
+    return found
 
 
 def error_texts() -> list[tuple[str, str]]:
@@ -85,7 +104,7 @@ def error_texts() -> list[tuple[str, str]]:
     ]
     found = [(label, base.replace(old, new, 1)) for label, old, new in edits]
     found.append(("no 'start:' line", head.rstrip("\n")))
-    return found
+    return found + _unseen_variants(found, 7)
 
 
 def _definitions_answer(value: Any) -> Any:
@@ -104,13 +123,16 @@ def definition_errors(function: Any) -> None:
     _definition_check("definition_errors", function, error_texts())
 
 
-def _definition_check(title: str, function: Any, texts: list[tuple[str, str]]) -> None:
-    def attempt(text: str) -> Any:
-        try:
-            return function(text)
-        except MapFileError as error:
-            return ErrorAt(answers.integer(error.line))
+def _error_line(raised: Raised) -> ErrorAt | None:
+    """A raised MapFileError as the answer "an error on line N" (None for other errors)."""
+    if not raised.is_a(MapFileError):
+        return None
+    if raised.line is None:
+        return ErrorAt(-1)  # a MapFileError without a line number names no line
+    return ErrorAt(raised.line)
 
+
+def _definition_check(title: str, function: Any, texts: list[tuple[str, str]]) -> None:
     cases = [
         Case(
             label,
@@ -120,7 +142,7 @@ def _definition_check(title: str, function: Any, texts: list[tuple[str, str]]) -
         )
         for label, text in texts
     ]
-    run(title, attempt, cases, _definitions_answer, show=str)
+    run(title, function, cases, _definitions_answer, show=str, catch=_error_line)
 
 
 # -- 12 applying a cursor ---------------------------------------------------------------------
@@ -129,19 +151,44 @@ _SIGN = {Value.ON: "1", Value.OFF: "0", Value.EMPTY: "."}
 _VALUE = {"1": Value.ON, "0": Value.OFF, ".": Value.EMPTY}
 
 
+_NOT_OPERATORS = ["NAND", "and", "", "XNOR"]
+
+
+def _combined(operator: str, field: str, bit: int) -> Any:
+    """What a field's character becomes under ``bit``: '.' stays, an unknown operator raises."""
+    try:
+        known = Operator(operator)
+    except ValueError:
+        return Raises(ValueError)
+    if field == ".":
+        return "."
+    return str(known.apply(int(field), bit))
+
+
+def _field(value: Any) -> str:
+    if not isinstance(value, str) or value not in ("0", "1", "."):
+        raise NotAnAnswer("expected a field's character: '1', '0' or '.'")
+    return str.__str__(value)
+
+
 def combine(function: Any) -> None:
-    """``combine(operator, field, bit)``: the truth tables of AND, OR and XOR."""
+    """``combine(operator, field, bit)``: a field's new character ('1', '0' or '.') under a bit."""
+    operators = [operator.value for operator in Operator] + _NOT_OPERATORS
+    if teacher_seed() is not None:
+        rng = seeded(5)
+        operators += ["".join(rng.choice("ADNORX ") for _ in range(rng.randrange(1, 6)))
+                      for _ in range(4)]  # fmt: skip
+        operators += [rng.choice(["And", "Or", "xor", "AND ", " OR"])]
     cases = [
         Case(
-            f"{field} {operator.value} {bit}",
-            (operator.value, field, bit),
-            operator.apply(field, bit),
+            f"{field!r} {operator!r} {bit}", (operator, field, bit), _combined(operator, field, bit)
         )
-        for operator in Operator
-        for field in (0, 1)
+        for operator in operators
+        for field in ("0", "1", ".")
         for bit in (0, 1)
+        if operator in ("AND", "OR", "XOR") or (field, bit) == ("1", 1)
     ]
-    run("combine", function, cases, answers.integer, call="combine({0!r}, {1}, {2})")
+    run("combine", function, cases, _field, call="combine({0!r}, {1!r}, {2})")
 
 
 def _map_of(rows: list[str]) -> CursorMap:
@@ -171,7 +218,7 @@ def cursor_picture(
 
 def cursor_cases() -> list[tuple[str, list[str], tuple[int, ...], str, int, int]]:
     """``(label, rows, bits, operator, row, col)``: chosen cases, then random ones (seeded)."""
-    chosen = [
+    chosen: list[tuple[str, list[str], tuple[int, ...], str, int, int]] = [
         ("OR in the middle", ["000", "000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1),
         ("AND in the middle", ["111", "111", "111"], (1, 1, 0, 0, 1, 1, 0, 0), "AND", 1, 1),
         ("XOR in the middle", ["101", "010", "101"], (1, 1, 1, 1, 0, 0, 0, 0), "XOR", 1, 1),
@@ -184,7 +231,7 @@ def cursor_cases() -> list[tuple[str, list[str], tuple[int, ...], str, int, int]
         ("left edge", ["10", "01", "10"], (1, 0, 1, 1, 0, 1, 1, 0), "XOR", 1, 0),
         ("one row", ["0100"], (1,) * 8, "XOR", 0, 1),
     ]
-    rng = random.Random(12)
+    rng = seeded(12)
     grid = [row.replace("p", ".") for row in _values_of(load_sample("02_grey_river"))]
     for number in range(20):
         bits = tuple(rng.randrange(2) for _ in range(8))

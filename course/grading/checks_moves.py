@@ -23,7 +23,7 @@ from course.grading.cases import (
     sample_positions,
 )
 from course.grading.runner import Case, NotAnAnswer, Raises, run
-from course.grading.views import BoardView
+from course.grading.views import BoardView, position
 from reversi import BLACK, WHITE, Board, Color, Square
 
 # -- 05 playing a move ------------------------------------------------------------------------
@@ -58,7 +58,7 @@ def _move_case(label: str, board: Board, at: Square, color: Color) -> Case:
 
 
 def _played(answer: Any, args: tuple[Any, ...]) -> tuple[list[Square], str]:
-    return answers.squares(answer), str(args[0].underlying)
+    return answers.squares(answer), str(position(args[0]))
 
 
 def _show_move(value: Any) -> str:
@@ -97,7 +97,7 @@ def _replayed(moves: str) -> Board:
 
 def _board_answer(value: Any) -> str:
     if isinstance(value, BoardView):
-        value = value.underlying
+        value = position(value)
     if not isinstance(value, Board):
         raise NotAnAnswer("expected a Board")
     return str(value)

@@ -7,11 +7,10 @@ The expected moves come from :class:`reversi.players.GreedyPlayer` and
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from course.grading import answers
-from course.grading.cases import pass_positions, random_game, sample_positions
+from course.grading.cases import pass_positions, random_game, sample_positions, seeded
 from course.grading.runner import Case, run
 from course.grading.views import BoardView
 from reversi import PASS, Board, Color
@@ -67,9 +66,10 @@ def _games_against_random(
     player: Any, games: tuple[tuple[int, int], ...]
 ) -> list[tuple[str, Board, Color]]:
     """Positions where ``player`` is to move in games against a seeded random mover."""
-    found = []
+    found: list[tuple[str, Board, Color]] = []
     for size, seed in games:
-        rng, board, color, ply = random.Random(seed), Board(size), Color.BLACK, 0
+        rng, board, ply = seeded(seed), Board(size), 0
+        color: Color = Color.BLACK
         while not board.is_finished():
             moves = board.legal_moves(color)
             if color is Color.BLACK:

@@ -1,30 +1,35 @@
-"""Run a student's function on cases, report the first failure with its board, and fail loudly.
+"""Run a student's function on cases and judge each answer; report the first failure.
 
-Every check in :mod:`course.grading.checks` is a list of :class:`Case` handed to
-:func:`run`.  The answers come from the ``reversi`` package (the oracle), never from the
-notebook, so redefining a name in an answer cell changes nothing here.  A check prints one
-deterministic line when it passes (``flips: 12/12 cases passed``), which nbval compares
-with the teacher's output; when a case fails it also names the case, shows the expected
-and the actual answer, draws the board and raises :class:`AssertionError`.
+Every check in :mod:`course.grading.checks` builds a list of :class:`Case` and hands it to
+:func:`run`.  The expected answers come from the ``reversi`` package, never from the
+notebook.  In a notebook, :func:`run` is the student's *self-check*: it calls the
+function here, prints one line (``flips: 12/12 cases passed (self-check; ...)``) and, when
+a case fails, names it, shows expected and actual, draws the board and raises
+:class:`AssertionError`.  The grade is computed elsewhere: the grader collects the same
+cases as a :class:`Spec` (see :func:`collect`), has the student's function called in a
+sandboxed process, and judges the plain answers that come back with :func:`verdict`, the
+same function the self-check uses.
 
 >>> run("double", lambda n: 2 * n, [Case("two", (2,), 4), Case("three", (3,), 6)])
-double: 2/2 cases passed
+double: 2/2 cases passed (self-check; the grade is computed separately)
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import io
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from course.grading import guard
-from course.grading.views import BoardView, board_text
+from course.grading.views import BoardView, board_text, position
 from reversi import Board
 
 Show = Callable[[Any], str]
+Judge = Callable[[Any, tuple[Any, ...]], Any]
+SELF_CHECK = "(self-check; the grade is computed separately)"
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,40 @@ class Raises:
         return f"raises {self.kind.__name__}, board unchanged"
 
 
+@dataclass(frozen=True)
+class Raised:
+    """Stands for "the function raised this error" where an answer was expected.
+
+    ``names`` are the qualified names of the error's classes (``builtins.ValueError``...),
+    so that a subclass counts; ``line`` is the error's ``line`` when it is a whole number.
+    """
+
+    kind: str = ""
+    message: str = ""
+    names: tuple[str, ...] = field(default=(), compare=False)
+    line: int | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, error: BaseException) -> Raised:
+        line = getattr(error, "line", None)
+        names = tuple(f"{c.__module__}.{c.__qualname__}" for c in type(error).__mro__)
+        message = str.__str__(str(error))[:500] if _plain_str(error) else "(unreadable)"
+        return cls(type(error).__name__, message, names, line if type(line) is int else None)
+
+    def is_a(self, kind: type[BaseException]) -> bool:
+        return f"{kind.__module__}.{kind.__qualname__}" in self.names
+
+    def __str__(self) -> str:
+        return f"raised {self.kind}: {self.message}" if self.message else f"raised {self.kind}"
+
+
+def _plain_str(error: BaseException) -> bool:
+    try:
+        return type(str(error)) is str
+    except Exception:
+        return False
+
+
 @dataclass
 class Failure:
     """A case whose answer was wrong, with what the function printed while it ran."""
@@ -64,24 +103,54 @@ class Failure:
     problem: str = ""
 
 
-@dataclass(frozen=True)
-class Raised:
-    """Stands for "the function raised this error" where an answer was expected."""
-
-    error: BaseException = field(compare=False)
-    kind: str = ""
-    message: str = ""
-
-    @classmethod
-    def of(cls, error: BaseException) -> Raised:
-        return cls(error, type(error).__name__, str(error))
-
-    def __str__(self) -> str:
-        return f"raised {self.kind}: {self.message}" if self.message else f"raised {self.kind}"
-
-
 class NotAnAnswer(ValueError):
     """A returned value of the wrong kind (a normaliser raises it with the reason)."""
+
+
+@dataclass
+class Reply:
+    """What one call gave: an answer or a raised error, its output, the arguments after it."""
+
+    args: tuple[Any, ...]
+    answer: Any = None
+    raised: Raised | None = None
+    printed: str = ""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A check as data: its cases and how to judge an answer (what :func:`run` was given)."""
+
+    title: str
+    cases: Sequence[Case]
+    judge: Judge
+    show: Show = repr
+    call: str | None = None
+    unchanged: bool = True
+    catch: Callable[[Raised], Any] | None = None
+    overall: Callable[[list[tuple[Any, ...]]], str | None] | None = None
+
+
+_COLLECTING: contextvars.ContextVar[list[Spec] | None] = contextvars.ContextVar(
+    "collecting", default=None
+)
+
+
+@contextlib.contextmanager
+def collect() -> Iterator[list[Spec]]:
+    """Inside this block :func:`run` calls nothing: it records its :class:`Spec` in the list.
+
+    >>> with collect() as found:
+    ...     run("double", None, [Case("two", (2,), 4)])
+    >>> found[0].title, len(found[0].cases)
+    ('double', 1)
+    """
+    found: list[Spec] = []
+    token = _COLLECTING.set(found)
+    try:
+        yield found
+    finally:
+        _COLLECTING.reset(token)
 
 
 def run(
@@ -92,7 +161,9 @@ def run(
     show: Show = repr,
     call: str | None = None,
     unchanged: bool = True,
-    outcome: Callable[[Any, tuple[Any, ...]], Any] | None = None,
+    outcome: Judge | None = None,
+    catch: Callable[[Raised], Any] | None = None,
+    overall: Callable[[list[tuple[Any, ...]]], str | None] | None = None,
 ) -> None:
     """Call ``function`` on every case and compare its normalised answer with the expected one.
 
@@ -103,49 +174,73 @@ def run(
     ``outcome``, if given, replaces ``normalise`` and also sees the arguments after the
     call (to judge a function that changes its board).  A case whose expected answer is
     :class:`Raises` passes when the function raises that error and changes no board.
+    ``catch`` turns a raised error into an answer (or None), ``overall`` judges all the
+    calls together (a reason to fail, or None).
     """
-    guard.check_untouched()
-    if not callable(function):
-        print(f"{title}: 0/{len(cases)} cases passed")
-        raise AssertionError(f"{title}: expected a function, got {_short(repr(function))}")
     judge = outcome or (lambda answer, args: normalise(answer))
-    failures = [f for f in (_try(function, case, judge, unchanged) for case in cases) if f]
-    print(f"{title}: {len(cases) - len(failures)}/{len(cases)} cases passed")
+    spec = Spec(title, cases, judge, show, call, unchanged, catch, overall)
+    collecting = _COLLECTING.get()
+    if collecting is not None:
+        collecting.append(spec)
+        return
+    if not callable(function):
+        print(f"{title}: 0/{len(cases)} cases passed {SELF_CHECK}")
+        raise AssertionError(f"{title}: expected a function, got {_short(repr(function))}")
+    replies = [call_here(function, case) for case in cases]
+    failures = [
+        f for case, reply in zip(cases, replies, strict=True) if (f := verdict(spec, case, reply))
+    ]
+    print(f"{title}: {len(cases) - len(failures)}/{len(cases)} cases passed {SELF_CHECK}")
     if failures:
         _report(title, failures, len(cases), show, call)
+    reason = overall([reply.args for reply in replies]) if overall else None
+    if reason:
+        print(f"{title} failed: {reason}")
+        raise AssertionError(f"{title}: {reason}")
 
 
-def _try(
-    function: Any, case: Case, judge: Callable[[Any, tuple[Any, ...]], Any], unchanged: bool
-) -> Failure | None:
-    args = tuple(_fresh(arg) for arg in case.args)
-    before = [_board_of(arg).copy() for arg in args if _board_of(arg) is not None]
+def call_here(function: Any, case: Case) -> Reply:
+    """Call ``function`` on fresh copies of the case's arguments in this process."""
+    args = tuple(fresh(arg) for arg in case.args)
     printed = io.StringIO()
-
-    def changed() -> bool:
-        after = [_board_of(arg) for arg in args if _board_of(arg) is not None]
-        return any(a != b for a, b in zip(after, before, strict=True))
-
     try:
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
             answer = function(*args)
-        actual = judge(answer, args)
-    except NotAnAnswer as problem:
-        return Failure(
-            case, None, printed.getvalue(), f"it returned {_short(repr(answer))}: {problem}"
-        )
     except (Exception, SystemExit) as error:  # KeyboardInterrupt passes: nbval's time-out uses it
-        if isinstance(case.expected, Raises) and isinstance(error, case.expected.kind):
-            if changed():
-                return Failure(
-                    case, None, printed.getvalue(), "it changed the board before raising"
-                )
+        return Reply(args, raised=Raised.of(error), printed=printed.getvalue())
+    return Reply(args, answer, printed=printed.getvalue())
+
+
+def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
+    """Judge one reply to ``case``: None when it is right, else the :class:`Failure`.
+
+    The reply's arguments are the ones the function saw, after the call; the case's own
+    arguments are the originals, never handed to student code.
+    """
+    before = [board for arg in case.args if (board := board_of(arg)) is not None]
+    after = [board for arg in reply.args if (board := board_of(arg)) is not None]
+    changed = len(before) != len(after) or any(a != b for a, b in zip(after, before, strict=False))
+    answer, raised = reply.answer, reply.raised
+    if raised is not None and spec.catch is not None:
+        caught = spec.catch(raised)
+        if caught is not None:
+            answer, raised = caught, None
+    if raised is not None:
+        if isinstance(case.expected, Raises) and raised.is_a(case.expected.kind):
+            if changed:
+                return Failure(case, None, reply.printed, "it changed the board before raising")
             return None
-        return Failure(case, Raised.of(error), printed.getvalue())
-    if unchanged and changed():
-        return Failure(case, actual, printed.getvalue(), "it changed the board it was given")
+        return Failure(case, raised, reply.printed)
+    try:
+        actual = spec.judge(answer, reply.args)
+    except NotAnAnswer as problem:
+        return Failure(case, None, reply.printed, f"it returned {_short(repr(answer))}: {problem}")
+    except Exception as error:  # a judge refusing an answer that is no answer at all
+        return Failure(case, None, reply.printed, f"it returned an unusable answer ({error})")
+    if spec.unchanged and changed:
+        return Failure(case, actual, reply.printed, "it changed the board it was given")
     if actual != case.expected:
-        return Failure(case, actual, printed.getvalue())
+        return Failure(case, actual, reply.printed)
     return None
 
 
@@ -209,7 +304,8 @@ def _in_ipython() -> bool:
     return shell is not None and getattr(shell, "get_ipython", lambda: None)() is not None
 
 
-def _fresh(arg: Any) -> Any:
+def fresh(arg: Any) -> Any:
+    """A copy of an argument that a function may change (a board, a view, a list)."""
     if isinstance(arg, Board):
         return arg.copy()
     if isinstance(arg, BoardView):
@@ -219,11 +315,12 @@ def _fresh(arg: Any) -> Any:
     return arg
 
 
-def _board_of(arg: Any) -> Board | None:
+def board_of(arg: Any) -> Board | None:
+    """The board in an argument (a Board or a view of one), else None."""
     if isinstance(arg, Board):
         return arg
     if isinstance(arg, BoardView):
-        return arg.underlying
+        return position(arg)
     return None
 
 

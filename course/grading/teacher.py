@@ -2,10 +2,11 @@
 
 The teacher writes ``exercises/source/NN_name.ipynb`` with the solutions inside
 ``### BEGIN SOLUTION`` / ``### END SOLUTION``.  :func:`release` runs each source with
-nbclient (the solutions must pass their own checks), keeps the outputs in the source (the
-grader's expected outputs), and writes the student copy ``exercises/NN_name.ipynb``: the
-same cells, each solution replaced by a stub that raises NotImplementedError, the check
-cells locked and carrying the teacher's outputs.  :func:`outdated` tells whether the
+nbclient (the solutions must pass their own self-checks), keeps the outputs in the source,
+and writes the student copy ``NN_name.ipynb``: the same cells, each solution replaced by a
+stub that raises NotImplementedError, the check cells locked and carrying the teacher's
+outputs.  Nothing else leaves the teacher folder: not the solutions, not the seed of the
+grade-time cases (:mod:`course.grading.exercise`).  :func:`outdated` tells whether the
 committed files are what a release would write now.
 """
 

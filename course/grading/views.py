@@ -1,9 +1,12 @@
 """Boards handed to students' functions: only the parts of the Board an exercise allows.
 
 An exercise that asks for ``flips`` must not be answered with ``board.flips``.  A
-:class:`BoardView` wraps a real :class:`~reversi.Board` and lets through reading squares
-(``board[row, col]`` or ``board['d3']``), ``board.size``, ``board.squares()`` and the
-methods an exercise names; anything else raises an AttributeError that says why.
+:class:`BoardView` is made from a :class:`~reversi.Board` but keeps only its discs (a
+tuple of rows), never the Board itself: nothing reachable from a view leads to the kit's
+code for the function being asked.  It lets through reading squares (``board[row, col]``
+or ``board['d3']``), ``board.size``, ``board.squares()`` and the methods an exercise names
+(each answered by a Board built for that one call); anything else raises an
+AttributeError that says why.
 
 >>> from reversi import BLACK, Board
 >>> view = BoardView(Board(), allow=("count",))
@@ -17,49 +20,66 @@ AttributeError: this exercise lets you read squares (board[row, col]), board.siz
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from reversi import Board, Color, Square
+from reversi import BLACK, WHITE, Board, Color, Square, square
 
-_ALWAYS = ("size", "squares")
+#: The Board methods an exercise may lend to a view (the rest are never reachable).
+LENDABLE = ("flips", "is_legal", "legal_moves", "count", "play", "illegal_reason")
 
 
 class BoardView:
-    """A window onto a board: squares can be read (and written, if ``writable``), plus ``allow``."""
+    """A window onto a position: squares can be read (and written, if ``writable``), plus ``allow``."""
 
-    __slots__ = ("_board", "_allow", "_writable")
+    __slots__ = ("_size", "_discs", "_allow", "_writable")
 
     def __init__(self, board: Board, allow: Iterable[str] = (), writable: bool = False) -> None:
-        object.__setattr__(self, "_board", board)
-        object.__setattr__(self, "_allow", tuple(allow))
+        allow = tuple(allow)
+        unknown = [name for name in allow if name not in (*LENDABLE, "copy")]
+        if unknown:
+            raise ValueError(f"a view cannot lend board.{unknown[0]}")
+        rows = discs(board)
+        object.__setattr__(self, "_size", board.size)
+        object.__setattr__(self, "_discs", rows)
+        object.__setattr__(self, "_allow", allow)
         object.__setattr__(self, "_writable", writable)
 
     @property
-    def underlying(self) -> Board:
-        """The real board behind the view (for the checks, not for students)."""
-        return self._board
+    def allowed(self) -> tuple[str, ...]:
+        """The methods this view lends."""
+        return self._allow
+
+    @property
+    def writable(self) -> bool:
+        return self._writable
 
     def fresh(self) -> BoardView:
-        """The same view of a copy of the board."""
-        return BoardView(self._board.copy(), self._allow, self._writable)
+        """The same view of a copy of the position."""
+        return BoardView(position(self), self._allow, self._writable)
 
     @property
     def size(self) -> int:
-        return self._board.size
+        return self._size
 
     def squares(self) -> Iterator[Square]:
-        return self._board.squares()
+        for row in range(self._size):
+            for col in range(self._size):
+                yield Square(row, col)
 
     def __getitem__(self, where: Any) -> Color | None:
-        return self._board[where]
+        row, col = square(where, self._size)
+        return self._discs[row][col]
 
     def __setitem__(self, where: Any, color: Color | None) -> None:
         if not self._writable:
             raise TypeError(
                 "this exercise's board is read-only: look at squares, do not change them"
             )
-        self._board[where] = color
+        if color is not None and not isinstance(color, Color):
+            raise TypeError(f"a square holds BLACK, WHITE or None, not {color!r}")
+        row, col = square(where, self._size)
+        self._discs[row][col] = color
 
     def copy(self) -> BoardView:
         if "copy" not in self._allow:
@@ -67,9 +87,21 @@ class BoardView:
         return self.fresh()
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name not in self._allow:
+        if name.startswith("_") or name not in self._allow or name not in LENDABLE:
             self._refuse(name)
-        method = getattr(self._board, name)
+        return self._lend(name)
+
+    def _lend(self, name: str) -> Callable[..., Any]:
+        def method(*args: Any) -> Any:
+            board = position(self)
+            result = getattr(board, name)(*args)
+            if name == "play":
+                for row in range(self._size):
+                    for col in range(self._size):
+                        self._discs[row][col] = board[row, col]
+            return result
+
+        method.__name__ = name
         return method
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -83,16 +115,40 @@ class BoardView:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, BoardView):
-            return self._board == other._board
+            return self._discs == other._discs
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
-        return str(self._board)
+        return str(position(self))
 
     def __repr__(self) -> str:
-        return repr(self._board)
+        return repr(position(self))
+
+
+def position(view: BoardView) -> Board:
+    """A Board with the discs of ``view``, for the checks.  It is a function, not a method,
+    so nothing a student's function receives leads to a Board and its rules."""
+    size, rows = view.size, object.__getattribute__(view, "_discs")
+    black = white = 0
+    for row, cells in enumerate(rows):
+        for col, color in enumerate(cells):
+            if color is BLACK:
+                black |= 1 << (row * size + col)
+            elif color is WHITE:
+                white |= 1 << (row * size + col)
+    return Board.from_bits(size, black, white)
+
+
+def discs(board: Board) -> list[list[Color | None]]:
+    """The board's discs row by row (read from its two bit masks, which is fast)."""
+    black, white, size = board.bits(BLACK), board.bits(WHITE), board.size
+    return [
+        [BLACK if black >> (r * size + c) & 1 else WHITE if white >> (r * size + c) & 1 else None
+         for c in range(size)]
+        for r in range(size)
+    ]  # fmt: skip
 
 
 def board_text(board: Board, highlight: Iterable[Any] = ()) -> str:
