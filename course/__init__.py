@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from course.board.controller import GameController
     from course.board.settings import Settings
     from course.board.widget import GameWidget, play
-    from course.pictures.svg import board_svg, game_svg, show
     from course.classroom.board import RoomBoard, join
+    from course.pictures.svg import board_svg, game_svg, show
 
 __all__ = [
     "GameController",

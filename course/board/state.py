@@ -21,9 +21,9 @@ from course.board.messages import Tone
 from course.board.settings import Settings
 from reversi.game import Clock, Game
 from reversi.notation import BLACK, WHITE, Color, Square
-from reversi.scores import Scoreboard
 from reversi.players import Player
 from reversi.saves import SaveFolder
+from reversi.scores import Scoreboard
 
 
 class BoardState:
