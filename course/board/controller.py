@@ -33,7 +33,7 @@ from typing import Any
 from course.board import messages as say
 from course.board.computer import ComputerAndClock
 from course.board.events import Event, EventKind
-from course.board.seats import check_names_differ, seat_player
+from course.board.seats import seat_player
 from course.board.settings import GAME_SETTINGS, Settings
 from reversi.errors import NotationError, ReversiError
 from reversi.game import Clock, Game
@@ -64,10 +64,10 @@ class GameController(ComputerAndClock):
         clock: Clock = time.monotonic,
         autostart: bool = True,
     ) -> None:
-        black_player = seat_player(BLACK, black, black_name, other_name=None)
-        white_player = seat_player(WHITE, white, white_name, other_name=black_player.name)
-        check_names_differ(black_player.name, white_player.name)
-        players = {BLACK: black_player, WHITE: white_player}
+        players = {
+            BLACK: seat_player(BLACK, black, black_name),
+            WHITE: seat_player(WHITE, white, white_name),
+        }
         settings = settings if settings is not None else Settings()
         super().__init__(players, settings, saves_folder, clock, autostart)
         self.message = say.new_game(self.game)
@@ -165,10 +165,8 @@ class GameController(ComputerAndClock):
         A bad kind or name is refused with a message.  The change applies now if
         the game has not started, else from the next New game.
         """
-        other = self.players[color.opponent].name
         try:
-            player = seat_player(color, kind, name, other_name=other)
-            check_names_differ(player.name, other)
+            player = seat_player(color, kind, name)
         except ReversiError as error:
             return self._refuse(str(error))
         self.players[color] = player

@@ -498,7 +498,6 @@ def test_the_clock_task_forfeits_on_its_own_and_tells_the_view():
     [
         ("greedy", "   ", "is blank"),
         ("greedy", "x" * 21, "too long"),
-        ("greedy", "White", "both players are called 'White'"),
         ("wizard", None, "unknown player kind 'wizard'"),
     ],
 )
@@ -522,9 +521,19 @@ def test_a_new_player_joins_at_once_before_the_first_move_and_later_at_new_game(
     assert controller.game.player(WHITE).kind == "random"
 
 
-def test_two_computers_of_one_kind_get_different_names():
+def test_two_computers_of_one_kind_are_told_apart_by_their_colour():
     controller = GameController("greedy", "greedy", autostart=False)
-    assert [controller.players[c].name for c in (BLACK, WHITE)] == ["Greedy", "Greedy White"]
+    assert [controller.players[c].name for c in (BLACK, WHITE)] == ["Greedy", "Greedy"]
+    game = controller.game
+    assert [game.label(c) for c in (BLACK, WHITE)] == ["Greedy (Black)", "Greedy (White)"]
+    assert controller.message == "New game. Black (Greedy) to move."
+
+
+def test_two_people_with_one_name_play_and_are_scored_per_seat():
+    controller = GameController(black_name="Sam", white_name="Sam")
+    assert controller.game.label(BLACK) == "Sam (Black)"
+    controller.resign()
+    assert [label for label, _ in controller.scoreboard.rows()][0] == "Sam (White)"
 
 
 def test_settings_are_checked():
