@@ -89,7 +89,7 @@ class Outcome:
         return self.winner is None and not self.is_stalemate
 
     def __str__(self) -> str:
-        score = f"{self.black}-{self.white}"
+        score = f"Black {self.black} – White {self.white}"
         if self.is_stalemate:
             return f"Stalemate at {score} ({self.reason.value})"
         if self.winner is None:

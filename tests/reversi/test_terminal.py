@@ -83,9 +83,9 @@ def test_resign_ends_the_game_and_play_again_keeps_scores(tmp_path):
         str(tmp_path),
     )
     out = result.stdout
-    assert "Congratulations Bob! White wins, 2-2 (resignation)" in out
+    assert "Congratulations Bob! White wins, Black 2 – White 2 (resignation)" in out
     assert "Scores: Bob 1, Draws 0, Stalemates 0" in out
-    assert "Congratulations Ann! Black wins, 4-1 (resignation)" in out
+    assert "Congratulations Ann! Black wins, Black 4 – White 1 (resignation)" in out
     assert "Scores: Ann 1, Bob 1, Draws 0, Stalemates 0" in out
 
 

@@ -148,7 +148,7 @@ def test_resigning_loses_and_the_teacher_can_export_the_game() -> None:
     desk.send("b", "resign")
     assert desk.game.winner is BLACK
     assert "Bob (White) resigns" in desk.chat("o")
-    assert "Game over: Black wins, 4-1 (resignation)" in desk.chat("o")
+    assert "Game over: Black wins, Black 4 – White 1 (resignation)" in desk.chat("o")
     desk.send("a", "export")
     assert desk.errors("a") == ["only the teacher (with the teacher key) may export a room"]
     export = desk.send("t", "export")[0]

@@ -30,8 +30,8 @@ def test_a_room_is_stored_resumed_and_its_finished_games_exported(tmp_path) -> N
     (path,) = storage.export(tmp_path / "saves")
     assert path.name == "table-1-1.json"
     game = load_game(path)
-    assert game.transcript() == "d3c5" and str(game.outcome) == "White wins, 3-3 (resignation)"
-    assert "Game over: White wins, 3-3 (resignation)" in [line["text"] for line in storage.chat_lines("table-1")]
+    assert game.transcript() == "d3c5" and str(game.outcome) == "White wins, Black 3 – White 3 (resignation)"
+    assert "Game over: White wins, Black 3 – White 3 (resignation)" in [line["text"] for line in storage.chat_lines("table-1")]
     storage.close()
 
 
