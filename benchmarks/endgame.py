@@ -8,7 +8,7 @@ The 14-empty positions come from fixed games: two positional players, each
 move chosen at random among the legal moves with probability 1/4 (a seeded
 generator), until 14 squares are empty.  For each position the script prints
 the exact disc difference, the seconds, the positions searched and positions per
-second.  The FFO positions (``../shared/data/ffo40-44.txt`` or ``--data``) come
+second.  The FFO positions (``shared/data/ffo40-44.txt`` in a folder above, or ``--data``) come
 with their exact scores; the script checks the solver's value against them.
 """
 
@@ -24,7 +24,15 @@ from reversi.endgame import solve
 from reversi.notation import BLACK, PASS, WHITE, Color
 from reversi.players import PositionalPlayer
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "ffo40-44.txt"
+
+
+def find_data() -> Path:
+    """``shared/data/ffo40-44.txt`` in the first folder above this script that has it."""
+    for folder in Path(__file__).resolve().parents:
+        candidate = folder / "shared" / "data" / "ffo40-44.txt"
+        if candidate.exists():
+            return candidate
+    return Path("ffo40-44.txt")
 
 
 def read_ffo(path: Path) -> dict[str, tuple[Board, Color, int, str]]:
@@ -74,7 +82,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fourteen", type=int, default=5, help="how many 14-empty positions")
     parser.add_argument("--ffo", nargs="+", default=["40"], help="FFO numbers, or 'none'")
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--data", type=Path, default=find_data())
     args = parser.parse_args()
     print(f"{'position':<10}{'empties':>8}{'value':>7}{'move':>6}{'seconds':>9}"
           f"{'nodes':>12}{'nodes/s':>11}")

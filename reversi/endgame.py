@@ -61,6 +61,7 @@ from functools import cache
 
 from reversi import bitboard
 from reversi.board import Board
+from reversi.evaluation import anchored
 from reversi.notation import PASS, Color, Move, Square
 
 #: Check the clock and the stop flag once per this many positions.
@@ -131,48 +132,6 @@ def quarters(size: int) -> tuple[int, ...]:
             masks.append(sum(1 << ((top + r) * size + left + c)
                              for r in range(half) for c in range(half)))
     return tuple(masks)
-
-
-@cache
-def edge_walks(size: int) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
-    """For each corner: its bit and the bits along its two edges, walking away from it."""
-    last = size - 1
-    walks = []
-    for row, col in ((0, 0), (0, last), (last, 0), (last, last)):
-        step_col = 1 if col == 0 else -1
-        step_row = 1 if row == 0 else -1
-        along_row = tuple(1 << (row * size + col + step_col * k) for k in range(1, size))
-        along_col = tuple(1 << ((row + step_row * k) * size + col) for k in range(1, size))
-        walks.append((1 << (row * size + col), along_row, along_col))
-    return tuple(walks)
-
-
-def anchored(discs: int, size: int) -> int:
-    """How many of ``discs`` can never be turned because they hold on to a corner along an edge.
-
-    A corner can never be taken back, and neither can an unbroken run of one
-    colour along an edge starting from it: each disc of the run has a stable
-    neighbour on one side along the edge and the board's edge across it.  This
-    counts only those discs (a lower bound on the stable discs), which is cheap.
-
-    >>> anchored(0b1111 | 1 << 4, 4)  # the whole top row and a4 below a1: 5 discs
-    5
-    """
-    count, seen = 0, 0
-    for corner, *edges in edge_walks(size):
-        if not discs & corner:
-            continue
-        if not seen & corner:
-            count += 1
-            seen |= corner
-        for edge in edges:
-            for bit in edge:
-                if not discs & bit:
-                    break
-                if not seen & bit:
-                    count += 1
-                    seen |= bit
-    return count
 
 
 class Solver:
