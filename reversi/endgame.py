@@ -65,7 +65,7 @@ from reversi.evaluation import anchored
 from reversi.notation import PASS, Color, Move, Square
 
 #: Check the clock and the stop flag once per this many positions.
-POLL_EVERY = 1024
+POLL_EVERY = 256
 
 #: With at least this many empties, order moves fastest-first (below it: parity order).
 FASTEST_FIRST_EMPTIES = 7
@@ -159,7 +159,8 @@ class Solver:
         self.stability_from = self.squares - 2 * 4 * (size - 1)
         self.nodes = 0
         self.clock, self.deadline, self.should_stop = clock, deadline, should_stop
-        self._next_poll = POLL_EVERY
+        self.poll_every = POLL_EVERY
+        self._next_poll = 0  # the first position polls: a search out of time stops at once
 
     def flips(self, square: int, player: int, opponent: int) -> int:
         """The opponent discs that turn when ``player`` plays on ``square`` (an index)."""
@@ -181,7 +182,7 @@ class Solver:
 
     def poll(self) -> None:
         """Stop the search (raise :class:`SearchStopped`) if time is up or a stop was asked."""
-        self._next_poll = self.nodes + POLL_EVERY
+        self._next_poll = self.nodes + self.poll_every
         if self.deadline is not None and self.clock() >= self.deadline:
             raise SearchStopped
         if self.should_stop is not None and self.should_stop():

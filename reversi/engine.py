@@ -102,6 +102,7 @@ class Engine(Solver):
         score: Score = strong_score,
     ) -> None:
         super().__init__(size, clock, deadline, should_stop)
+        self.poll_every = POLL_EVERY  # the evaluation makes a position slower than in the solver
         self.score = score
         self.order = weight_masks(size)
         self.depth_table: dict[tuple[int, int], tuple[int, int, int, int]] = {}
