@@ -2,6 +2,7 @@
 
     python benchmarks/strength.py                       # every pairing, 10 openings
     python benchmarks/strength.py --openings 20 --pairs hard:alphabeta4 expert:hard
+    python benchmarks/strength.py --cpu-clock           # on a machine shared with others
 
 Each opening is a position after a few random moves (``RandomPlayer(seed=n)``),
 played twice with the colours swapped, so neither side gains from a lucky
@@ -12,6 +13,10 @@ time limit must not be passed by more than 10%).
 
 ``alphabeta4`` is ``AlphaBetaPlayer(depth=4)``, the computer opponent the board
 offered before the levels existed.
+
+With ``--cpu-clock`` the time-limited levels and the timings use the CPU time of
+the thinking thread instead of the wall clock, so that a busy machine (other
+programs taking the processor) does not rob the levels of their thinking time.
 """
 
 from __future__ import annotations
@@ -24,12 +29,15 @@ from reversi.board import Board
 from reversi.notation import BLACK, PASS, WHITE, Color, Move
 from reversi.players import AlphaBetaPlayer, Player, StrongPlayer, make_player
 
+#: The clock of the levels and of the timings (``--cpu-clock`` sets it to the thread's CPU time).
+CLOCK: list[Callable[[], float]] = [time.perf_counter]
+
 ENTRANTS: dict[str, Callable[[int], Player]] = {
     "beginner": lambda seed: make_player("beginner", seed=seed),
     "easy": lambda seed: make_player("easy"),
     "medium": lambda seed: make_player("medium"),
-    "hard": lambda seed: make_player("hard"),
-    "expert": lambda seed: make_player("expert"),
+    "hard": lambda seed: make_player("hard", clock=CLOCK[0]),
+    "expert": lambda seed: make_player("expert", clock=CLOCK[0]),
     "alphabeta4": lambda seed: AlphaBetaPlayer(depth=4),
 }
 
@@ -57,10 +65,11 @@ class Timed(Player):
         self.inner, self.times = inner, []
 
     def choose_move(self, board: Board, color: Color) -> Move:
-        start = time.perf_counter()
+        clock = CLOCK[0]
+        start = clock()
         move = self.inner.choose_move(board, color)
         if move is not PASS:
-            self.times.append(time.perf_counter() - start)
+            self.times.append(clock() - start)
         return move
 
 
@@ -106,8 +115,13 @@ def main() -> None:
     parser.add_argument("--openings", type=int, default=10, help="openings, each played twice")
     parser.add_argument("--opening-plies", type=int, default=4)
     parser.add_argument("--pairs", nargs="+", default=PAIRS, help="first:second entrant names")
+    parser.add_argument("--cpu-clock", action="store_true", help="time by CPU, not the wall")
     args = parser.parse_args()
-    print(f"{args.openings} openings of {args.opening_plies} random moves, each played twice")
+    if args.cpu_clock:
+        CLOCK[0] = time.thread_time
+    clock = "CPU seconds of the thinking thread" if args.cpu_clock else "wall-clock seconds"
+    print(f"{args.openings} openings of {args.opening_plies} random moves, each played twice;"
+          f" times in {clock}")
     print(f"{'first':<11}{'second':<11}{'games':>6}{'points':>7}{'score':>8}{'margin':>8}"
           f"{'1st s/mv':>10}{'max':>7}{'over':>8}{'2nd s/mv':>10}{'max':>7}{'over':>8}")
     for pair in args.pairs:
