@@ -25,7 +25,6 @@ from reversi.notation import BLACK, PASS, WHITE, Color
 from reversi.players import PositionalPlayer
 
 
-
 def find_data() -> Path:
     """``shared/data/ffo40-44.txt`` in the first folder above this script that has it."""
     for folder in Path(__file__).resolve().parents:

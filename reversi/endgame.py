@@ -107,7 +107,8 @@ def rays(size: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     table = []
     for square in range(size * size):
         row, col = divmod(square, size)
-        higher, lower = [], []
+        higher: list[int] = []
+        lower: list[int] = []
         for dr in (-1, 0, 1):
             for dc in (-1, 0, 1):
                 if dr == dc == 0:
@@ -190,17 +191,18 @@ class Solver:
 
     def moves(self, player: int, opponent: int, empty: int, count: int) -> list[tuple[int, int]]:
         """The legal moves as ``(bit, flipped)`` pairs, in the order worth trying first."""
-        found = []
+        found: list[tuple[int, int]] = []
         if count >= FASTEST_FIRST_EMPTIES:
+            ranked: list[tuple[int, int, int]] = []
             geo = self.geo
             for square in _indices(empty):
                 flipped = self.flips(square, player, opponent)
                 if flipped:
                     bit = 1 << square
                     replies = bitboard.legal_moves(opponent & ~flipped, player | bit | flipped, geo)
-                    found.append((replies.bit_count(), bit, flipped))
-            found.sort()
-            return [(bit, flipped) for _, bit, flipped in found]
+                    ranked.append((replies.bit_count(), bit, flipped))
+            ranked.sort()
+            return [(bit, flipped) for _, bit, flipped in ranked]
         odd = 0
         for quarter in self.quarters:
             if (empty & quarter).bit_count() & 1:

@@ -24,6 +24,7 @@ from course.board.panels import error_html, log_html, pawns_html, scores_html, s
 from course.board.settings import Event, Settings
 from course.board.settings_panel import PANELS, SettingsPanel
 from course.board.sound import SoundPlayer
+from course.board.thinking import ThinkingPanel
 from course.board.view import BoardCanvas
 from course.pictures.pawns import load_pawn_image
 from reversi.notation import BLACK, WHITE
@@ -60,6 +61,7 @@ class GameWidget(w.VBox):
         self.settings_panel = SettingsPanel(
             controller, self._guard, self.set_pawn_images, self._show_panel, panels
         )
+        self.thinking_panel = ThinkingPanel(controller, self.board)
         super().__init__(
             [
                 w.HBox([self.turn, self.clock]),
@@ -68,6 +70,7 @@ class GameWidget(w.VBox):
                 w.HBox(list(self.buttons.values())),
                 self.undo_box,
                 self.settings_panel.widget,
+                self.thinking_panel.widget,
                 self.errors,
                 self.sound.widget,
             ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from reversi.board import Board
 from reversi.errors import PlayerError
@@ -54,7 +54,8 @@ class RandomPlayer(Player):
         problem = _random_state_problem(state)
         if problem:
             raise PlayerError(f"{self.name}'s random state is not valid: {problem}")
-        version, internal, gauss_next = state  # type: ignore[misc]
+        checked = cast("tuple[int, list[int], float | None]", state)  # checked just above
+        version, internal, gauss_next = checked
         try:
             self._random.setstate((version, tuple(internal), gauss_next))
         except (TypeError, ValueError) as error:

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from reversi.board import Board
+from reversi.engine import Thought, think
 from reversi.errors import PlayerError
 from reversi.notation import PASS, Color, Move
 from reversi.players.base import Player
-from reversi.engine import Thought, think
 from reversi.search import MAX_DEPTH, Clock, SearchResult, alphabeta, iterative_deepening, minimax
 
 
