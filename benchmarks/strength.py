@@ -83,7 +83,7 @@ def play(players: dict[Color, Player], board: Board, color: Color) -> Board:
     return board
 
 
-def match(first: str, second: str, openings: int, plies: int) -> None:
+def match(first: str, second: str, openings: int, plies: int, verbose: bool = False) -> None:
     """Play ``openings`` paired games between two entrants and print one row of the table."""
     hero, rival = Timed(ENTRANTS[first](1)), Timed(ENTRANTS[second](2))
     points, margin, games = 0.0, 0, 0
@@ -95,6 +95,9 @@ def match(first: str, second: str, openings: int, plies: int) -> None:
             points += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
             margin += diff
             games += 1
+            if verbose:
+                print(f"  game {games}: opening {number}, {first} has {hero_color}: {diff:+d}",
+                      flush=True)
     print(f"{first:<11}{second:<11}{games:>6}{points:>7.1f}{100 * points / games:>7.0f}%"
           f"{margin / games:>+8.1f}{_times(hero)}{_times(rival)}", flush=True)
 
@@ -116,6 +119,7 @@ def main() -> None:
     parser.add_argument("--opening-plies", type=int, default=4)
     parser.add_argument("--pairs", nargs="+", default=PAIRS, help="first:second entrant names")
     parser.add_argument("--cpu-clock", action="store_true", help="time by CPU, not the wall")
+    parser.add_argument("--verbose", action="store_true", help="a line after every game")
     args = parser.parse_args()
     if args.cpu_clock:
         CLOCK[0] = time.thread_time
@@ -126,7 +130,7 @@ def main() -> None:
           f"{'1st s/mv':>10}{'max':>7}{'over':>8}{'2nd s/mv':>10}{'max':>7}{'over':>8}")
     for pair in args.pairs:
         first, second = pair.split(":")
-        match(first, second, args.openings, args.opening_plies)
+        match(first, second, args.openings, args.opening_plies, args.verbose)
 
 
 if __name__ == "__main__":
