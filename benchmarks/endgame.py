@@ -56,7 +56,7 @@ def fourteen_empties(seed: int) -> tuple[Board, Color]:
         moves = board.legal_moves(color)
         if moves:
             move = rng.choice(moves) if rng.random() < 0.25 else chooser.choose_move(board, color)
-            board.play(move, color)
+            board.play(move, color)  # type: ignore[arg-type]  # a legal move, never PASS
         elif not board.legal_moves(color.opponent):
             return fourteen_empties(seed + 1000)  # the game ended early: take another
         color = color.opponent

@@ -3,6 +3,7 @@
     python benchmarks/strength.py                       # every pairing, 10 openings
     python benchmarks/strength.py --openings 20 --pairs hard:alphabeta4 expert:hard
     python benchmarks/strength.py --cpu-clock           # on a machine shared with others
+    python benchmarks/strength.py --time-check 20       # only: the levels' moves on the wall clock
 
 Each opening is a position after a few random moves (``RandomPlayer(seed=n)``),
 played twice with the colours swapped, so neither side gains from a lucky
@@ -26,7 +27,7 @@ import time
 from collections.abc import Callable
 
 from reversi.board import Board
-from reversi.notation import BLACK, PASS, WHITE, Color, Move
+from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square
 from reversi.players import AlphaBetaPlayer, Player, StrongPlayer, make_player
 
 #: The clock of the levels and of the timings (``--cpu-clock`` sets it to the thread's CPU time).
@@ -49,7 +50,7 @@ def opening(seed: int, plies: int) -> tuple[Board, Color]:
     board, color, chooser = Board(), BLACK, make_player("random", seed=seed)
     for _ in range(plies):
         move = chooser.choose_move(board.copy(), color)
-        if move is not PASS:
+        if isinstance(move, Square):
             board.play(move, color)
         color = color.opponent
     return board, color
@@ -62,7 +63,8 @@ class Timed(Player):
 
     def __init__(self, inner: Player) -> None:
         super().__init__(inner.name)
-        self.inner, self.times = inner, []
+        self.inner = inner
+        self.times: list[float] = []
 
     def choose_move(self, board: Board, color: Color) -> Move:
         clock = CLOCK[0]
@@ -77,7 +79,7 @@ def play(players: dict[Color, Player], board: Board, color: Color) -> Board:
     """Play the game out; each player gets a copy of the board, as the Game gives it."""
     while not board.is_finished():
         move = players[color].choose_move(board.copy(), color)
-        if move is not PASS:
+        if isinstance(move, Square):
             board.play(move, color)
         color = color.opponent
     return board
@@ -113,6 +115,27 @@ def _times(timed: Timed) -> str:
     return shown
 
 
+def time_check(positions: int) -> None:
+    """Time hard and expert moves on the wall clock from positions of fixed games; print overruns."""
+    print(f"wall-clock seconds per move from {positions} positions (8 to 40 moves into a game)")
+    print(f"{'level':<8}{'limit':>6}{'mean':>8}{'longest':>9}{'over':>8}{'depth':>7}")
+    for kind in ("hard", "expert"):
+        player = make_player(kind)
+        assert isinstance(player, StrongPlayer)
+        times, depths = [], []
+        for number in range(positions):
+            board, color = opening(number, 8 + number * 32 // max(1, positions - 1))
+            if board.is_finished() or not board.legal_moves(color):
+                continue
+            start = time.perf_counter()
+            player.choose_move(board, color)
+            times.append(time.perf_counter() - start)
+            depths.append(player.last_thought.depth if player.last_thought else 0)
+        over = 100 * (max(times) / player.time_limit - 1)
+        print(f"{kind:<8}{player.time_limit:>6.1f}{sum(times) / len(times):>8.3f}"
+              f"{max(times):>9.3f}{over:>+7.1f}%{sum(depths) / len(depths):>7.1f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--openings", type=int, default=10, help="openings, each played twice")
@@ -120,7 +143,12 @@ def main() -> None:
     parser.add_argument("--pairs", nargs="+", default=PAIRS, help="first:second entrant names")
     parser.add_argument("--cpu-clock", action="store_true", help="time by CPU, not the wall")
     parser.add_argument("--verbose", action="store_true", help="a line after every game")
+    parser.add_argument("--time-check", type=int, default=0, metavar="N",
+                        help="only time the levels' moves from N positions on the wall clock")
     args = parser.parse_args()
+    if args.time_check:
+        time_check(args.time_check)
+        return
     if args.cpu_clock:
         CLOCK[0] = time.thread_time
     clock = "CPU seconds of the thinking thread" if args.cpu_clock else "wall-clock seconds"
