@@ -158,3 +158,20 @@ def test_a_level_without_a_move_passes():
 def test_bad_level_settings_are_refused(options, message):
     with pytest.raises(PlayerError, match=message):
         make_player("hard", **options)
+
+
+@pytest.mark.parametrize(("black", "white"), [("hard", "beginner"), ("easy", "expert")])
+def test_the_terminal_takes_the_levels_by_name(tmp_path, black, white):
+    from reversi.terminal import main
+
+    shown: list[str] = []
+    answers = iter(["n"])  # "Play again?" no
+    status = main(
+        ["--black", black, "--white", white, "--size", "4", "--saves", str(tmp_path)],
+        input=lambda prompt: next(answers),
+        output=shown.append,
+    )
+    text = "\n".join(shown)
+    assert status == 0
+    assert black.capitalize() in text and white.capitalize() in text
+    assert "Congratulations" in text or "Draw" in text
