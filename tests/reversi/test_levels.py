@@ -99,7 +99,7 @@ def test_a_level_keeps_its_time_limit_on_a_fake_clock(kind, limit):
     board, color = random_position(14, 1)
     move = player.choose_move(board, color)
     assert board.is_legal(move, color)
-    assert limit <= clock.now <= limit * 1.1
+    assert limit - 2 * clock.step <= clock.now <= limit * 1.1
     assert isinstance(player, StrongPlayer) and player.last_thought is not None
     assert player.last_thought.move == move and player.last_thought.depth >= 1
 
@@ -120,7 +120,7 @@ def test_stop_makes_a_thinking_level_answer_at_once():
     clock = TickingClock(0.05)
     player.clock = clock
     player.choose_move(board, color)
-    assert clock.now >= 60.0
+    assert clock.now >= 60.0 - 2 * clock.step
 
 
 def test_each_finished_depth_reaches_the_callback():
