@@ -116,3 +116,37 @@ def test_a_stopped_solve_raises_and_a_deadline_stops_it():
     with pytest.raises(SearchStopped):
         solve(board, color, time_limit=5.0, clock=lambda: next(ticks))
 
+
+
+# -- FFO endgame test #40 -----------------------------------------------------------------------
+
+#: FFO #40: Black to move wins by 38 with perfect play (20 empty squares, a2 the best move).
+FFO_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------"
+
+#: The solver's line from FFO #40 (found by benchmarks/endgame.py in about 24 million positions).
+FFO_40_LINE = "a2 b1 c1 pass b6 b7 a7 c7 b8 d7 f8 c6 g7 e8 a8 f7 a6 g8 c8 h8 d8"
+
+
+def ffo_40_after(plies: int) -> tuple[Board, Color]:
+    """FFO #40 after the first ``plies`` moves of the best line, and the side to move."""
+    black = sum(1 << i for i, char in enumerate(FFO_40) if char == "X")
+    white = sum(1 << i for i, char in enumerate(FFO_40) if char == "O")
+    board, color = Board.from_bits(8, black, white), BLACK
+    for name in FFO_40_LINE.split()[:plies]:
+        if name == "pass":
+            assert not board.legal_moves(color)
+        else:
+            board.play(name, color)
+        color = color.opponent
+    return board, color
+
+
+@pytest.mark.parametrize(("plies", "empties"), [(9, 12), (8, 13), (7, 14)])
+def test_ffo_40_played_down_its_best_line_keeps_its_known_score(plies, empties):
+    board, color = ffo_40_after(plies)
+    assert board.count(None) == empties
+    known = 38 if color is BLACK else -38  # the published score, seen from the side to move
+    solution = solve(board, color)
+    assert solution.value == known
+    assert str(solution.move) == FFO_40_LINE.split()[plies]  # and it keeps to the line
+    assert solve(board, color, wld=True).value == (1 if known > 0 else -1)
