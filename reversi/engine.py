@@ -240,7 +240,8 @@ def think(
     empties = board.count(None)
     for depth in range(1, max_depth + 1):
         try:
-            if empties <= solve_empties and (depth > 4 or empties <= 10):
+            # Solve once a few depths have given a fallback answer (the solve may run out of time).
+            if empties <= solve_empties and (depth > 4 or (empties <= 10 and depth > 2)):
                 thought = _solve(engine, player, opponent, size, start)
             else:
                 values = engine.deepen(player, opponent, depth, moves)
