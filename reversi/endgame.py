@@ -261,6 +261,13 @@ class Solver:
             if not bitboard.legal_moves(opponent, player, self.geo):
                 return player.bit_count() - opponent.bit_count()
             return -self.search(opponent, player, -beta, -alpha)  # a pass
+        if count > TABLE_EMPTIES:
+            # Enhanced transposition cut-off: a reply already known to be good enough ends it.
+            table = self.table
+            for bit, flipped in moves:
+                entry = table.get((opponent & ~flipped, player | bit | flipped))
+                if entry is not None and -entry[1] >= beta:
+                    return -entry[1]
         if remembered:
             moves.sort(key=lambda pair: pair[0] != remembered)
         start_alpha, best, best_move = alpha, -self.size * self.size - 1, 0
