@@ -11,13 +11,16 @@ beginner   plays a random legal move                                         no 
 easy       takes a corner if it can, else turns the most discs (greedy)      no time at all
 medium     plays where its discs stand on the best squares, one move ahead   no time at all
 hard       searches deeper and deeper with the strong evaluation;            about 1 second
-           plays perfectly once 12 squares are empty
+           perfect play from 12 empty squares, when it fits in the time
 expert     the same search with three times the time;                        about 3 seconds
-           plays perfectly once 14 squares are empty
+           perfect play from 14 empty squares, when it fits in the time
 =========  ================================================================  ===================
 
-The thinking times are limits the search never passes by more than a few
-milliseconds; near the end of a game the exact solver often finishes sooner.
+The thinking times are limits: the search stops as soon as its next look at the
+clock would come too late, so it keeps within them even on a busy machine
+(``benchmarks/strength.py --time-check`` measures it).  Near the end of a game
+the exact solver often finishes sooner.  To go up, beat a level most of the
+time, then take the next one; ``easy`` is the one to start with.
 
 >>> from reversi.players import make_player
 >>> make_player("hard")
