@@ -24,8 +24,8 @@ cheaper; the few that say yes are searched again for their value.
 of :mod:`reversi.endgame` takes over and plays perfectly to the last disc.
 
 The search reads the clock and asks ``should_stop`` every :data:`POLL_EVERY`
-positions, so a time limit is kept to a few milliseconds and a Stop button
-works at once.  It reports through a callback: after every finished depth it
+positions (a few milliseconds), and stops when the next reading would come
+after the deadline, so a time limit is kept and a Stop button works at once.  It reports through a callback: after every finished depth it
 passes a :class:`Thought` (depth, best move, value, principal variation, nodes).
 """
 

@@ -84,9 +84,9 @@ class AlphaBetaPlayer(Player):
 class StrongPlayer(Player):
     """The strong search of :mod:`reversi.engine`, thinking ``time_limit`` seconds per move.
 
-    It deepens its search until the time is up (never more than a few
-    milliseconds over), and with at most ``solve_empties`` empty squares it
-    plays perfectly to the end.  ``max_depth`` caps the depth (the time limit
+    It deepens its search until the time is up (stopping early rather than
+    late), and with at most ``solve_empties`` empty squares it plays perfectly
+    to the end if the exact solve fits in the time.  ``max_depth`` caps the depth (the time limit
     usually stops it first).
 
     While it thinks, :meth:`stop` makes it answer at once with the best move
