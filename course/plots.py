@@ -65,11 +65,17 @@ def _for_black(board: Board, turn: Any, depth: int) -> float:
     return value if turn is BLACK else -value
 
 
-def plot_evaluation(game: Game, depth: int = 3, ax: Any = None) -> Any:
-    """Draw Black's advantage after every move of ``game``; returns the matplotlib axes."""
+def plot_evaluation(
+    game: Game, depth: int = 3, ax: Any = None, curve: Sequence[float] | None = None
+) -> Any:
+    """Draw Black's advantage after every move of ``game``; returns the matplotlib axes.
+
+    ``curve`` may give :func:`evaluation_curve`'s numbers, worked out beforehand.
+    """
     import matplotlib.pyplot as plt
 
-    curve = evaluation_curve(game.plies, game.board.size, depth)
+    if curve is None:
+        curve = evaluation_curve(game.plies, game.board.size, depth)
     if ax is None:
         _, ax = plt.subplots(figsize=(6.5, 3))
     moves = range(len(curve))

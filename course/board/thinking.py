@@ -123,14 +123,42 @@ class ThinkingPanel:
             self.show_plot()
 
     def show_plot(self) -> None:
-        """Draw the evaluation after every move of the finished game in the output area."""
+        """Plot the evaluation after every move of the finished game in the output area.
+
+        The searches behind the curve run in a worker thread, like a computer's
+        move, so the notebook stays responsive; the plot is drawn on the loop.
+        """
+        from course.plots import evaluation_curve
+
+        game = self.controller.game
+        plies, size, version = list(game.plies), game.board.size, self.controller.version
+        self.plot.clear_output()
+        with self.plot:
+            print("Working out the evaluation after every move...")
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script, a test): work it out here
+            self.draw_plot(evaluation_curve(plies, size), version)
+            return
+        future = loop.run_in_executor(None, evaluation_curve, plies, size)
+
+        def done(finished: asyncio.Future[list[float]]) -> None:
+            if not finished.cancelled() and finished.exception() is None:
+                self.draw_plot(finished.result(), version)
+
+        future.add_done_callback(done)
+
+    def draw_plot(self, curve: list[float], version: int) -> None:
+        """Draw the curve, unless the game changed while it was worked out."""
         import matplotlib.pyplot as plt
 
         from course.plots import plot_evaluation
 
+        if version != self.controller.version:
+            return
         self.plot.clear_output()
         with self.plot:
-            ax = plot_evaluation(self.controller.game)
+            ax = plot_evaluation(self.controller.game, curve=curve)
             plt.show(ax.figure)
 
 

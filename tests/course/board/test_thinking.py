@@ -132,3 +132,18 @@ def test_the_plot_draws_the_curve_after_every_move():
     (line,) = ax.get_lines()[1:]  # after the zero line
     assert list(line.get_ydata()) == evaluation_curve(game.plies, depth=1)
     assert ax.get_xlabel() == "move" and "Black" in ax.get_ylabel()
+
+
+def test_at_the_end_of_a_game_the_panel_plots_the_evaluation_of_every_move(tmp_path, monkeypatch):
+    matplotlib.use("Agg")
+    controller = GameController(saves_folder=tmp_path)
+    panel = ThinkingPanel(controller, BoardCanvas())
+    drawn: list[list[float]] = []
+    monkeypatch.setattr(panel, "draw_plot", lambda curve, version: drawn.append(curve))
+    panel.toggle.value = True
+    for name in ("d3", "c5", "e6"):
+        assert controller.click(name)
+    assert not drawn  # the game goes on: no plot yet
+    controller.resign(WHITE)
+    assert len(drawn) == 1 and len(drawn[0]) == 4  # the start and the three moves
+    assert panel.plot.layout.display is None
