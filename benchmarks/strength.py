@@ -85,11 +85,13 @@ def play(players: dict[Color, Player], board: Board, color: Color) -> Board:
     return board
 
 
-def match(first: str, second: str, openings: int, plies: int, verbose: bool = False) -> None:
+def match(
+    first: str, second: str, openings: range, plies: int, verbose: bool = False
+) -> None:
     """Play ``openings`` paired games between two entrants and print one row of the table."""
     hero, rival = Timed(ENTRANTS[first](1)), Timed(ENTRANTS[second](2))
     points, margin, games = 0.0, 0, 0
-    for number in range(openings):
+    for number in openings:
         for hero_color in (BLACK, WHITE):
             board, color = opening(number, plies)
             board = play({hero_color: hero, hero_color.opponent: rival}, board, color)
@@ -140,6 +142,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--openings", type=int, default=10, help="openings, each played twice")
     parser.add_argument("--opening-plies", type=int, default=4)
+    parser.add_argument("--first-opening", type=int, default=0, help="number of the first one")
     parser.add_argument("--pairs", nargs="+", default=PAIRS, help="first:second entrant names")
     parser.add_argument("--cpu-clock", action="store_true", help="time by CPU, not the wall")
     parser.add_argument("--verbose", action="store_true", help="a line after every game")
@@ -158,7 +161,8 @@ def main() -> None:
           f"{'1st s/mv':>10}{'max':>7}{'over':>8}{'2nd s/mv':>10}{'max':>7}{'over':>8}")
     for pair in args.pairs:
         first, second = pair.split(":")
-        match(first, second, args.openings, args.opening_plies, args.verbose)
+        openings = range(args.first_opening, args.first_opening + args.openings)
+        match(first, second, openings, args.opening_plies, args.verbose)
 
 
 if __name__ == "__main__":
