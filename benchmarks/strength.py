@@ -13,7 +13,10 @@ the mean and longest seconds per move (measured by the real clock: a level's
 time limit must not be passed by more than 10%).
 
 ``alphabeta4`` is ``AlphaBetaPlayer(depth=4)``, the computer opponent the board
-offered before the levels existed.
+offered before the levels existed.  ``strong3`` and ``plain3`` search exactly 3
+plies deep with the same search and no exact end, ``strong3`` with the strong
+evaluation and ``plain3`` with the lessons' (square weights and mobility):
+``strong3:plain3`` compares the evaluations alone.
 
 With ``--cpu-clock`` the time-limited levels and the timings use the CPU time of
 the thinking thread instead of the wall clock, so that a busy machine (other
@@ -27,11 +30,26 @@ import time
 from collections.abc import Callable
 
 from reversi.board import Board
+from reversi.engine import Score, think
+from reversi.evaluation import score, strong_score
 from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square
 from reversi.players import AlphaBetaPlayer, Player, StrongPlayer, make_player
 
 #: The clock of the levels and of the timings (``--cpu-clock`` sets it to the thread's CPU time).
 CLOCK: list[Callable[[], float]] = [time.perf_counter]
+
+class FixedDepth(Player):
+    """The engine's search 3 plies deep with a given evaluation (to compare evaluations)."""
+
+    kind = "fixed-depth"
+
+    def __init__(self, evaluation: Score) -> None:
+        super().__init__(evaluation.__name__)
+        self.evaluation = evaluation
+
+    def choose_move(self, board: Board, color: Color) -> Move:
+        return think(board, color, max_depth=3, solve_empties=0, score=self.evaluation).move
+
 
 ENTRANTS: dict[str, Callable[[int], Player]] = {
     "beginner": lambda seed: make_player("beginner", seed=seed),
@@ -40,6 +58,8 @@ ENTRANTS: dict[str, Callable[[int], Player]] = {
     "hard": lambda seed: make_player("hard", clock=CLOCK[0]),
     "expert": lambda seed: make_player("expert", clock=CLOCK[0]),
     "alphabeta4": lambda seed: AlphaBetaPlayer(depth=4),
+    "strong3": lambda seed: FixedDepth(strong_score),
+    "plain3": lambda seed: FixedDepth(score),
 }
 
 PAIRS = ["easy:beginner", "medium:easy", "hard:medium", "hard:alphabeta4", "expert:hard"]
