@@ -1,4 +1,9 @@
-"""Looking ahead: minimax, alpha-beta and iterative deepening.
+"""Looking ahead: minimax, alpha-beta and iterative deepening, as the lessons build them.
+
+These are the plain methods, kept simple to read and to check the exercises
+against.  The strong search of the hard and expert levels, which adds a
+transposition table, move ordering from the previous depth and an exact
+endgame solver, is :mod:`reversi.engine`.
 
 Both searches are written in the *negamax* form (as in PAIP's Othello chapter): a
 position is scored from the side to move, so the value of a move is minus the

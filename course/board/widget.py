@@ -33,6 +33,7 @@ from course.board.panels import error_html, log_html, pawns_html, scores_html, s
 from course.board.settings import Settings
 from course.board.settings_panel import PANELS, SettingsPanel
 from course.board.sound import SoundPlayer
+from course.board.thinking import ThinkingPanel
 from course.board.view import BoardCanvas
 from course.pictures.pawns import load_pawn_image
 from reversi.notation import BLACK, WHITE, Square
@@ -70,6 +71,7 @@ class GameWidget(w.VBox):
         self.settings_panel = SettingsPanel(
             controller, self._guard, self.set_pawn_images, self._show_panel, panels
         )
+        self.thinking_panel = ThinkingPanel(controller, self.board)
         super().__init__(
             [
                 w.Box([self.turn, self.clock], layout=_wrapping(grid_gap="4px 16px")),
@@ -78,6 +80,7 @@ class GameWidget(w.VBox):
                 w.Box(list(self.buttons.values()), layout=_wrapping()),
                 self.undo_box,
                 self.settings_panel.widget,
+                self.thinking_panel.widget,
                 self.errors,
                 self.sound.widget,
             ]
@@ -315,9 +318,10 @@ def play(
 ) -> GameWidget:
     """A Reversi board to play in this notebook cell.
 
-    ``black`` and ``white`` are player kinds (``"human"``, ``"random"``,
-    ``"greedy"``, ``"positional"``, ``"minimax"``, ``"alphabeta"``) or Player
-    objects.  Other keywords are :class:`~course.board.settings.Settings`, for example
+    ``black`` and ``white`` are player kinds (``"human"``, a level: ``"beginner"``,
+    ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``, or a lesson's player:
+    ``"random"``, ``"greedy"``, ``"positional"``, ``"minimax"``, ``"alphabeta"``) or
+    Player objects.  ``play(white="easy")`` is a computer opponent a beginner can beat.  Other keywords are :class:`~course.board.settings.Settings`, for example
     ``size=6``, ``no_move_policy="stalemate"``, ``time_per_move=10``,
     ``computer_waits=True``, ``animate=False``, ``slow_captures=True``,
     ``sound=True``, ``black_image="black.png"``.  Saves go to ``saves_folder``

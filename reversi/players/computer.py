@@ -54,7 +54,8 @@ class RandomPlayer(Player):
         problem = _random_state_problem(state)
         if problem:
             raise PlayerError(f"{self.name}'s random state is not valid: {problem}")
-        version, internal, gauss_next = cast("list[Any]", state)  # checked just above
+        checked = cast("tuple[int, list[int], float | None]", state)  # checked just above
+        version, internal, gauss_next = checked
         try:
             self._random.setstate((version, tuple(internal), gauss_next))
         except (TypeError, ValueError) as error:

@@ -19,15 +19,19 @@ from reversi.errors import PlayerError, shown
 from reversi.players.base import Player
 from reversi.players.computer import GreedyPlayer, PositionalPlayer, RandomPlayer
 from reversi.players.human import HumanPlayer
+from reversi.players.levels import LEVELS
 from reversi.players.searching import AlphaBetaPlayer, MinimaxPlayer
 
-#: Every kind of player by its key, weakest computer first.  Each class has a
-#: ``label`` for people (``PLAYER_KINDS["random"].label == "Randomizer"``).
+#: Every kind of player by its key: a person, the five levels (see
+#: :mod:`reversi.players.levels`), then the players the lessons build, weakest
+#: first.  Each class has a ``label`` for people (``PLAYER_KINDS["random"].label
+#: == "Randomizer"``).
 PLAYER_KINDS: Mapping[str, type[Player]] = MappingProxyType(
     {
         cls.kind: cls
         for cls in (
             HumanPlayer,
+            *LEVELS,
             RandomPlayer,
             GreedyPlayer,
             PositionalPlayer,

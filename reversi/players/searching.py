@@ -1,12 +1,15 @@
-"""Computer players that look several moves ahead with :mod:`reversi.search`."""
+"""Computer players that look several moves ahead: with :mod:`reversi.search` or :mod:`reversi.engine`."""
 
 from __future__ import annotations
 
 import math
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from reversi.board import Board
+from reversi.engine import Thought, think
 from reversi.errors import PlayerError, shown
 from reversi.notation import PASS, Color, Move
 from reversi.players.base import Player
@@ -76,6 +79,71 @@ class AlphaBetaPlayer(Player):
 
     def options(self) -> dict[str, Any]:
         return {"depth": self.depth, "time_limit": self.time_limit}
+
+
+class StrongPlayer(Player):
+    """The strong search of :mod:`reversi.engine`, thinking ``time_limit`` seconds per move.
+
+    It deepens its search until the time is up (stopping early rather than
+    late), and with at most ``solve_empties`` empty squares it plays perfectly
+    to the end if the exact solve fits in the time.  ``max_depth`` caps the depth (the time limit
+    usually stops it first).
+
+    While it thinks, :meth:`stop` makes it answer at once with the best move
+    found so far, and :attr:`on_thought` (if set) is called from the thinking
+    thread after every finished depth with a :class:`~reversi.engine.Thought`.
+    :attr:`last_thought` keeps the final one.
+    """
+
+    kind = "strong"
+    label = "Strong"
+
+    def __init__(
+        self,
+        name: str | None = None,
+        time_limit: float = 1.0,
+        max_depth: int = 60,
+        solve_empties: int = 14,
+        clock: Clock = time.perf_counter,
+    ) -> None:
+        super().__init__(name)
+        limit = _checked_time_limit(time_limit)
+        if limit is None:
+            raise PlayerError("time limit None is not allowed: a strong player needs seconds per move")
+        self.time_limit: float = limit
+        if not isinstance(max_depth, int) or isinstance(max_depth, bool) or not 1 <= max_depth <= 60:
+            raise PlayerError(f"depth {shown(max_depth)} is not a whole number from 1 to 60")
+        self.max_depth = max_depth
+        if not isinstance(solve_empties, int) or isinstance(solve_empties, bool) or not (
+            0 <= solve_empties <= 20
+        ):
+            raise PlayerError(f"solve_empties {shown(solve_empties)} is not a whole number from 0 to 20")
+        self.solve_empties = solve_empties
+        self.clock = clock
+        self.on_thought: Callable[[Thought], object] | None = None
+        self.last_thought: Thought | None = None
+        self._stop = threading.Event()
+
+    def choose_move(self, board: Board, color: Color) -> Move:
+        self._stop.clear()
+        if not board.has_legal_move(color):
+            return PASS
+        self.last_thought = think(
+            board, color, self.time_limit, self.max_depth, self.solve_empties, self.clock,
+            should_stop=self._stop.is_set, on_thought=self.on_thought,
+        )
+        return self.last_thought.move
+
+    def stop(self) -> None:
+        """Ask a search under way (in another thread) to answer now with what it has."""
+        self._stop.set()
+
+    def options(self) -> dict[str, Any]:
+        return {
+            "time_limit": self.time_limit,
+            "max_depth": self.max_depth,
+            "solve_empties": self.solve_empties,
+        }
 
 
 def _checked_depth(depth: object) -> int:

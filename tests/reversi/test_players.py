@@ -380,6 +380,11 @@ def test_the_registry_lists_every_kind_with_a_label():
     labels = {kind: cls.label for kind, cls in PLAYER_KINDS.items()}
     assert labels == {
         "human": "Human",
+        "beginner": "Beginner",
+        "easy": "Easy",
+        "medium": "Medium",
+        "hard": "Hard",
+        "expert": "Expert",
         "random": "Randomizer",
         "greedy": "Greedy",
         "positional": "Positional",
@@ -420,7 +425,8 @@ def test_make_player_names_an_unknown_kind_and_lists_the_known_ones():
         make_player("clever")
     assert str(caught.value) == (
         "unknown player kind 'clever': "
-        "choose one of human, random, greedy, positional, minimax, alphabeta"
+        "choose one of human, beginner, easy, medium, hard, expert, "
+        "random, greedy, positional, minimax, alphabeta"
     )
     assert isinstance(caught.value, (ReversiError, ValueError))
     with pytest.raises(PlayerError, match="unknown player kind None"):

@@ -1,0 +1,407 @@
+"""The exact endgame solver: perfect play to the last disc, and the final disc difference.
+
+Near the end of a game there are so few empty squares that a computer can try
+*every* way the game can finish.  Then no evaluation is needed: the value of a
+position is the disc difference the side to move reaches when both sides play
+perfectly (``+6`` means "I win by six discs").  A finished game is scored by its
+discs alone, as :func:`reversi.evaluation.final_score` does (empty squares left
+at a stalemate count for nobody).
+
+Two questions can be asked:
+
+* **exact**: by how many discs does the side to move win or lose?  The search
+  window is the whole range ``-size*size .. size*size``.
+* **win/draw/loss** (``wld``): only the sign.  The window ``(-1, 1)`` lets
+  alpha-beta cut far more lines, so this answer comes much faster.
+
+Three things make the solver quick enough in pure Python:
+
+**Flips along rays.**  For each square the solver keeps the eight *rays* (the
+squares in one direction, as one bit mask).  Along a ray, the discs that turn
+are the opponent discs before the first square that is not the opponent's,
+provided that square holds one of the player's discs.  "The first square" is the
+lowest set bit (``x & -x``) for rays running to higher bits and the highest
+(``x.bit_length()``) for the others, so a ray costs a few integer operations and
+no loop.
+
+**Move order.**  With many empties the solver tries first the moves that leave
+the opponent the fewest replies (*fastest-first*): a cramped opponent has few
+moves to search and often must give up a lot.  With few empties it uses
+*parity*: it plays first in the board's quarters holding an odd number of
+empty squares, since the side that fills a region last keeps what it takes.
+
+**A transposition table.**  The same position is often reached by moves in a
+different order.  The table remembers, for the two bit masks of a position, the
+bounds already proved on its value and the best move found, which is tried first
+next time.
+
+>>> from reversi.board import Board
+>>> from reversi.notation import BLACK
+>>> board = Board.from_text('''
+... B B B B
+... B W W .
+... B B W .
+... B B B .
+... ''')
+>>> result = solve(board, BLACK)
+>>> str(result.move), result.value
+('d4', 15)
+>>> [str(move) for move in result.line]  # d4, White has no reply, d2 takes the last White disc
+['d4', 'pass', 'd2']
+>>> solve(board, BLACK, wld=True).value  # only the sign: a win
+1
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from reversi import bitboard
+from reversi.board import Board
+from reversi.evaluation import anchored
+from reversi.notation import PASS, Color, Move, Square
+
+#: Check the clock and the stop flag once per this many positions.
+POLL_EVERY = 256
+
+#: With at least this many empties, order moves fastest-first (below it: parity order).
+FASTEST_FIRST_EMPTIES = 7
+
+#: Positions with at least this many empties go into the transposition table.
+TABLE_EMPTIES = 6
+
+
+class SearchStopped(Exception):
+    """Raised inside a search when its deadline passes or it is asked to stop."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The result of an exact solve: the best move, its value and the effort.
+
+    ``value`` is the final disc difference for the side to move with perfect play
+    (with ``wld``, only its sign: ``1``, ``0`` or ``-1``).  ``line`` is the
+    expected continuation, best move first, as far as the table remembers it.
+    """
+
+    move: Move
+    value: int
+    nodes: int
+    line: tuple[Move, ...]
+    wld: bool = False
+
+
+@cache
+def rays(size: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """For each square, its rays towards higher bits and towards lower bits (as bit masks).
+
+    Rays shorter than two squares are left out: nothing can be flipped along them.
+
+    >>> up, down = rays(4)[0]  # from a1: right, down-right and down (all towards higher bits)
+    >>> sorted(bin(ray) for ray in up), down
+    (['0b1000010000100000', '0b1000100010000', '0b1110'], ())
+    """
+    table = []
+    for square in range(size * size):
+        row, col = divmod(square, size)
+        higher: list[int] = []
+        lower: list[int] = []
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if dr == dc == 0:
+                    continue
+                mask, r, c = 0, row + dr, col + dc
+                while 0 <= r < size and 0 <= c < size:
+                    mask |= 1 << (r * size + c)
+                    r, c = r + dr, c + dc
+                if mask.bit_count() >= 2:
+                    (higher if (dr, dc) > (0, 0) else lower).append(mask)
+        table.append((tuple(higher), tuple(lower)))
+    return tuple(table)
+
+
+@cache
+def quarters(size: int) -> tuple[int, ...]:
+    """The four quarters of the board as bit masks (for parity ordering)."""
+    half = size // 2
+    masks = []
+    for top in (0, half):
+        for left in (0, half):
+            masks.append(sum(1 << ((top + r) * size + left + c)
+                             for r in range(half) for c in range(half)))
+    return tuple(masks)
+
+
+class Solver:
+    """One exact search: the board geometry, the table, a node counter and the ways to stop.
+
+    ``deadline`` is a reading of ``clock`` after which the search gives up;
+    ``should_stop`` is asked at the same moments and stops the search when it
+    returns true.  Either raises :class:`SearchStopped`.
+    """
+
+    def __init__(
+        self,
+        size: int,
+        clock: Callable[[], float] = time.perf_counter,
+        deadline: float | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> None:
+        self.size = size
+        self.geo = bitboard.geometry(size)
+        self.rays = rays(size)
+        self.quarters = quarters(size)
+        self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self.squares = size * size
+        # Below this alpha not even four full edges of stable discs could cut.
+        self.stability_from = self.squares - 2 * 4 * (size - 1)
+        self.nodes = 0
+        self.clock, self.deadline, self.should_stop = clock, deadline, should_stop
+        self.poll_every = POLL_EVERY
+        self._next_poll = 0  # the first position polls: a search out of time stops at once
+        self._last_poll: float | None = None
+        self._gap = 0.0  # the longest time between two polls so far
+
+    def flips(self, square: int, player: int, opponent: int) -> int:
+        """The opponent discs that turn when ``player`` plays on ``square`` (an index)."""
+        flipped = 0
+        higher, lower = self.rays[square]
+        for ray in higher:
+            beyond = ray & ~opponent
+            if beyond:
+                first = beyond & -beyond
+                if first & player:
+                    flipped |= ray & (first - 1)
+        for ray in lower:
+            beyond = ray & ~opponent
+            if beyond:
+                first = 1 << (beyond.bit_length() - 1)
+                if first & player:
+                    flipped |= ray & -(first << 1)
+        return flipped
+
+    def poll(self) -> None:
+        """Stop the search (raise :class:`SearchStopped`) if time is (nearly) up or a stop was asked.
+
+        "Nearly": if the next poll, as far apart as the longest gap between two
+        polls so far, would come after the deadline, the search stops now.
+        """
+        self._next_poll = self.nodes + self.poll_every
+        if self.deadline is not None:
+            # Stop if the next poll would come after the deadline: the time between
+            # polls grows when other programs share the processor.
+            now = self.clock()
+            if self._last_poll is not None:
+                self._gap = max(self._gap, now - self._last_poll)
+            self._last_poll = now
+            if now + self._gap >= self.deadline:
+                raise SearchStopped
+        if self.should_stop is not None and self.should_stop():
+            raise SearchStopped
+
+    def moves(self, player: int, opponent: int, empty: int, count: int) -> list[tuple[int, int]]:
+        """The legal moves as ``(bit, flipped)`` pairs, in the order worth trying first."""
+        found: list[tuple[int, int]] = []
+        if count >= FASTEST_FIRST_EMPTIES:
+            ranked: list[tuple[int, int, int]] = []
+            geo = self.geo
+            for square in _indices(empty):
+                flipped = self.flips(square, player, opponent)
+                if flipped:
+                    bit = 1 << square
+                    replies = bitboard.legal_moves(opponent & ~flipped, player | bit | flipped, geo)
+                    ranked.append((replies.bit_count(), bit, flipped))
+            ranked.sort()
+            return [(bit, flipped) for _, bit, flipped in ranked]
+        odd = 0
+        for quarter in self.quarters:
+            if (empty & quarter).bit_count() & 1:
+                odd |= quarter
+        for region in (empty & odd, empty & ~odd):
+            for square in _indices(region):
+                flipped = self.flips(square, player, opponent)
+                if flipped:
+                    found.append((1 << square, flipped))
+        return found
+
+    def search(self, player: int, opponent: int, alpha: int, beta: int) -> int:
+        """The exact final disc difference for ``player`` (to move), if it lies in ``(alpha, beta)``.
+
+        Outside the window the answer is a bound (fail-soft): at most ``alpha``
+        or at least ``beta``.
+        """
+        self.nodes += 1
+        if self.nodes >= self._next_poll:
+            self.poll()
+        empty = self.geo.full & ~(player | opponent)
+        count = empty.bit_count()
+        if count == 1:
+            return self._last_square(player, opponent, empty)
+        key = (player, opponent)
+        remembered = 0
+        if count >= TABLE_EMPTIES:
+            entry = self.table.get(key)
+            if entry is not None:
+                low, high, remembered = entry
+                if low >= beta or low == high:
+                    return low
+                if high <= alpha:
+                    return high
+        if alpha >= self.stability_from:
+            # Stability cut-off: the opponent's discs that can never turn keep the
+            # best possible result below what the player is already sure of.
+            ceiling = self.squares - 2 * anchored(opponent, self.size)
+            if ceiling <= alpha:
+                return ceiling
+        moves = self.moves(player, opponent, empty, count)
+        if not moves:
+            if not bitboard.legal_moves(opponent, player, self.geo):
+                return player.bit_count() - opponent.bit_count()
+            return -self.search(opponent, player, -beta, -alpha)  # a pass
+        if count > TABLE_EMPTIES:
+            # Enhanced transposition cut-off: a reply already known to be good enough ends it.
+            table = self.table
+            for bit, flipped in moves:
+                entry = table.get((opponent & ~flipped, player | bit | flipped))
+                if entry is not None and -entry[1] >= beta:
+                    return -entry[1]
+        if remembered:
+            moves.sort(key=lambda pair: pair[0] != remembered)
+        start_alpha, best, best_move = alpha, -self.size * self.size - 1, 0
+        for bit, flipped in moves:
+            child = (opponent & ~flipped, player | bit | flipped)
+            if best_move and beta - alpha > 1:
+                # Principal variation search: the first move is probably best, so only
+                # ask whether a later one beats it (a null window), and find out by how
+                # much only when it does.
+                value = -self.search(*child, -alpha - 1, -alpha)
+                if alpha < value < beta:
+                    value = -self.search(*child, -beta, -value)
+            else:
+                value = -self.search(*child, -beta, -alpha)
+            if value > best:
+                best, best_move = value, bit
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        if count >= TABLE_EMPTIES:
+            low, high = -self.size * self.size, self.size * self.size
+            if best > start_alpha:
+                low = best
+            if best < beta:
+                high = best
+            self.table[key] = (low, high, best_move)
+        return best
+
+    def _last_square(self, player: int, opponent: int, empty: int) -> int:
+        """The final difference with one empty square: whoever can move there does."""
+        square = empty.bit_length() - 1
+        flipped = self.flips(square, player, opponent)
+        if flipped:
+            turned = flipped.bit_count()
+            return player.bit_count() - opponent.bit_count() + 2 * turned + 1
+        flipped = self.flips(square, opponent, player)
+        if flipped:
+            turned = flipped.bit_count()
+            return player.bit_count() - opponent.bit_count() - 2 * turned - 1
+        return player.bit_count() - opponent.bit_count()
+
+    def line(self, player: int, opponent: int, length: int = 60) -> tuple[int, ...]:
+        """The best moves the table remembers from a position (bits; 0 for a pass)."""
+        out: list[int] = []
+        while len(out) < length:
+            if not bitboard.legal_moves(player, opponent, self.geo):
+                if not bitboard.legal_moves(opponent, player, self.geo):
+                    break  # the game is over
+                out.append(0)  # the side to move must pass
+                player, opponent = opponent, player
+                continue
+            entry = self.table.get((player, opponent))
+            if entry is None:
+                empties = (self.geo.full & ~(player | opponent)).bit_count()
+                if empties >= TABLE_EMPTIES:
+                    break  # not remembered, and too far from the end to solve again here
+                limit = self.size * self.size + 1
+                bit = self.root(player, opponent, -limit, limit)[0]  # a few squares: quick
+            else:
+                bit = entry[2]
+            flipped = self.flips(bit.bit_length() - 1, player, opponent)
+            out.append(bit)
+            player, opponent = opponent & ~flipped, player | bit | flipped
+        return tuple(out)
+
+    def root(self, player: int, opponent: int, alpha: int, beta: int) -> tuple[int, int]:
+        """The best move (a bit, 0 to pass) and its value, searched in ``(alpha, beta)``."""
+        self.nodes += 1
+        empty = self.geo.full & ~(player | opponent)
+        moves = self.moves(player, opponent, empty, max(empty.bit_count(), FASTEST_FIRST_EMPTIES))
+        if not moves:
+            return 0, self.search(player, opponent, alpha, beta)
+        start_alpha, best, best_move = alpha, -self.size * self.size - 1, moves[0][0]
+        for bit, flipped in moves:
+            value = -self.search(opponent & ~flipped, player | bit | flipped, -beta, -alpha)
+            if value > best:
+                best, best_move = value, bit
+                alpha = max(alpha, value)
+                if alpha >= beta:
+                    break
+        self.table[(player, opponent)] = (
+            best if best > start_alpha else -self.size * self.size,
+            best if best < beta else self.size * self.size,
+            best_move,
+        )
+        return best_move, best
+
+
+def solve(
+    board: Board,
+    color: Color,
+    wld: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
+    time_limit: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Solution:
+    """Solve ``board`` exactly for ``color`` to move: the best move and the final disc difference.
+
+    With ``wld`` only win, draw or loss is asked (``value`` is 1, 0 or -1).
+    ``time_limit`` (seconds of ``clock``) and ``should_stop`` can cut the search
+    short; it then raises :class:`SearchStopped` (there is no half answer to an
+    exact question).
+    """
+    deadline = None if time_limit is None else clock() + time_limit
+    solver = Solver(board.size, clock, deadline, should_stop)
+    player, opponent = board.bits(color), board.bits(color.opponent)
+    limit = board.size * board.size
+    low, high = (-1, 1) if wld else (-limit - 1, limit + 1)
+    bit, value = solver.root(player, opponent, low, high)
+    if wld:
+        value = (value > 0) - (value < 0)
+    line = (bit, *solver.line(*_after(solver, bit, player, opponent)))
+    moves = tuple(_move_of(b, board.size) for b in line)
+    return Solution(moves[0], value, solver.nodes, moves, wld)
+
+
+def _after(solver: Solver, bit: int, player: int, opponent: int) -> tuple[int, int]:
+    """The position (side to move first) after ``player`` plays ``bit`` (0: a pass)."""
+    if not bit:
+        return opponent, player
+    flipped = solver.flips(bit.bit_length() - 1, player, opponent)
+    return opponent & ~flipped, player | bit | flipped
+
+
+def _move_of(bit: int, size: int) -> Move:
+    return Square(*divmod(bit.bit_length() - 1, size)) if bit else PASS
+
+
+def _indices(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

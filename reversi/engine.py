@@ -1,0 +1,279 @@
+"""The strong search: alpha-beta with a transposition table, iterative deepening and an exact end.
+
+:mod:`reversi.search` shows the plain methods; this module adds what makes a
+program strong, each idea a few lines:
+
+**Iterative deepening.**  Search depth 1, then 2, then 3, ... until the time is
+up, and play the best move of the deepest search that finished.  The shallow
+searches cost little and teach the deeper ones which moves to try first: at the
+root, the moves are tried in the order of the previous depth's values.
+
+**A transposition table** keyed on the two bit masks of a position remembers,
+for each position searched, the depth, the bounds proved on its value and the
+best move.  The best move is tried first when the position comes back (in the
+next, deeper iteration or by another order of moves).  A remembered bound ends
+the search of a position only if it was found at the *same* depth, so the value
+is exactly the minimax value of that depth, as :func:`reversi.search.minimax`
+would find (only faster).
+
+**Principal variation search.**  After the first move (probably the best), each
+other move is only asked "are you better?" with a null window, which is
+cheaper; the few that say yes are searched again for their value.
+
+**The exact end.**  With at most ``solve_empties`` squares empty, the solver
+of :mod:`reversi.endgame` takes over and plays perfectly to the last disc.
+
+The search reads the clock and asks ``should_stop`` every :data:`POLL_EVERY`
+positions (a few milliseconds), and stops when the next reading would come
+after the deadline, so a time limit is kept and a Stop button works at once.  It reports through a callback: after every finished depth it
+passes a :class:`Thought` (depth, best move, value, principal variation, nodes).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from reversi import bitboard
+from reversi.board import Board
+from reversi.endgame import SearchStopped, Solver
+from reversi.evaluation import FINAL_DISC_VALUE, final_score, strong_score, weight_masks
+from reversi.notation import PASS, Color, Move, Square
+
+#: Read the clock and the stop flag once per this many positions.
+POLL_EVERY = 64
+
+#: The deepest search :func:`think` tries (it normally runs out of time long before).
+MAX_DEPTH = 60
+
+#: More than any score a position can have.
+INFINITY = 10**15
+
+Score = Callable[[int, int, bitboard.Geometry], int]
+
+
+@dataclass(frozen=True)
+class Thought:
+    """What the search thinks after a finished depth: its best move and why.
+
+    ``value`` is for the side to move, in evaluation points; when ``exact`` it is
+    the final disc difference with perfect play times
+    :data:`~reversi.evaluation.FINAL_DISC_VALUE`.  ``line`` is the principal
+    variation: the moves both sides are expected to play, best move first
+    (``PASS`` where a side must pass).  ``nodes`` counts every position looked at
+    so far, ``seconds`` the time spent.
+    """
+
+    depth: int
+    move: Move
+    value: int
+    line: tuple[Move, ...]
+    nodes: int
+    seconds: float
+    exact: bool = False
+
+    @property
+    def discs(self) -> int | None:
+        """The disc difference the value promises, if it is a finished game's score."""
+        if abs(self.value) >= FINAL_DISC_VALUE:
+            return round(self.value / FINAL_DISC_VALUE)
+        return 0 if self.exact else None
+
+    def summary(self) -> str:
+        """One line for people: ``depth 6: d3 c5 f6 ..., +34`` or ``exact: wins by 12``."""
+        shown = " ".join("pass" if move is PASS else str(move) for move in self.line[:8])
+        discs = self.discs
+        if discs is None:
+            return f"depth {self.depth}: {shown}, {self.value:+d}"
+        verdict = f"wins by {discs}" if discs > 0 else f"loses by {-discs}" if discs else "draws"
+        return f"{'exact' if self.exact else f'depth {self.depth}'}: {shown}, {verdict}"
+
+
+class Engine(Solver):
+    """One strong search: the exact solver's tools plus a depth-limited search and its table."""
+
+    def __init__(
+        self,
+        size: int,
+        clock: Callable[[], float] = time.perf_counter,
+        deadline: float | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        score: Score = strong_score,
+    ) -> None:
+        super().__init__(size, clock, deadline, should_stop)
+        self.poll_every = POLL_EVERY  # the evaluation makes a position slower than in the solver
+        self.score = score
+        self.order = weight_masks(size)
+        self.depth_table: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+
+    def ordered(self, moves: int, first: int) -> Iterator[int]:
+        """The move bits of ``moves``: ``first`` (if legal), then heaviest square weight first."""
+        if moves & first:
+            yield first
+            moves ^= first
+        for _, mask in self.order:
+            yield from bitboard.bits_of(moves & mask)
+
+    def alphabeta(self, player: int, opponent: int, depth: int, alpha: int, beta: int) -> int:
+        """The ``depth``-ply minimax value for ``player`` (to move), if inside ``(alpha, beta)``."""
+        self.nodes += 1
+        if self.nodes >= self._next_poll:
+            self.poll()
+        if depth == 0:
+            return self.score(player, opponent, self.geo)
+        key = (player, opponent)
+        entry = self.depth_table.get(key)
+        first = 0
+        if entry is not None:
+            searched, low, high, first = entry
+            if searched == depth:
+                if low >= beta or low == high:
+                    return low
+                if high <= alpha:
+                    return high
+        moves = bitboard.legal_moves(player, opponent, self.geo)
+        if not moves:
+            if not bitboard.legal_moves(opponent, player, self.geo):
+                return final_score(player, opponent)
+            return -self.alphabeta(opponent, player, depth - 1, -beta, -alpha)  # a pass
+        start_alpha, best, best_move = alpha, -INFINITY, 0
+        for move in self.ordered(moves, first):
+            flipped = self.flips(move.bit_length() - 1, player, opponent)
+            child = (opponent & ~flipped, player | move | flipped)
+            if best_move and beta - alpha > 1:  # principal variation search
+                value = -self.alphabeta(*child, depth - 1, -alpha - 1, -alpha)
+                if alpha < value < beta:
+                    value = -self.alphabeta(*child, depth - 1, -beta, -value)
+            else:
+                value = -self.alphabeta(*child, depth - 1, -beta, -alpha)
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        low = best if best > start_alpha else -INFINITY
+        high = best if best < beta else INFINITY
+        self.depth_table[key] = (depth, low, high, best_move)
+        return best
+
+    def deepen(self, player: int, opponent: int, depth: int, moves: list[int]) -> dict[int, int]:
+        """Search each root move ``depth`` plies deep, in the given order; the values by move.
+
+        Only the best move's value is exact; the others are bounds showing that
+        they are no better (enough to sort them for the next depth).
+        """
+        values: dict[int, int] = {}
+        alpha = -INFINITY
+        for move in moves:
+            flipped = self.flips(move.bit_length() - 1, player, opponent)
+            child = (opponent & ~flipped, player | move | flipped)
+            if values:
+                value = -self.alphabeta(*child, depth - 1, -alpha - 1, -alpha)
+                if value > alpha:
+                    value = -self.alphabeta(*child, depth - 1, -INFINITY, -value)
+            else:
+                value = -self.alphabeta(*child, depth - 1, -INFINITY, INFINITY)
+            values[move] = value
+            alpha = max(alpha, value)
+        return values
+
+    def depth_line(self, player: int, opponent: int, depth: int) -> list[int]:
+        """The principal variation the depth table remembers (bits; 0 for a pass)."""
+        line: list[int] = []
+        while len(line) < depth:
+            if not bitboard.legal_moves(player, opponent, self.geo):
+                if not bitboard.legal_moves(opponent, player, self.geo):
+                    break
+                line.append(0)
+                player, opponent = opponent, player
+                continue
+            entry = self.depth_table.get((player, opponent))
+            if entry is None or not entry[3]:
+                break
+            move = entry[3]
+            flipped = self.flips(move.bit_length() - 1, player, opponent)
+            line.append(move)
+            player, opponent = opponent & ~flipped, player | move | flipped
+        return line
+
+
+def think(
+    board: Board,
+    color: Color,
+    time_limit: float | None = None,
+    max_depth: int = MAX_DEPTH,
+    solve_empties: int = 14,
+    clock: Callable[[], float] = time.perf_counter,
+    should_stop: Callable[[], bool] | None = None,
+    on_thought: Callable[[Thought], object] | None = None,
+    score: Score = strong_score,
+) -> Thought:
+    """The best move for ``color`` found in ``time_limit`` seconds (or by ``max_depth``).
+
+    Depth 1, 2, ... are searched until the clock passes ``time_limit``, the depth
+    reaches ``max_depth`` or the game's end, or ``should_stop()`` returns true;
+    the answer is the last finished depth's.  With at most ``solve_empties``
+    empty squares the exact solver takes over.  ``on_thought`` is called with
+    each finished depth's :class:`Thought`.  Without a legal move the answer is
+    ``PASS``; if not even depth 1 finishes, the first move in search order.
+
+    >>> from reversi.notation import BLACK
+    >>> thought = think(Board(), BLACK, max_depth=4)
+    >>> thought.depth, Board().is_legal(thought.move, BLACK), len(thought.line)
+    (4, True, 4)
+    """
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time limit {time_limit!r} is not a positive number of seconds")
+    if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
+        raise ValueError(f"search depth {max_depth!r} is not a whole number from 1 up")
+    start = clock()
+    deadline = None if time_limit is None else start + time_limit
+    engine = Engine(board.size, clock, deadline, should_stop, score)
+    player, opponent = board.bits(color), board.bits(color.opponent)
+    size = board.size
+    moves = list(engine.ordered(bitboard.legal_moves(player, opponent, engine.geo), 0))
+    if not moves:
+        return Thought(0, PASS, 0, (), 0, 0.0)
+    thought = Thought(0, _square(moves[0], size), 0, (_square(moves[0], size),), 0, 0.0)
+    empties = board.count(None)
+    for depth in range(1, max_depth + 1):
+        try:
+            # Solve once a few depths have given a fallback answer (the solve may run out of time).
+            if empties <= solve_empties and (depth > 4 or (empties <= 10 and depth > 2)):
+                thought = _solve(engine, player, opponent, size, start)
+            else:
+                values = engine.deepen(player, opponent, depth, moves)
+                moves.sort(key=lambda move: -values[move])  # stable: ties keep their order
+                best = moves[0]
+                flipped = engine.flips(best.bit_length() - 1, player, opponent)
+                line = [best, *engine.depth_line(opponent & ~flipped, player | best | flipped,
+                                                 depth - 1)]
+                thought = Thought(depth, _square(best, size), values[best],
+                                  tuple(_square(m, size) for m in line), engine.nodes,
+                                  clock() - start)
+        except SearchStopped:
+            break
+        if on_thought is not None:
+            on_thought(thought)
+        if thought.exact or depth > 2 * empties:
+            break  # every line already reaches the end (a move per square, a pass between)
+    return Thought(thought.depth, thought.move, thought.value, thought.line, engine.nodes,
+                   clock() - start, thought.exact)
+
+
+def _solve(engine: Engine, player: int, opponent: int, size: int, start: float) -> Thought:
+    """The exact solution as a :class:`Thought` (the table gives its line)."""
+    limit = size * size + 1
+    move, discs = engine.root(player, opponent, -limit, limit)
+    flipped = engine.flips(move.bit_length() - 1, player, opponent)
+    line = (move, *engine.line(opponent & ~flipped, player | move | flipped))
+    empties = (engine.geo.full & ~(player | opponent)).bit_count()
+    return Thought(empties, _square(move, size), discs * FINAL_DISC_VALUE,
+                   tuple(_square(m, size) for m in line), engine.nodes,
+                   engine.clock() - start, exact=True)
+
+
+def _square(bit: int, size: int) -> Move:
+    return Square(*divmod(bit.bit_length() - 1, size)) if bit else PASS

@@ -1,0 +1,200 @@
+"""The strong search: the same values as plain minimax, the time limit on a fake clock,
+stopping at once, its reports, and the exact end."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reversi import bitboard
+from reversi.board import Board
+from reversi.endgame import solve
+from reversi.engine import Thought, think
+from reversi.evaluation import FINAL_DISC_VALUE, final_score, score, strong_score
+from reversi.notation import BLACK, PASS, Color
+from reversi.players import RandomPlayer
+from reversi.search import minimax
+
+
+def random_position(size: int, plies: int, seed: int) -> tuple[Board, Color]:
+    board, color, chooser = Board(size), BLACK, RandomPlayer(seed=seed)
+    for _ in range(plies):
+        move = chooser.choose_move(board.copy(), color)
+        if move is not PASS:
+            board.play(move, color)
+        color = color.opponent
+    return board, color
+
+
+def plain_negamax(player: int, opponent: int, depth: int, geo: bitboard.Geometry) -> int:
+    """Minimax with the strong evaluation, every line to the full depth: the oracle."""
+    if depth == 0:
+        return strong_score(player, opponent, geo)
+    moves = bitboard.legal_moves(player, opponent, geo)
+    if not moves:
+        if not bitboard.legal_moves(opponent, player, geo):
+            return final_score(player, opponent)
+        return -plain_negamax(opponent, player, depth - 1, geo)
+    return max(
+        -plain_negamax(opponent & ~flipped, player | move | flipped, depth - 1, geo)
+        for move in bitboard.bits_of(moves)
+        for flipped in [bitboard.flips(move, player, opponent, geo)]
+    )
+
+
+positions = st.builds(
+    random_position,
+    size=st.sampled_from([4, 6, 8]),
+    plies=st.integers(0, 56),
+    seed=st.integers(0, 10**6),
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(positions, st.integers(1, 4))
+def test_with_the_lessons_evaluation_the_value_is_the_minimax_value(position, depth):
+    board, color = position
+    before = board.copy()
+    thought = think(board, color, max_depth=depth, solve_empties=0, score=score)
+    assert board == before
+    if board.legal_moves(color):
+        assert thought.value == minimax(board, color, depth).value
+        assert thought.depth == min(depth, thought.depth) and board.is_legal(thought.move, color)
+    else:
+        assert thought.move is PASS
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions, st.integers(1, 3))
+def test_with_the_strong_evaluation_the_value_is_the_plain_negamax_value(position, depth):
+    board, color = position
+    if not board.legal_moves(color):
+        return
+    thought = think(board, color, max_depth=depth, solve_empties=0)
+    geo = bitboard.geometry(board.size)
+    assert thought.value == plain_negamax(board.bits(color), board.bits(color.opponent), depth, geo)
+    child = board.copy()
+    child.play(thought.move, color)  # the move chosen is worth what the search says
+    value = -plain_negamax(child.bits(color.opponent), child.bits(color), depth - 1, geo)
+    assert value == thought.value
+
+
+def test_the_principal_variation_is_a_legal_line_of_the_searched_depth():
+    board, color = random_position(8, 20, 3)
+    thought = think(board, color, max_depth=5, solve_empties=0)
+    assert thought.depth == 5 and len(thought.line) == 5 and thought.line[0] == thought.move
+    for move in thought.line:
+        if move is PASS:
+            assert not board.legal_moves(color)
+        else:
+            board.play(move, color)
+        color = color.opponent
+
+
+def test_every_finished_depth_is_reported_in_order():
+    board, color = random_position(8, 16, 4)
+    seen: list[Thought] = []
+    final = think(board, color, max_depth=4, solve_empties=0, on_thought=seen.append)
+    assert [t.depth for t in seen] == [1, 2, 3, 4]
+    assert [t.nodes for t in seen] == sorted(t.nodes for t in seen)
+    assert (final.move, final.value, final.line) == (seen[-1].move, seen[-1].value, seen[-1].line)
+    assert "depth 4:" in final.summary()
+
+
+# -- the exact end --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_near_the_end_the_exact_solver_takes_over(seed):
+    board, color = random_position(8, 50, seed)
+    if board.is_finished() or not board.legal_moves(color):
+        pytest.fail("pick seeds whose games go on after 50 moves")
+    thought = think(board, color, solve_empties=14)
+    exact = solve(board, color)
+    assert thought.exact and thought.value == exact.value * FINAL_DISC_VALUE
+    assert thought.discs == exact.value
+    verdict = "wins" if exact.value > 0 else "loses" if exact.value < 0 else "draws"
+    assert verdict in thought.summary()
+
+
+# -- time and stopping ----------------------------------------------------------------------
+
+
+class TickingClock:
+    """A fake clock that moves ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.reads = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize(("plies", "limit"), [(10, 1.0), (24, 3.0), (46, 1.0)])
+def test_the_time_limit_is_kept_within_ten_percent_on_a_fake_clock(plies, limit):
+    board, color = random_position(8, plies, 11)
+    clock = TickingClock(0.02)
+    thought = think(board, color, time_limit=limit, clock=clock, solve_empties=14)
+    assert clock.now <= limit * 1.1
+    # it used its time (but for the last gap between two clock readings) unless it solved the game
+    assert clock.now >= limit - 2 * clock.step or thought.exact
+    assert board.is_legal(thought.move, color) and thought.depth >= 1
+
+
+class SlowingClock(TickingClock):
+    """A clock whose readings drift further apart, as on a machine that gets busier."""
+
+    def __call__(self) -> float:
+        self.step *= 1.01
+        return super().__call__()
+
+
+def test_a_search_stops_before_the_deadline_when_its_polls_drift_apart():
+    board, color = random_position(8, 20, 12)
+    clock = SlowingClock(0.005)
+    thought = think(board, color, time_limit=1.0, clock=clock, solve_empties=0)
+    # the next poll would have been late, so it stopped in time (the last reading only
+    # measures how long it took)
+    assert 0.8 <= thought.seconds <= 1.01 and thought.depth >= 1
+
+
+def test_with_no_time_at_all_the_first_move_in_search_order_is_played():
+    board, color = random_position(8, 20, 7)
+    thought = think(board, color, time_limit=1e-9, clock=TickingClock(1.0))
+    assert thought.depth == 0 and board.is_legal(thought.move, color)
+
+
+def test_a_stop_from_another_thread_ends_the_search_at_once():
+    board, color = random_position(8, 12, 5)
+    stop = threading.Event()
+    answers: list[Thought] = []
+    worker = threading.Thread(
+        target=lambda: answers.append(think(board, color, should_stop=stop.is_set))
+    )
+    worker.start()  # no time limit, no depth limit: only the stop can end it in time
+    time.sleep(0.3)
+    asked = time.perf_counter()
+    stop.set()
+    worker.join(timeout=5)
+    assert not worker.is_alive() and time.perf_counter() - asked < 0.2
+    assert board.is_legal(answers[0].move, color)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"time_limit": 0}, "time limit 0 is not a positive number"),
+        ({"time_limit": -1.0}, "time limit -1.0 is not a positive number"),
+        ({"max_depth": 0}, "search depth 0 is not a whole number"),
+        ({"max_depth": 2.5}, "search depth 2.5 is not a whole number"),
+    ],
+)
+def test_bad_settings_are_refused(options, message):
+    with pytest.raises(ValueError, match=message):
+        think(Board(), BLACK, **options)
