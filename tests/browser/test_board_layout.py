@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.test_play_board import centre, click_square, expect_text
 
@@ -88,7 +89,9 @@ def test_the_board_fits_and_every_panel_is_reachable(width, jupyter_server, page
     click_square(nb, canvas, "d3")
     expect_text(board.locator(".reversi-status"), r"Black played d3 and turned 1 disc")
     normal = board.locator(".reversi-status .reversi-note")
-    assert normal.count() == 1 and not board.locator("button.reversi-undo").is_disabled()
+    assert normal.count() == 1
+    # The buttons' state travels in its own widget message: wait for it, as a student's eye would.
+    expect(board.locator("button.reversi-undo")).to_be_enabled()
     plain = normal.evaluate("e => getComputedStyle(e).backgroundColor")
     click_square(nb, canvas, "a1")
     refusal = board.locator(".reversi-status .reversi-refusal")
