@@ -200,13 +200,23 @@ def _isolation(refused: Sequence[str]) -> list[str] | None:
     """The command prefix that runs a program in the sandbox's namespaces, if this system can."""
     if not (shutil.which("unshare") and shutil.which("sh") and shutil.which("mount")):
         return None
-    mounts = [f"mount --bind {shlex.quote(str(ROOT))} {shlex.quote(str(ROOT))}",
-              f"mount -o remount,bind,ro {shlex.quote(str(ROOT))}"]  # fmt: skip
-    for path in [*refused, "/tmp", "/var/tmp", "/dev/shm"]:  # /tmp last: it hides the rest
+    root = shlex.quote(str(ROOT))
+    hidden = [*refused, "/tmp", "/var/tmp", "/dev/shm"]  # /tmp last: it hides the rest
+    # A kit that lives inside a folder to hide (a clone in /tmp) is parked under a private
+    # /run first, then put back at its own path inside the empty folder that hides the rest.
+    parked = any(Path(path) in ROOT.parents for path in hidden) and Path("/run").is_dir()
+    mounts = [f"mount --bind {root} {root}"]
+    if parked:
+        mounts += ["mount -t tmpfs -o size=64k,mode=0755 none /run", "mkdir /run/kit",
+                   f"mount --bind {root} /run/kit"]  # fmt: skip
+    for path in hidden:
         if Path(path).is_dir():
             mounts.append(f"mount -t tmpfs -o size=64k,mode=0755 none {shlex.quote(path)}")
         elif Path(path).is_file():
             mounts.append(f"mount --bind /dev/null {shlex.quote(path)}")
+    if parked:
+        mounts += [f"mkdir -p {root}", f"mount --move /run/kit {root}"]
+    mounts.append(f"mount -o remount,bind,ro {root}")
     private = ["--mount", "--net", "--pid", "--fork", "--mount-proc", "--kill-child"]
     if os.geteuid() == 0 and shutil.which("setpriv"):
         outer = ["unshare", *private]
