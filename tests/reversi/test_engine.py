@@ -15,19 +15,10 @@ from reversi.board import Board
 from reversi.endgame import solve
 from reversi.engine import Thought, think
 from reversi.evaluation import FINAL_DISC_VALUE, final_score, score, strong_score
-from reversi.notation import BLACK, PASS, Color
-from reversi.players import RandomPlayer
+from reversi.notation import BLACK, PASS
 from reversi.search import minimax
-
-
-def random_position(size: int, plies: int, seed: int) -> tuple[Board, Color]:
-    board, color, chooser = Board(size), BLACK, RandomPlayer(seed=seed)
-    for _ in range(plies):
-        move = chooser.choose_move(board.copy(), color)
-        if move is not PASS:
-            board.play(move, color)
-        color = color.opponent
-    return board, color
+from tests.reversi.positions import positions as random_positions
+from tests.reversi.positions import random_position
 
 
 def plain_negamax(player: int, opponent: int, depth: int, geo: bitboard.Geometry) -> int:
@@ -46,12 +37,7 @@ def plain_negamax(player: int, opponent: int, depth: int, geo: bitboard.Geometry
     )
 
 
-positions = st.builds(
-    random_position,
-    size=st.sampled_from([4, 6, 8]),
-    plies=st.integers(0, 56),
-    seed=st.integers(0, 10**6),
-)
+positions = random_positions(56)
 
 
 @settings(max_examples=120, deadline=None)

@@ -14,6 +14,8 @@ from reversi.evaluation import FINAL_DISC_VALUE, evaluate, largest_heuristic
 from reversi.notation import BLACK, PASS, WHITE, Color, Square
 from reversi.players import AlphaBetaPlayer, GreedyPlayer, Player, RandomPlayer
 from reversi.search import INFINITY, alphabeta, iterative_deepening, minimax, move_order
+from tests.reversi.positions import positions as random_positions
+from tests.reversi.positions import random_position
 
 # Black has no legal move; White has (a2).  Found by hand, checked in the tests.
 BLACK_STUCK = """
@@ -41,22 +43,7 @@ def slow_negamax(board: Board, color: Color, depth: int) -> int:
     return max(values)
 
 
-def random_position(size: int, plies: int, seed: int) -> tuple[Board, Color]:
-    board, color, chooser = Board(size), BLACK, RandomPlayer(seed=seed)
-    for _ in range(plies):
-        move = chooser.choose_move(board.copy(), color)
-        if move is not PASS:
-            board.play(move, color)
-        color = color.opponent
-    return board, color
-
-
-positions = st.builds(
-    random_position,
-    size=st.sampled_from([4, 6, 8]),
-    plies=st.integers(0, 60),
-    seed=st.integers(0, 10**6),
-)
+positions = random_positions(60)
 
 
 # -- alpha-beta equals minimax ---------------------------------------------------------------
