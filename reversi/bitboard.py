@@ -138,3 +138,67 @@ def perft(player: int, opponent: int, depth: int, geo: Geometry) -> int:
         flipped = flips(move, player, opponent, geo)
         total += perft(opponent & ~flipped, player | move | flipped, depth - 1, geo)
     return total
+
+
+@cache
+def lines(size: int) -> tuple[tuple[int, ...], ...]:
+    """The board's lines as bit masks, by axis: rows, columns, and the two kinds of diagonal."""
+    def line(cells: list[tuple[int, int]]) -> int:
+        return sum(1 << (r * size + c) for r, c in cells)
+    rows = tuple(line([(r, c) for c in range(size)]) for r in range(size))
+    columns = tuple(line([(r, c) for r in range(size)]) for c in range(size))
+    down_right = tuple(line([(r, r - k) for r in range(size) if 0 <= r - k < size])
+                       for k in range(-size + 1, size))
+    down_left = tuple(line([(r, k - r) for r in range(size) if 0 <= k - r < size])
+                      for k in range(2 * size - 1))
+    return rows, columns, down_right, down_left
+
+
+def stable(discs: int, filled: int, geo: Geometry) -> int:
+    """The discs of one colour that can never be turned again (most of them: a safe estimate).
+
+    A disc is turned only by a move on one of its four lines (row, column,
+    diagonals) that encloses it.  So it is safe along a line that is full (no
+    move can be made there any more), or next to the board's edge or to a safe
+    disc of its own colour on that line (the enclosing run would have to turn
+    that one too).  A disc safe along all four lines is stable.  Starting from
+    none, the rule is applied until no disc is added: corners first, then what
+    leans on them.
+
+    >>> geo = geometry(4)
+    >>> top_row = 0b1111
+    >>> stable(top_row, top_row, geo) == top_row  # a full edge row with its corners
+    True
+    >>> stable(0b0110, 0b0110, geo)  # b1 and c1 without the corners: either could still turn
+    0
+    """
+    size, full = geo.size, geo.full
+    (_, not_first), _, _, _ = geo.forward  # may land a step right: not in the first column
+    (_, not_last), _, _, _ = geo.backward  # may land a step left: not in the last column
+    first_column = full & ~not_first
+    last_column = full & ~not_last
+    first_row, last_row = (1 << size) - 1, ((1 << size) - 1) << (size * (size - 1))
+    border = first_column | last_column | first_row | last_row
+    full_lines = []
+    for axis in lines(size):
+        done = 0
+        for line in axis:
+            if filled & line == line:
+                done |= line
+        full_lines.append(done)
+    rows, columns, down_right, down_left = full_lines
+    rows |= first_column | last_column
+    columns |= first_row | last_row
+    down_right |= border
+    down_left |= border
+    safe = discs & rows & columns & down_right & down_left
+    result = 0
+    while safe != result:
+        result = safe
+        safe = discs & (
+            (rows | (result << 1 & not_first) | (result >> 1 & not_last))
+            & (columns | (result << size & full) | (result >> size))
+            & (down_right | (result << (size + 1) & not_first) | (result >> (size + 1) & not_last))
+            & (down_left | (result << (size - 1) & not_last) | (result >> (size - 1) & not_first))
+        )
+    return result

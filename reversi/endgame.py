@@ -61,17 +61,13 @@ from functools import cache
 
 from reversi import bitboard
 from reversi.board import Board
-from reversi.evaluation import anchored
 from reversi.notation import PASS, Color, Move, Square
 
 #: Check the clock and the stop flag once per this many positions.
 POLL_EVERY = 256
 
-#: With at least this many empties, order moves fastest-first (below it: parity order).
-FASTEST_FIRST_EMPTIES = 7
-
-#: Positions with at least this many empties go into the transposition table.
-TABLE_EMPTIES = 6
+#: With at most this many empties, search without the table, in parity order (:meth:`Solver.small`).
+SMALL_EMPTIES = 5
 
 
 class SearchStopped(Exception):
@@ -95,20 +91,23 @@ class Solution:
 
 
 @cache
-def rays(size: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """For each square, its rays towards higher bits and towards lower bits (as bit masks).
+def rays(size: int) -> tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], ...]:
+    """For each square, its rays towards higher bits and towards lower bits.
 
-    Rays shorter than two squares are left out: nothing can be flipped along them.
+    A ray is a pair: the bit of the square next to the start (a disc can turn
+    along the ray only if an opponent disc stands there) and the bit mask of the
+    whole ray.  Rays shorter than two squares are left out: nothing can be
+    flipped along them.
 
     >>> up, down = rays(4)[0]  # from a1: right, down-right and down (all towards higher bits)
-    >>> sorted(bin(ray) for ray in up), down
-    (['0b1000010000100000', '0b1000100010000', '0b1110'], ())
+    >>> sorted((bin(next_to), bin(ray)) for next_to, ray in up), down
+    ([('0b10', '0b1110'), ('0b10000', '0b1000100010000'), ('0b100000', '0b1000010000100000')], ())
     """
     table = []
     for square in range(size * size):
         row, col = divmod(square, size)
-        higher: list[int] = []
-        lower: list[int] = []
+        higher: list[tuple[int, int]] = []
+        lower: list[tuple[int, int]] = []
         for dr in (-1, 0, 1):
             for dc in (-1, 0, 1):
                 if dr == dc == 0:
@@ -118,7 +117,8 @@ def rays(size: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
                     mask |= 1 << (r * size + c)
                     r, c = r + dr, c + dc
                 if mask.bit_count() >= 2:
-                    (higher if (dr, dc) > (0, 0) else lower).append(mask)
+                    next_to = 1 << ((row + dr) * size + col + dc)
+                    (higher if (dr, dc) > (0, 0) else lower).append((next_to, mask))
         table.append((tuple(higher), tuple(lower)))
     return tuple(table)
 
@@ -132,6 +132,18 @@ def quarters(size: int) -> tuple[int, ...]:
         for left in (0, half):
             masks.append(sum(1 << ((top + r) * size + left + c)
                              for r in range(half) for c in range(half)))
+    return tuple(masks)
+
+
+@cache
+def neighbours(size: int) -> tuple[int, ...]:
+    """For each square, the bit mask of the squares next to it (a move needs an opponent there)."""
+    masks = []
+    for square in range(size * size):
+        row, col = divmod(square, size)
+        masks.append(sum(1 << (r * size + c)
+                         for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+                         if 0 <= r < size and 0 <= c < size and (r, c) != (row, col)))
     return tuple(masks)
 
 
@@ -154,6 +166,8 @@ class Solver:
         self.geo = bitboard.geometry(size)
         self.rays = rays(size)
         self.quarters = quarters(size)
+        self.neighbours = neighbours(size)
+        self.corners = 1 | 1 << (size - 1) | 1 << (size * size - size) | 1 << (size * size - 1)
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
         self.squares = size * size
         # Below this alpha not even four full edges of stable discs could cut.
@@ -164,23 +178,25 @@ class Solver:
         self._next_poll = 0  # the first position polls: a search out of time stops at once
         self._last_poll: float | None = None
         self._gap = 0.0  # the longest time between two polls so far
+        self._orders: dict[int, tuple[tuple[int, int], ...]] = {}
 
     def flips(self, square: int, player: int, opponent: int) -> int:
         """The opponent discs that turn when ``player`` plays on ``square`` (an index)."""
         flipped = 0
         higher, lower = self.rays[square]
-        for ray in higher:
-            beyond = ray & ~opponent
-            if beyond:
+        for next_to, ray in higher:
+            if next_to & opponent:
+                beyond = ray & ~opponent
                 first = beyond & -beyond
                 if first & player:
                     flipped |= ray & (first - 1)
-        for ray in lower:
-            beyond = ray & ~opponent
-            if beyond:
-                first = 1 << (beyond.bit_length() - 1)
-                if first & player:
-                    flipped |= ray & -(first << 1)
+        for next_to, ray in lower:
+            if next_to & opponent:
+                beyond = ray & ~opponent
+                if beyond:
+                    first = 1 << (beyond.bit_length() - 1)
+                    if first & player:
+                        flipped |= ray & -(first << 1)
         return flipped
 
     def poll(self) -> None:
@@ -202,30 +218,33 @@ class Solver:
         if self.should_stop is not None and self.should_stop():
             raise SearchStopped
 
-    def moves(self, player: int, opponent: int, empty: int, count: int) -> list[tuple[int, int]]:
-        """The legal moves as ``(bit, flipped)`` pairs, in the order worth trying first."""
-        found: list[tuple[int, int]] = []
-        if count >= FASTEST_FIRST_EMPTIES:
-            ranked: list[tuple[int, int, int]] = []
-            geo = self.geo
-            for square in _indices(empty):
-                flipped = self.flips(square, player, opponent)
+    def parity_order(self, empty: int) -> tuple[tuple[int, int], ...]:
+        """The empty squares as ``(index, bit)`` pairs, those in odd quarters first (remembered)."""
+        order = self._orders.get(empty)
+        if order is None:
+            odd = 0
+            for quarter in self.quarters:
+                if (empty & quarter).bit_count() & 1:
+                    odd |= quarter
+            order = tuple((square, 1 << square)
+                          for region in (empty & odd, empty & ~odd) for square in _indices(region))
+            self._orders[empty] = order
+        return order
+
+    def moves(self, player: int, opponent: int, empty: int) -> list[tuple[int, int]]:
+        """The legal moves as ``(bit, flipped)`` pairs, fewest replies for the opponent first."""
+        ranked: list[tuple[int, int, int]] = []
+        geo, neighbours, flips, corners = self.geo, self.neighbours, self.flips, self.corners
+        for square, bit in self.parity_order(empty):
+            if neighbours[square] & opponent:
+                flipped = flips(square, player, opponent)
                 if flipped:
-                    bit = 1 << square
                     replies = bitboard.legal_moves(opponent & ~flipped, player | bit | flipped, geo)
-                    ranked.append((replies.bit_count(), bit, flipped))
-            ranked.sort()
-            return [(bit, flipped) for _, bit, flipped in ranked]
-        odd = 0
-        for quarter in self.quarters:
-            if (empty & quarter).bit_count() & 1:
-                odd |= quarter
-        for region in (empty & odd, empty & ~odd):
-            for square in _indices(region):
-                flipped = self.flips(square, player, opponent)
-                if flipped:
-                    found.append((1 << square, flipped))
-        return found
+                    key = (4 * (replies.bit_count() + (replies & corners).bit_count())
+                           + (neighbours[square] & empty).bit_count() - (6 if bit & corners else 0))
+                    ranked.append((key, bit, flipped))
+        ranked.sort()
+        return [(bit, flipped) for _, bit, flipped in ranked]
 
     def search(self, player: int, opponent: int, alpha: int, beta: int) -> int:
         """The exact final disc difference for ``player`` (to move), if it lies in ``(alpha, beta)``.
@@ -233,47 +252,49 @@ class Solver:
         Outside the window the answer is a bound (fail-soft): at most ``alpha``
         or at least ``beta``.
         """
+        empty = self.geo.full & ~(player | opponent)
+        count = empty.bit_count()
+        if count <= SMALL_EMPTIES:
+            if count <= 1:
+                self.nodes += 1
+                return self.last(player, opponent, empty) if count else (
+                    player.bit_count() - opponent.bit_count())
+            return self.small(player, opponent, alpha, beta, empty)
         self.nodes += 1
         if self.nodes >= self._next_poll:
             self.poll()
-        empty = self.geo.full & ~(player | opponent)
-        count = empty.bit_count()
-        if count == 1:
-            return self._last_square(player, opponent, empty)
         key = (player, opponent)
         remembered = 0
-        if count >= TABLE_EMPTIES:
-            entry = self.table.get(key)
-            if entry is not None:
-                low, high, remembered = entry
-                if low >= beta or low == high:
-                    return low
-                if high <= alpha:
-                    return high
+        table = self.table
+        entry = table.get(key)
+        if entry is not None:
+            low, high, remembered = entry
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
         if alpha >= self.stability_from:
             # Stability cut-off: the opponent's discs that can never turn keep the
             # best possible result below what the player is already sure of.
-            ceiling = self.squares - 2 * anchored(opponent, self.size)
+            ceiling = self.squares - 2 * bitboard.stable(opponent, player | opponent, self.geo).bit_count()
             if ceiling <= alpha:
                 return ceiling
-        moves = self.moves(player, opponent, empty, count)
+        moves = self.moves(player, opponent, empty)
         if not moves:
             if not bitboard.legal_moves(opponent, player, self.geo):
                 return player.bit_count() - opponent.bit_count()
             return -self.search(opponent, player, -beta, -alpha)  # a pass
-        if count > TABLE_EMPTIES:
-            # Enhanced transposition cut-off: a reply already known to be good enough ends it.
-            table = self.table
-            for bit, flipped in moves:
-                entry = table.get((opponent & ~flipped, player | bit | flipped))
-                if entry is not None and -entry[1] >= beta:
-                    return -entry[1]
+        # Enhanced transposition cut-off: a reply already known to be good enough ends it.
+        for bit, flipped in moves:
+            entry = table.get((opponent & ~flipped, player | bit | flipped))
+            if entry is not None and -entry[1] >= beta:
+                return -entry[1]
         if remembered:
             moves.sort(key=lambda pair: pair[0] != remembered)
-        start_alpha, best, best_move = alpha, -self.size * self.size - 1, 0
+        start_alpha, best, best_move = alpha, -self.squares - 1, 0
         for bit, flipped in moves:
             child = (opponent & ~flipped, player | bit | flipped)
-            if best_move and beta - alpha > 1:
+            if best_move:
                 # Principal variation search: the first move is probably best, so only
                 # ask whether a later one beats it (a null window), and find out by how
                 # much only when it does.
@@ -288,26 +309,53 @@ class Solver:
                     alpha = value
                     if alpha >= beta:
                         break
-        if count >= TABLE_EMPTIES:
-            low, high = -self.size * self.size, self.size * self.size
-            if best > start_alpha:
-                low = best
-            if best < beta:
-                high = best
-            self.table[key] = (low, high, best_move)
+        low = best if best > start_alpha else -self.squares
+        high = best if best < beta else self.squares
+        table[key] = (low, high, best_move)
         return best
 
-    def _last_square(self, player: int, opponent: int, empty: int) -> int:
+    def small(self, player: int, opponent: int, alpha: int, beta: int, empty: int) -> int:
+        """:meth:`search` with a few empty squares (2 to :data:`SMALL_EMPTIES`): no table, parity order.
+
+        So close to the end a table costs more than it saves; the moves are simply
+        tried in parity order, and the last square is scored without playing it.
+        """
+        self.nodes += 1
+        neighbours, flips = self.neighbours, self.flips
+        best = -self.squares - 1
+        for square, bit in self.parity_order(empty):
+            if neighbours[square] & opponent:
+                flipped = flips(square, player, opponent)
+                if flipped:
+                    rest = empty ^ bit
+                    if rest & (rest - 1):
+                        value = -self.small(opponent & ~flipped, player | bit | flipped,
+                                            -beta, -alpha, rest)
+                    else:
+                        self.nodes += 1
+                        value = -self.last(opponent & ~flipped, player | bit | flipped, rest)
+                    if value > best:
+                        best = value
+                        if value > alpha:
+                            alpha = value
+                            if alpha >= beta:
+                                return best
+        if best > -self.squares - 1:
+            return best
+        for square, _ in self.parity_order(empty):  # no move: can the opponent move?
+            if neighbours[square] & player and flips(square, opponent, player):
+                return -self.small(opponent, player, -beta, -alpha, empty)  # a pass
+        return player.bit_count() - opponent.bit_count()  # neither can: the game is over
+
+    def last(self, player: int, opponent: int, empty: int) -> int:
         """The final difference with one empty square: whoever can move there does."""
         square = empty.bit_length() - 1
         flipped = self.flips(square, player, opponent)
         if flipped:
-            turned = flipped.bit_count()
-            return player.bit_count() - opponent.bit_count() + 2 * turned + 1
+            return player.bit_count() - opponent.bit_count() + 2 * flipped.bit_count() + 1
         flipped = self.flips(square, opponent, player)
         if flipped:
-            turned = flipped.bit_count()
-            return player.bit_count() - opponent.bit_count() - 2 * turned - 1
+            return player.bit_count() - opponent.bit_count() - 2 * flipped.bit_count() - 1
         return player.bit_count() - opponent.bit_count()
 
     def line(self, player: int, opponent: int, length: int = 60) -> tuple[int, ...]:
@@ -323,9 +371,9 @@ class Solver:
             entry = self.table.get((player, opponent))
             if entry is None:
                 empties = (self.geo.full & ~(player | opponent)).bit_count()
-                if empties >= TABLE_EMPTIES:
+                if empties > SMALL_EMPTIES:
                     break  # not remembered, and too far from the end to solve again here
-                limit = self.size * self.size + 1
+                limit = self.squares + 1
                 bit = self.root(player, opponent, -limit, limit)[0]  # a few squares: quick
             else:
                 bit = entry[2]
@@ -338,20 +386,29 @@ class Solver:
         """The best move (a bit, 0 to pass) and its value, searched in ``(alpha, beta)``."""
         self.nodes += 1
         empty = self.geo.full & ~(player | opponent)
-        moves = self.moves(player, opponent, empty, max(empty.bit_count(), FASTEST_FIRST_EMPTIES))
+        moves = self.moves(player, opponent, empty)
         if not moves:
             return 0, self.search(player, opponent, alpha, beta)
-        start_alpha, best, best_move = alpha, -self.size * self.size - 1, moves[0][0]
+        entry = self.table.get((player, opponent))
+        if entry is not None:
+            moves.sort(key=lambda pair: pair[0] != entry[2])
+        start_alpha, best, best_move = alpha, -self.squares - 1, moves[0][0]
         for bit, flipped in moves:
-            value = -self.search(opponent & ~flipped, player | bit | flipped, -beta, -alpha)
+            child = (opponent & ~flipped, player | bit | flipped)
+            if best > start_alpha:
+                value = -self.search(*child, -alpha - 1, -alpha)
+                if alpha < value < beta:
+                    value = -self.search(*child, -beta, -value)
+            else:
+                value = -self.search(*child, -beta, -alpha)
             if value > best:
                 best, best_move = value, bit
                 alpha = max(alpha, value)
                 if alpha >= beta:
                     break
         self.table[(player, opponent)] = (
-            best if best > start_alpha else -self.size * self.size,
-            best if best < beta else self.size * self.size,
+            best if best > start_alpha else -self.squares,
+            best if best < beta else self.squares,
             best_move,
         )
         return best_move, best

@@ -108,6 +108,15 @@ def test_rays_leave_out_directions_too_short_to_flip():
     assert len(higher) == 3 and len(lower) == 0
 
 
+def test_each_ray_starts_next_to_its_square():
+    for square, (higher, lower) in enumerate(rays(8)):
+        row, col = divmod(square, 8)
+        for next_to, ray in higher + lower:
+            assert next_to & ray
+            near_row, near_col = divmod(next_to.bit_length() - 1, 8)
+            assert max(abs(near_row - row), abs(near_col - col)) == 1
+
+
 def test_a_stopped_solve_raises_and_a_deadline_stops_it():
     board, color = position_with_empties(8, 16, 1)
     with pytest.raises(SearchStopped):
