@@ -69,6 +69,9 @@ POLL_EVERY = 256
 #: With at most this many empties, search without the table, in parity order (:meth:`Solver.small`).
 SMALL_EMPTIES = 5
 
+#: With at least this many empties, try first the moves that leave the opponent fewest replies.
+FASTEST_FIRST_EMPTIES = 8
+
 
 class SearchStopped(Exception):
     """Raised inside a search when its deadline passes or it is asked to stop."""
@@ -232,17 +235,30 @@ class Solver:
         return order
 
     def moves(self, player: int, opponent: int, empty: int) -> list[tuple[int, int]]:
-        """The legal moves as ``(bit, flipped)`` pairs, fewest replies for the opponent first."""
-        ranked: list[tuple[int, int, int]] = []
-        geo, neighbours, flips, corners = self.geo, self.neighbours, self.flips, self.corners
+        """The legal moves as ``(bit, flipped)`` pairs, in the order worth trying first.
+
+        With :data:`FASTEST_FIRST_EMPTIES` or more empty squares: fewest replies
+        for the opponent first (a reply on a corner counts twice), then moves in
+        quiet places (few empty squares around), and a corner of our own sooner.
+        Closer to the end, the parity order alone: counting replies costs more
+        than it saves there.
+        """
+        neighbours, flips = self.neighbours, self.flips
+        found = []
         for square, bit in self.parity_order(empty):
             if neighbours[square] & opponent:
                 flipped = flips(square, player, opponent)
                 if flipped:
-                    replies = bitboard.legal_moves(opponent & ~flipped, player | bit | flipped, geo)
-                    key = (4 * (replies.bit_count() + (replies & corners).bit_count())
-                           + (neighbours[square] & empty).bit_count() - (6 if bit & corners else 0))
-                    ranked.append((key, bit, flipped))
+                    found.append((square, bit, flipped))
+        if empty.bit_count() < FASTEST_FIRST_EMPTIES:
+            return [(bit, flipped) for _, bit, flipped in found]
+        geo, corners = self.geo, self.corners
+        ranked = []
+        for square, bit, flipped in found:
+            replies = bitboard.legal_moves(opponent & ~flipped, player | bit | flipped, geo)
+            key = (4 * (replies.bit_count() + (replies & corners).bit_count())
+                   + (neighbours[square] & empty).bit_count() - (6 if bit & corners else 0))
+            ranked.append((key, bit, flipped))
         ranked.sort()
         return [(bit, flipped) for _, bit, flipped in ranked]
 
@@ -255,11 +271,14 @@ class Solver:
         empty = self.geo.full & ~(player | opponent)
         count = empty.bit_count()
         if count <= SMALL_EMPTIES:
-            if count <= 1:
-                self.nodes += 1
-                return self.last(player, opponent, empty) if count else (
-                    player.bit_count() - opponent.bit_count())
-            return self.small(player, opponent, alpha, beta, empty)
+            if count > 2:
+                return self.small(player, opponent, alpha, beta, empty)
+            if count == 2:
+                return self.two(player, opponent, alpha, beta, empty)
+            self.nodes += 1
+            if count == 1:
+                return self.last(player, opponent, empty.bit_length() - 1)
+            return player.bit_count() - opponent.bit_count()
         self.nodes += 1
         if self.nodes >= self._next_poll:
             self.poll()
@@ -315,10 +334,10 @@ class Solver:
         return best
 
     def small(self, player: int, opponent: int, alpha: int, beta: int, empty: int) -> int:
-        """:meth:`search` with a few empty squares (2 to :data:`SMALL_EMPTIES`): no table, parity order.
+        """:meth:`search` with a few empty squares (3 to :data:`SMALL_EMPTIES`): no table, parity order.
 
         So close to the end a table costs more than it saves; the moves are simply
-        tried in parity order, and the last square is scored without playing it.
+        tried in parity order, down to :meth:`two`.
         """
         self.nodes += 1
         neighbours, flips = self.neighbours, self.flips
@@ -328,12 +347,13 @@ class Solver:
                 flipped = flips(square, player, opponent)
                 if flipped:
                     rest = empty ^ bit
-                    if rest & (rest - 1):
+                    rest_minus_one = rest & (rest - 1)
+                    if rest_minus_one & (rest_minus_one - 1):  # three or more squares left
                         value = -self.small(opponent & ~flipped, player | bit | flipped,
                                             -beta, -alpha, rest)
                     else:
-                        self.nodes += 1
-                        value = -self.last(opponent & ~flipped, player | bit | flipped, rest)
+                        value = -self.two(opponent & ~flipped, player | bit | flipped,
+                                          -beta, -alpha, rest)
                     if value > best:
                         best = value
                         if value > alpha:
@@ -347,15 +367,38 @@ class Solver:
                 return -self.small(opponent, player, -beta, -alpha, empty)  # a pass
         return player.bit_count() - opponent.bit_count()  # neither can: the game is over
 
-    def last(self, player: int, opponent: int, empty: int) -> int:
-        """The final difference with one empty square: whoever can move there does."""
-        square = empty.bit_length() - 1
+    def two(self, player: int, opponent: int, alpha: int, beta: int, empty: int) -> int:
+        """:meth:`search` with two empty squares: each move is followed by the last square's score."""
+        flips, last = self.flips, self.last
+        low = empty & -empty
+        first, second = low.bit_length() - 1, empty.bit_length() - 1
+        best = -self.squares - 1
+        self.nodes += 1
+        flipped = flips(first, player, opponent)
+        if flipped:
+            self.nodes += 1
+            best = -last(opponent & ~flipped, player | low | flipped, second)
+            if best >= beta:
+                return best
+        flipped = flips(second, player, opponent)
+        if flipped:
+            self.nodes += 1
+            value = -last(opponent & ~flipped, player | (empty ^ low) | flipped, first)
+            return value if value > best else best
+        if best > -self.squares - 1:
+            return best
+        if flips(first, opponent, player) or flips(second, opponent, player):
+            return -self.two(opponent, player, -beta, -alpha, empty)  # a pass
+        return player.bit_count() - opponent.bit_count()  # neither can: the game is over
+
+    def last(self, player: int, opponent: int, square: int) -> int:
+        """The final difference with one empty square (an index): whoever can move there does."""
         flipped = self.flips(square, player, opponent)
         if flipped:
-            return player.bit_count() - opponent.bit_count() + 2 * flipped.bit_count() + 1
+            return 2 * (player.bit_count() + flipped.bit_count()) + 2 - self.squares
         flipped = self.flips(square, opponent, player)
         if flipped:
-            return player.bit_count() - opponent.bit_count() - 2 * flipped.bit_count() - 1
+            return 2 * (player.bit_count() - flipped.bit_count()) - self.squares
         return player.bit_count() - opponent.bit_count()
 
     def line(self, player: int, opponent: int, length: int = 60) -> tuple[int, ...]:
