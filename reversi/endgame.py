@@ -14,15 +14,16 @@ Two questions can be asked:
 * **win/draw/loss** (``wld``): only the sign.  The window ``(-1, 1)`` lets
   alpha-beta cut far more lines, so this answer comes much faster.
 
-Three things make the solver quick enough in pure Python:
+Five things make the solver quick enough in pure Python:
 
-**Flips along rays.**  For each square the solver keeps the eight *rays* (the
-squares in one direction, as one bit mask).  Along a ray, the discs that turn
-are the opponent discs before the first square that is not the opponent's,
-provided that square holds one of the player's discs.  "The first square" is the
-lowest set bit (``x & -x``) for rays running to higher bits and the highest
-(``x.bit_length()``) for the others, so a ray costs a few integer operations and
-no loop.
+**Flips along rays.**  For each square the solver keeps its *rays* (the squares
+in one direction, as one bit mask, with the square next to the start).  A ray is
+looked at only if an opponent disc stands next to the start.  Along it, the
+discs that turn are the opponent discs before the first square that is not the
+opponent's, provided that square holds one of the player's discs.  "The first
+square" is the lowest set bit (``x & -x``) for rays running to higher bits and
+the highest (``x.bit_length()``) for the others, so a ray costs a few integer
+operations and no loop.
 
 **Move order.**  With many empties the solver tries first the moves that leave
 the opponent the fewest replies (*fastest-first*): a cramped opponent has few
@@ -33,7 +34,18 @@ empty squares, since the side that fills a region last keeps what it takes.
 **A transposition table.**  The same position is often reached by moves in a
 different order.  The table remembers, for the two bit masks of a position, the
 bounds already proved on its value and the best move found, which is tried first
-next time.
+next time.  Before searching its moves, a position looks each reply up: one
+already known to be good enough ends the search at once (*enhanced
+transposition cut-off*).
+
+**Stable discs.**  Discs that can never turn again (see
+:func:`reversi.bitboard.stable`) are sure to count at the end.  When the
+opponent's stable discs alone keep the result below what the player is already
+sure of, the position needs no search.
+
+**A plain end.**  With five empty squares or fewer, the table and the move
+counting cost more than they save: the last squares are tried in parity order,
+and the last one is scored without playing it (the discs it turns, counted).
 
 >>> from reversi.board import Board
 >>> from reversi.notation import BLACK
@@ -68,6 +80,9 @@ POLL_EVERY = 256
 
 #: With at most this many empties, search without the table, in parity order (:meth:`Solver.small`).
 SMALL_EMPTIES = 5
+
+#: The most positions the table holds (about 200 bytes each) before it forgets the cheapest.
+TABLE_LIMIT = 4_000_000
 
 #: With at least this many empties, try first the moves that leave the opponent fewest replies.
 FASTEST_FIRST_EMPTIES = 8
@@ -172,6 +187,7 @@ class Solver:
         self.neighbours = neighbours(size)
         self.corners = 1 | 1 << (size - 1) | 1 << (size * size - size) | 1 << (size * size - 1)
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self.table_limit = TABLE_LIMIT
         self.squares = size * size
         # Below this alpha not even four full edges of stable discs could cut.
         self.stability_from = self.squares - 2 * 4 * (size - 1)
@@ -330,8 +346,28 @@ class Solver:
                         break
         low = best if best > start_alpha else -self.squares
         high = best if best < beta else self.squares
-        table[key] = (low, high, best_move)
+        self.remember(key, low, high, best_move)
         return best
+
+    def remember(self, key: tuple[int, int], low: int, high: int, move: int) -> None:
+        """Store what a search proved of a position: bounds on its value and its best move."""
+        self.table[key] = (low, high, move)
+        if len(self.table) > self.table_limit:
+            self.forget()
+
+    def forget(self) -> None:
+        """Keep the table within :data:`TABLE_LIMIT` positions: drop those closest to the end.
+
+        They are the many and the cheap ones to find again; positions with more
+        empty squares than half of those in the table are kept.
+        """
+        full = self.geo.full
+        counts = sorted((full & ~(player | opponent)).bit_count() for player, opponent in self.table)
+        keep_from = counts[len(counts) // 2] + 1
+        kept = {key: entry for key, entry in self.table.items()
+                if (full & ~(key[0] | key[1])).bit_count() >= keep_from}
+        self.table.clear()
+        self.table.update(kept)
 
     def small(self, player: int, opponent: int, alpha: int, beta: int, empty: int) -> int:
         """:meth:`search` with a few empty squares (3 to :data:`SMALL_EMPTIES`): no table, parity order.
@@ -369,34 +405,36 @@ class Solver:
 
     def two(self, player: int, opponent: int, alpha: int, beta: int, empty: int) -> int:
         """:meth:`search` with two empty squares: each move is followed by the last square's score."""
-        flips, last = self.flips, self.last
+        flips, last, neighbours = self.flips, self.last, self.neighbours
         low = empty & -empty
         first, second = low.bit_length() - 1, empty.bit_length() - 1
         best = -self.squares - 1
         self.nodes += 1
-        flipped = flips(first, player, opponent)
+        flipped = neighbours[first] & opponent and flips(first, player, opponent)
         if flipped:
             self.nodes += 1
             best = -last(opponent & ~flipped, player | low | flipped, second)
             if best >= beta:
                 return best
-        flipped = flips(second, player, opponent)
+        flipped = neighbours[second] & opponent and flips(second, player, opponent)
         if flipped:
             self.nodes += 1
             value = -last(opponent & ~flipped, player | (empty ^ low) | flipped, first)
             return value if value > best else best
         if best > -self.squares - 1:
             return best
-        if flips(first, opponent, player) or flips(second, opponent, player):
+        if (neighbours[first] & player and flips(first, opponent, player)) or (
+                neighbours[second] & player and flips(second, opponent, player)):
             return -self.two(opponent, player, -beta, -alpha, empty)  # a pass
         return player.bit_count() - opponent.bit_count()  # neither can: the game is over
 
     def last(self, player: int, opponent: int, square: int) -> int:
         """The final difference with one empty square (an index): whoever can move there does."""
-        flipped = self.flips(square, player, opponent)
+        near = self.neighbours[square]
+        flipped = near & opponent and self.flips(square, player, opponent)
         if flipped:
             return 2 * (player.bit_count() + flipped.bit_count()) + 2 - self.squares
-        flipped = self.flips(square, opponent, player)
+        flipped = near & player and self.flips(square, opponent, player)
         if flipped:
             return 2 * (player.bit_count() - flipped.bit_count()) - self.squares
         return player.bit_count() - opponent.bit_count()
@@ -449,11 +487,8 @@ class Solver:
                 alpha = max(alpha, value)
                 if alpha >= beta:
                     break
-        self.table[(player, opponent)] = (
-            best if best > start_alpha else -self.squares,
-            best if best < beta else self.squares,
-            best_move,
-        )
+        self.remember((player, opponent), best if best > start_alpha else -self.squares,
+                      best if best < beta else self.squares, best_move)
         return best_move, best
 
 

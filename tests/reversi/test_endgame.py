@@ -159,3 +159,15 @@ def test_ffo_40_played_down_its_best_line_keeps_its_known_score(plies, empties):
     assert solution.value == known
     assert str(solution.move) == FFO_40_LINE.split()[plies]  # and it keeps to the line
     assert solve(board, color, wld=True).value == (1 if known > 0 else -1)
+
+
+def test_a_full_table_forgets_the_positions_nearest_the_end_and_the_answer_stays_exact():
+    board, color = position_with_empties(8, 12, 3)
+    roomy = solve(board, color)
+    solver = Solver(8)
+    solver.table_limit = 50  # forget over and over
+    player, opponent = board.bits(color), board.bits(color.opponent)
+    bit, value = solver.root(player, opponent, -65, 65)
+    assert value == roomy.value
+    assert len(solver.table) <= 50
+    assert solver.nodes > roomy.nodes  # it had to find some positions again
