@@ -73,7 +73,7 @@ class TerminalGame:
 
         A kind given on the command line is taken as it is, with the default name.
         """
-        kinds = ", ".join(PLAYER_KINDS)
+        kinds = ", ".join([*PLAYER_KINDS, "computer"])
         while True:
             if kind:
                 chosen, given = kind, ""
@@ -213,10 +213,10 @@ def main(
         prog="python -m reversi", description="Play Reversi in a terminal."
     )
     parser.add_argument(
-        "--black", choices=list(PLAYER_KINDS), help="who plays Black (asked if left out)"
+        "--black", choices=[*PLAYER_KINDS, "computer"], help="who plays Black (asked if left out)"
     )
     parser.add_argument(
-        "--white", choices=list(PLAYER_KINDS), help="who plays White (asked if left out)"
+        "--white", choices=[*PLAYER_KINDS, "computer"], help="who plays White (asked if left out)"
     )
     parser.add_argument(
         "--size", type=_board_size, default=8, help="board size, even, 4 to 16 (default 8)"

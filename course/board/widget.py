@@ -321,7 +321,8 @@ def play(
     ``black`` and ``white`` are player kinds (``"human"``, a level: ``"beginner"``,
     ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``, or a lesson's player:
     ``"random"``, ``"greedy"``, ``"positional"``, ``"minimax"``, ``"alphabeta"``) or
-    Player objects.  ``play(white="easy")`` is a computer opponent a beginner can beat.  Other keywords are :class:`~course.board.settings.Settings`, for example
+    Player objects.  ``"computer"`` is the default computer opponent, the easy level,
+    which a beginner can beat with a little care.  Other keywords are :class:`~course.board.settings.Settings`, for example
     ``size=6``, ``no_move_policy="stalemate"``, ``time_per_move=10``,
     ``computer_waits=True``, ``animate=False``, ``slow_captures=True``,
     ``sound=True``, ``black_image="black.png"``.  Saves go to ``saves_folder``

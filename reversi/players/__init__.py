@@ -11,10 +11,11 @@ from reversi.players.base import MAX_NAME_LENGTH, Player, validate_name
 from reversi.players.computer import GreedyPlayer, PositionalPlayer, RandomPlayer
 from reversi.players.human import HumanPlayer
 from reversi.players.levels import LEVELS, Beginner, Easy, Expert, Hard, Medium
-from reversi.players.registry import PLAYER_KINDS, make_player
+from reversi.players.registry import DEFAULT_COMPUTER, PLAYER_KINDS, make_player
 from reversi.players.searching import AlphaBetaPlayer, MinimaxPlayer, StrongPlayer
 
 __all__ = [
+    "DEFAULT_COMPUTER",
     "LEVELS",
     "MAX_NAME_LENGTH",
     "PLAYER_KINDS",

@@ -42,11 +42,21 @@ PLAYER_KINDS: Mapping[str, type[Player]] = MappingProxyType(
 )
 
 
+#: The level ``"computer"`` stands for: one a beginner can beat with a little care.
+DEFAULT_COMPUTER = "easy"
+
+
 def make_player(kind: str, name: str | None = None, **options: Any) -> Player:
     """A new player of ``kind`` (a key of :data:`PLAYER_KINDS`) with ``name`` and settings.
 
+    ``"computer"`` is the default computer opponent, :data:`DEFAULT_COMPUTER`.
     Unknown kinds, unknown settings and bad values raise :class:`PlayerError`.
+
+    >>> make_player("computer")
+    Easy(name='Easy')
     """
+    if kind == "computer":
+        kind = DEFAULT_COMPUTER
     cls = PLAYER_KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise PlayerError(f"unknown player kind {shown(kind)}: choose one of {', '.join(PLAYER_KINDS)}")

@@ -235,3 +235,15 @@ def test_ctrl_c_while_the_computer_thinks_stops_cleanly():
     assert process.returncode == 0, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert out == "\nGoodbye.\nexit normally\n"
+
+
+def test_computer_means_the_easy_level_in_make_player_and_the_terminal(tmp_path):
+    from reversi.players import DEFAULT_COMPUTER, Easy, make_player
+
+    assert DEFAULT_COMPUTER == "easy"
+    assert type(make_player("computer")) is Easy
+    assert make_player("computer", name="Robo").name == "Robo"
+    result = run_terminal(["d3", "quit"], "--black", "human", "--white", "computer",
+                          "--saves", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "Easy (White)" in result.stdout
