@@ -8,7 +8,10 @@
 Each opening is a position after a few random moves (``RandomPlayer(seed=n)``),
 played twice with the colours swapped, so neither side gains from a lucky
 opening or from moving first.  A win counts 1, a draw 1/2.  The table shows the
-first player's score against the second, the mean disc margin, and for each side
+first player's score against the second with its 95% interval (Wilson's, see
+:func:`wilson`: the range of true scores the games leave plausible; a level
+beats another *clearly* when the whole interval lies above 50%), the mean disc
+margin, and for each side
 the mean and longest seconds per move (measured by the real clock: a level's
 time limit must not be passed by more than 10%).
 
@@ -26,6 +29,7 @@ programs taking the processor) does not rob the levels of their thinking time.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections.abc import Callable
 
@@ -63,6 +67,23 @@ ENTRANTS: dict[str, Callable[[int], Player]] = {
 }
 
 PAIRS = ["easy:beginner", "medium:easy", "hard:medium", "hard:alphabeta4", "expert:hard"]
+
+
+def wilson(points: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a score of ``points`` out of ``games`` (draws count 1/2).
+
+    Unlike "score plus or minus two standard errors" it stays inside 0..1 and
+    is honest for a score near 0% or 100% with few games.
+
+    >>> low, high = wilson(14, 20)  # 70% from 20 games: not clearly above 50%
+    >>> round(low, 3), round(high, 3)
+    (0.481, 0.855)
+    """
+    share = points / games
+    centre = share + z * z / (2 * games)
+    spread = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return (centre - spread) / scale, (centre + spread) / scale
 
 
 def opening(seed: int, plies: int) -> tuple[Board, Color]:
@@ -122,8 +143,10 @@ def match(
             if verbose:
                 print(f"  game {games}: opening {number}, {first} has {hero_color}: {diff:+d}",
                       flush=True)
+    low, high = wilson(points, games)
     print(f"{first:<11}{second:<11}{games:>6}{points:>7.1f}{100 * points / games:>7.0f}%"
-          f"{margin / games:>+8.1f}{_times(hero)}{_times(rival)}", flush=True)
+          f"{100 * low:>6.0f}-{100 * high:.0f}%{margin / games:>+8.1f}{_times(hero)}{_times(rival)}",
+          flush=True)
 
 
 def _times(timed: Timed) -> str:
@@ -139,14 +162,14 @@ def _times(timed: Timed) -> str:
 
 def time_check(positions: int) -> None:
     """Time hard and expert moves on the wall clock from positions of fixed games; print overruns."""
-    print(f"wall-clock seconds per move from {positions} positions (8 to 40 moves into a game)")
+    print(f"wall-clock seconds per move from {positions} positions (8 to 46 moves into a game)")
     print(f"{'level':<8}{'limit':>6}{'mean':>8}{'longest':>9}{'over':>8}{'depth':>7}")
     for kind in ("hard", "expert"):
         player = make_player(kind)
         assert isinstance(player, StrongPlayer)
         times, depths = [], []
         for number in range(positions):
-            board, color = opening(number, 8 + number * 32 // max(1, positions - 1))
+            board, color = opening(number, 8 + number * 38 // max(1, positions - 1))
             if board.is_finished() or not board.legal_moves(color):
                 continue
             start = time.perf_counter()
@@ -177,7 +200,8 @@ def main() -> None:
     clock = "CPU seconds of the thinking thread" if args.cpu_clock else "wall-clock seconds"
     print(f"{args.openings} openings of {args.opening_plies} random moves, each played twice;"
           f" times in {clock}")
-    print(f"{'first':<11}{'second':<11}{'games':>6}{'points':>7}{'score':>8}{'margin':>8}"
+    print(f"{'first':<11}{'second':<11}{'games':>6}{'points':>7}{'score':>8}{'95% interval':>13}"
+          f"{'margin':>8}"
           f"{'1st s/mv':>10}{'max':>7}{'over':>8}{'2nd s/mv':>10}{'max':>7}{'over':>8}")
     for pair in args.pairs:
         first, second = pair.split(":")

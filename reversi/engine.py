@@ -23,6 +23,17 @@ cheaper; the few that say yes are searched again for their value.
 **The exact end.**  With at most ``solve_empties`` squares empty, the solver
 of :mod:`reversi.endgame` takes over and plays perfectly to the last disc.
 
+**Win, draw or loss before the exact end.**  A few squares earlier (at most
+``wld_empties`` empty) the solver can still answer the cheaper question "does
+this move win?" (a window around a draw cuts far more lines than the exact
+disc count needs).  There the search spends :data:`MIDGAME_SHARE` of its time
+on the usual deepening, then tries the moves in the order it found, asking the
+solver of each whether it wins; the first that wins is played, else the first
+that draws.  If every move loses against perfect play, or the time runs out
+before the proof, the deepening's move is played: an opponent who is not
+perfect may still go wrong.  Games between strong programs are mostly decided
+in their last twenty moves, so this is where extra time counts most.
+
 The search reads the clock and asks ``should_stop`` every :data:`POLL_EVERY`
 positions (a few milliseconds), and stops when the next reading would come
 after the deadline, so a time limit is kept and a Stop button works at once.  It reports through a callback: after every finished depth it
@@ -47,6 +58,9 @@ POLL_EVERY = 64
 #: The deepest search :func:`think` tries (it normally runs out of time long before).
 MAX_DEPTH = 60
 
+#: Before a win/draw/loss proof, the share of the time limit given to the ordinary deepening.
+MIDGAME_SHARE = 0.3
+
 #: More than any score a position can have.
 INFINITY = 10**15
 
@@ -62,7 +76,9 @@ class Thought:
     :data:`~reversi.evaluation.FINAL_DISC_VALUE`.  ``line`` is the principal
     variation: the moves both sides are expected to play, best move first
     (``PASS`` where a side must pass).  ``nodes`` counts every position looked at
-    so far, ``seconds`` the time spent.
+    so far, ``seconds`` the time spent.  ``outcome`` is ``1``, ``0`` or ``-1``
+    when the solver proved that ``move`` wins, draws or (like every move) loses
+    with perfect play; ``value`` then stays the deepening's evaluation.
     """
 
     depth: int
@@ -72,6 +88,7 @@ class Thought:
     nodes: int
     seconds: float
     exact: bool = False
+    outcome: int | None = None
 
     @property
     def discs(self) -> int | None:
@@ -85,7 +102,8 @@ class Thought:
         shown = " ".join("pass" if move is PASS else str(move) for move in self.line[:8])
         discs = self.discs
         if discs is None:
-            return f"depth {self.depth}: {shown}, {self.value:+d}"
+            proved = {None: "", 1: ", a sure win", 0: ", a sure draw", -1: ", lost with perfect play"}
+            return f"depth {self.depth}: {shown}, {self.value:+d}{proved[self.outcome]}"
         verdict = f"wins by {discs}" if discs > 0 else f"loses by {-discs}" if discs else "draws"
         return f"{'exact' if self.exact else f'depth {self.depth}'}: {shown}, {verdict}"
 
@@ -209,13 +227,16 @@ def think(
     should_stop: Callable[[], bool] | None = None,
     on_thought: Callable[[Thought], object] | None = None,
     score: Score = strong_score,
+    wld_empties: int = 0,
 ) -> Thought:
     """The best move for ``color`` found in ``time_limit`` seconds (or by ``max_depth``).
 
     Depth 1, 2, ... are searched until the clock passes ``time_limit``, the depth
     reaches ``max_depth`` or the game's end, or ``should_stop()`` returns true;
     the answer is the last finished depth's.  With at most ``solve_empties``
-    empty squares the exact solver takes over.  ``on_thought`` is called with
+    empty squares the exact solver takes over; with at most ``wld_empties`` (and
+    more than ``solve_empties``) the deepening is followed by a win/draw/loss
+    proof (see the module's docstring).  ``on_thought`` is called with
     each finished depth's :class:`Thought`.  Without a legal move the answer is
     ``PASS``; if not even depth 1 finishes, the first move in search order.
 
@@ -238,6 +259,9 @@ def think(
         return Thought(0, PASS, 0, (), 0, 0.0)
     thought = Thought(0, _square(moves[0], size), 0, (_square(moves[0], size),), 0, 0.0)
     empties = board.count(None)
+    prove = solve_empties < empties <= wld_empties
+    if prove and deadline is not None and time_limit is not None:
+        engine.deadline = start + MIDGAME_SHARE * time_limit
     for depth in range(1, max_depth + 1):
         try:
             # Solve once a few depths have given a fallback answer (the solve may run out of time).
@@ -259,8 +283,17 @@ def think(
             on_thought(thought)
         if thought.exact or depth > 2 * empties:
             break  # every line already reaches the end (a move per square, a pass between)
+    if prove and thought.depth:
+        engine.deadline = deadline
+        try:
+            thought = _prove(engine, player, opponent, moves, thought)
+        except SearchStopped:
+            pass
+        else:
+            if on_thought is not None:
+                on_thought(thought)
     return Thought(thought.depth, thought.move, thought.value, thought.line, engine.nodes,
-                   clock() - start, thought.exact)
+                   clock() - start, thought.exact, thought.outcome)
 
 
 def _solve(engine: Engine, player: int, opponent: int, size: int, start: float) -> Thought:
@@ -273,6 +306,34 @@ def _solve(engine: Engine, player: int, opponent: int, size: int, start: float) 
     return Thought(empties, _square(move, size), discs * FINAL_DISC_VALUE,
                    tuple(_square(m, size) for m in line), engine.nodes,
                    engine.clock() - start, exact=True)
+
+
+def _prove(engine: Engine, player: int, opponent: int, moves: list[int], thought: Thought) -> Thought:
+    """``thought`` with a move proved to win (else draw) if there is one, and the outcome.
+
+    ``moves`` are tried in the deepening's order.  Each is a root search for the
+    opponent in a window that only asks if the move beats the best so far: at
+    first "win, draw or loss?", after a draw only "does it win?".
+    """
+    best, best_move = -2, moves[0]
+    for move in moves:
+        alpha = max(best, -1)
+        flipped = engine.flips(move.bit_length() - 1, player, opponent)
+        _, reply = engine.root(opponent & ~flipped, player | move | flipped, -1, -alpha)
+        if -reply > best:
+            best, best_move = -reply, move
+            if best > 0:
+                break
+    outcome = (best > 0) - (best < 0)
+    if outcome < 0:
+        return Thought(thought.depth, thought.move, thought.value, thought.line, thought.nodes,
+                       thought.seconds, outcome=-1)
+    size = engine.geo.size
+    flipped = engine.flips(best_move.bit_length() - 1, player, opponent)
+    line = (best_move, *engine.line(opponent & ~flipped, player | best_move | flipped))
+    return Thought(thought.depth, _square(best_move, size), thought.value,
+                   tuple(_square(m, size) for m in line), engine.nodes, thought.seconds,
+                   outcome=outcome)
 
 
 def _square(bit: int, size: int) -> Move:

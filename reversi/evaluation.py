@@ -240,6 +240,10 @@ def neighbours(discs: int, geo: bitboard.Geometry) -> int:
     return out
 
 
+#: The names of the strong evaluation's terms, in the order :func:`parts` gives them.
+TERMS = ("squares", "mobility", "frontier", "stable", "parity")
+
+
 def terms(player: int, opponent: int, geo: bitboard.Geometry) -> dict[str, int]:
     """The strong evaluation of an unfinished position, term by term, for ``player`` to move.
 
@@ -258,36 +262,60 @@ def terms(player: int, opponent: int, geo: bitboard.Geometry) -> dict[str, int]:
       :data:`PARITY` if the number of empty squares is odd (the side to move can
       expect to make the last move of the game), minus it if even.
     """
+    mine = bitboard.legal_moves(player, opponent, geo)
+    theirs = bitboard.legal_moves(opponent, player, geo)
+    return dict(zip(TERMS, parts(player, opponent, geo, mine, theirs), strict=True))
+
+
+def parts(
+    player: int, opponent: int, geo: bitboard.Geometry, mine: int, theirs: int
+) -> tuple[int, int, int, int, int]:
+    """The points of the :data:`TERMS`, given both sides' legal moves ``mine`` and ``theirs``.
+
+    This is the search's form of :func:`terms`: a tuple instead of a dict, and
+    the legal moves (which the search needs anyway to know if the game is over)
+    are computed once by the caller instead of again here.
+    """
     size = geo.size
     squares = positional(player, opponent, size)
     for corner, near in corner_neighbours(size):
         if (player | opponent) & corner:
             for weight, bit in near:
                 squares -= weight * (bool(player & bit) - bool(opponent & bit))
-    mine = bitboard.legal_moves(player, opponent, geo).bit_count()
-    theirs = bitboard.legal_moves(opponent, player, geo).bit_count()
     empty = geo.full & ~(player | opponent)
     frontier = (empty & neighbours(opponent, geo)).bit_count() - (
         empty & neighbours(player, geo)).bit_count()
     stable = anchored(player, size) - anchored(opponent, size)
     empties = empty.bit_count()
     parity = 0 if empties > PARITY_EMPTIES else PARITY if empties % 2 else -PARITY
-    return {
-        "squares": squares,
-        "mobility": STRONG_MOBILITY * (mine - theirs),
-        "frontier": FRONTIER * frontier,
-        "stable": STABLE * stable,
-        "parity": parity,
-    }
+    return (
+        squares,
+        STRONG_MOBILITY * (mine.bit_count() - theirs.bit_count()),
+        FRONTIER * frontier,
+        STABLE * stable,
+        parity,
+    )
 
 
 def strong_score(player: int, opponent: int, geo: bitboard.Geometry) -> int:
-    """The strong evaluation for ``player`` to move: the sum of :func:`terms`, or the final score."""
-    if not bitboard.legal_moves(player, opponent, geo) and not bitboard.legal_moves(
-        opponent, player, geo
-    ):
+    """The strong evaluation for ``player`` to move: the sum of :func:`terms`, or the final score.
+
+    Each side's legal moves are found once: they tell whether the game is over
+    and give the mobility term.
+
+    >>> from reversi.notation import BLACK
+    >>> board = Board()
+    >>> _ = board.play(board.legal_moves(BLACK)[0], BLACK)
+    >>> geo = bitboard.geometry(8)
+    >>> white, black = board.bits(BLACK.opponent), board.bits(BLACK)
+    >>> strong_score(white, black, geo) == sum(terms(white, black, geo).values())
+    True
+    """
+    mine = bitboard.legal_moves(player, opponent, geo)
+    theirs = bitboard.legal_moves(opponent, player, geo)
+    if not mine and not theirs:
         return final_score(player, opponent)
-    return sum(terms(player, opponent, geo).values())
+    return sum(parts(player, opponent, geo, mine, theirs))
 
 
 def explain(board: Board, color: Color) -> dict[str, int]:

@@ -12,8 +12,9 @@ easy       takes a corner if it can, else turns the most discs (greedy)      no 
 medium     plays where its discs stand on the best squares, one move ahead   no time at all
 hard       searches deeper and deeper with the strong evaluation;            about 1 second
            perfect play from 12 empty squares, when it fits in the time
-expert     the same search with three times the time;                        about 3 seconds
-           perfect play from 14 empty squares, when it fits in the time
+expert     the same search with three times the time; from 18 empty         about 3 seconds
+           squares it looks for a move proved to win (or draw), and plays
+           perfectly from 14 empty squares, when these fit in the time
 =========  ================================================================  ===================
 
 The thinking times are limits: the search stops as soon as its next look at the
@@ -24,7 +25,7 @@ time, then take the next one; ``easy`` is the one to start with.
 
 >>> from reversi.players import make_player
 >>> make_player("hard")
-Hard(name='Hard', time_limit=1.0, max_depth=60, solve_empties=12)
+Hard(name='Hard', time_limit=1.0, max_depth=60, solve_empties=12, wld_empties=0)
 """
 
 from __future__ import annotations
@@ -70,12 +71,14 @@ class Hard(StrongPlayer):
         max_depth: int = 60,
         solve_empties: int = 12,
         clock: Clock = time.perf_counter,
+        wld_empties: int = 0,
     ) -> None:
-        super().__init__(name, time_limit, max_depth, solve_empties, clock)
+        super().__init__(name, time_limit, max_depth, solve_empties, clock, wld_empties)
 
 
 class Expert(StrongPlayer):
-    """The expert level: the strong search, about 3 seconds a move, perfect with 14 squares left."""
+    """The expert level: the strong search, about 3 seconds a move, sure of a win from 18 squares
+    left when it can prove one, and perfect with 14 squares left."""
 
     kind = "expert"
     label = "Expert"
@@ -87,8 +90,9 @@ class Expert(StrongPlayer):
         max_depth: int = 60,
         solve_empties: int = 14,
         clock: Clock = time.perf_counter,
+        wld_empties: int = 18,
     ) -> None:
-        super().__init__(name, time_limit, max_depth, solve_empties, clock)
+        super().__init__(name, time_limit, max_depth, solve_empties, clock, wld_empties)
 
 
 #: The levels, easiest first.

@@ -86,7 +86,9 @@ class StrongPlayer(Player):
 
     It deepens its search until the time is up (stopping early rather than
     late), and with at most ``solve_empties`` empty squares it plays perfectly
-    to the end if the exact solve fits in the time.  ``max_depth`` caps the depth (the time limit
+    to the end if the exact solve fits in the time.  With at most ``wld_empties``
+    (0: never) it first looks for a move proved to win or draw (see
+    :func:`~reversi.engine.think`).  ``max_depth`` caps the depth (the time limit
     usually stops it first).
 
     While it thinks, :meth:`stop` makes it answer at once with the best move
@@ -105,6 +107,7 @@ class StrongPlayer(Player):
         max_depth: int = 60,
         solve_empties: int = 14,
         clock: Clock = time.perf_counter,
+        wld_empties: int = 0,
     ) -> None:
         super().__init__(name)
         limit = _checked_time_limit(time_limit)
@@ -119,6 +122,11 @@ class StrongPlayer(Player):
         ):
             raise PlayerError(f"solve_empties {shown(solve_empties)} is not a whole number from 0 to 20")
         self.solve_empties = solve_empties
+        if not isinstance(wld_empties, int) or isinstance(wld_empties, bool) or not (
+            0 <= wld_empties <= 24
+        ):
+            raise PlayerError(f"wld_empties {shown(wld_empties)} is not a whole number from 0 to 24")
+        self.wld_empties = wld_empties
         self.clock = clock
         self.on_thought: Callable[[Thought], object] | None = None
         self.last_thought: Thought | None = None
@@ -131,6 +139,7 @@ class StrongPlayer(Player):
         self.last_thought = think(
             board, color, self.time_limit, self.max_depth, self.solve_empties, self.clock,
             should_stop=self._stop.is_set, on_thought=self.on_thought,
+            wld_empties=self.wld_empties,
         )
         return self.last_thought.move
 
@@ -143,6 +152,7 @@ class StrongPlayer(Player):
             "time_limit": self.time_limit,
             "max_depth": self.max_depth,
             "solve_empties": self.solve_empties,
+            "wld_empties": self.wld_empties,
         }
 
 
