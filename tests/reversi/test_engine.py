@@ -184,3 +184,61 @@ def test_a_stop_from_another_thread_ends_the_search_at_once():
 def test_bad_settings_are_refused(options, message):
     with pytest.raises(ValueError, match=message):
         think(Board(), BLACK, **options)
+
+
+# -- win, draw or loss before the exact end -------------------------------------------------
+
+
+def exact_after(board: Board, move, color) -> int:
+    """The exact disc difference for ``color`` after playing ``move``: the oracle."""
+    after = board.copy()
+    after.play(move, color)
+    if after.is_finished():
+        return after.count(color) - after.count(color.opponent)
+    if not after.legal_moves(color.opponent):
+        return solve(after, color).value
+    return -solve(after, color.opponent).value
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_proof_plays_a_move_that_keeps_the_best_outcome(seed):
+    board, color = random_position(8, 47, 100 + seed)
+    if board.is_finished() or not board.legal_moves(color):
+        pytest.fail("pick seeds whose games go on after 47 moves")
+    best = solve(board, color).value
+    thought = think(board, color, max_depth=2, solve_empties=0, wld_empties=20)
+    outcome = (best > 0) - (best < 0)
+    assert thought.outcome == outcome and not thought.exact
+    if outcome >= 0:  # the move played keeps the win (or the draw)
+        played = exact_after(board, thought.move, color)
+        assert (played > 0) - (played < 0) == outcome
+        assert thought.line[0] == thought.move
+    proved = {1: "a sure win", 0: "a sure draw", -1: "lost with perfect play"}[outcome]
+    assert proved in thought.summary()
+
+
+def test_without_wld_empties_or_with_few_empties_no_proof_is_tried():
+    board, color = random_position(8, 47, 100)
+    assert think(board, color, max_depth=2, solve_empties=0).outcome is None
+    assert think(board, color, max_depth=2, solve_empties=0, wld_empties=12).outcome is None
+    solved = think(board, color, solve_empties=14, wld_empties=20)
+    assert solved.exact and solved.outcome is None
+
+
+@pytest.mark.parametrize(("plies", "seed", "limit", "step", "proved"), [
+    (42, 1, 3.0, 0.005, False), (42, 2, 1.0, 0.005, False), (42, 3, 3.0, 0.005, False),
+    (44, 0, 3.0, 0.0005, True), (44, 1, 3.0, 0.0005, True),
+])
+def test_the_proof_keeps_the_time_limit_on_a_fake_clock(plies, seed, limit, step, proved):
+    board, color = random_position(8, plies, seed)
+    clock = TickingClock(step)
+    seen: list[Thought] = []
+    thought = think(board, color, time_limit=limit, clock=clock, solve_empties=10,
+                    wld_empties=20, on_thought=seen.append)
+    assert clock.now <= limit * 1.1
+    assert board.is_legal(thought.move, color) and thought.depth >= 1
+    assert seen and seen[-1].move == thought.move
+    # out of time, the deepening's move is played; in time, the proof is reported
+    assert (thought.outcome is not None) == proved
+    if not proved:
+        assert clock.now >= limit - 2 * clock.step
