@@ -74,9 +74,21 @@ def test_hard_thinks_one_second_and_expert_three():
     assert isinstance(hard, StrongPlayer) and isinstance(expert, StrongPlayer)
     assert (hard.time_limit, expert.time_limit) == (1.0, 3.0)
     assert hard.solve_empties < expert.solve_empties
+    # only the expert looks for a proved win before its exact end
+    assert (hard.wld_empties, expert.wld_empties) == (0, 18)
 
 
-@pytest.mark.parametrize("player", [Hard("H", time_limit=0.5), Expert(max_depth=9), Beginner(seed=3)])
+def test_the_expert_proves_a_win_with_few_squares_left():
+    expert = make_player("expert", clock=TickingClock(0.0005))  # a fake clock: no flaky timing
+    assert isinstance(expert, StrongPlayer)
+    board, color = random_position(44, 0)  # 16 empty squares
+    assert expert.solve_empties < board.count(None) <= expert.wld_empties
+    move = expert.choose_move(board, color)
+    thought = expert.last_thought
+    assert thought is not None and thought.outcome is not None and thought.move == move
+
+
+@pytest.mark.parametrize("player", [Hard("H", time_limit=0.5), Expert(max_depth=9, wld_empties=16), Beginner(seed=3)])
 def test_a_level_is_rebuilt_from_its_kind_and_options(player):
     settings = json.loads(json.dumps({"name": player.name, **player.options()}))
     again = make_player(player.kind, **settings)
@@ -152,6 +164,8 @@ def test_a_level_without_a_move_passes():
         ({"time_limit": "1"}, "time limit '1' is not a number of seconds"),
         ({"max_depth": 0}, "depth 0 is not a whole number from 1 to 60"),
         ({"solve_empties": 30}, "solve_empties 30 is not a whole number from 0 to 20"),
+        ({"wld_empties": -1}, "wld_empties -1 is not a whole number from 0 to 24"),
+        ({"wld_empties": True}, "wld_empties True is not a whole number from 0 to 24"),
         ({"depth": 3}, r"a hard player has no setting 'depth'"),
     ],
 )
