@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reversi.board import Board
+from reversi import endgame
 from reversi.endgame import SearchStopped, Solver, rays, solve
 from reversi.notation import BLACK, PASS, Color, Square
 from reversi.players import PositionalPlayer, RandomPlayer
@@ -150,7 +151,7 @@ def ffo_40_after(plies: int) -> tuple[Board, Color]:
     return board, color
 
 
-@pytest.mark.parametrize(("plies", "empties"), [(9, 12), (8, 13), (7, 14)])
+@pytest.mark.parametrize(("plies", "empties"), [(9, 12), (8, 13), (7, 14), (5, 16)])
 def test_ffo_40_played_down_its_best_line_keeps_its_known_score(plies, empties):
     board, color = ffo_40_after(plies)
     assert board.count(None) == empties
@@ -171,3 +172,12 @@ def test_a_full_table_forgets_the_positions_nearest_the_end_and_the_answer_stays
     assert value == roomy.value
     assert len(solver.table) <= 50
     assert solver.nodes > roomy.nodes  # it had to find some positions again
+
+
+def test_the_order_of_moves_changes_the_effort_not_the_answer(monkeypatch):
+    board, color = ffo_40_after(6)  # 15 empties: the deepest ordering is used at the top
+    looking = solve(board, color)
+    monkeypatch.setattr(endgame, "LOOK_FURTHER_EMPTIES", 64)
+    plain = solve(board, color)
+    assert looking.value == plain.value == 38
+    assert looking.nodes != plain.nodes
