@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reversi.board import Board
 from reversi import endgame
+from reversi.board import Board
 from reversi.endgame import SearchStopped, Solver, rays, solve
 from reversi.notation import BLACK, PASS, Color, Square
 from reversi.players import PositionalPlayer, RandomPlayer
@@ -133,7 +133,7 @@ def test_a_stopped_solve_raises_and_a_deadline_stops_it():
 #: FFO #40: Black to move wins by 38 with perfect play (20 empty squares, a2 the best move).
 FFO_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------"
 
-#: The solver's line from FFO #40 (found by benchmarks/endgame.py in about 24 million positions).
+#: A best line from FFO #40 (found by the solver; where moves tie, another best move is as good).
 FFO_40_LINE = "a2 b1 c1 pass b6 b7 a7 c7 b8 d7 f8 c6 g7 e8 a8 f7 a6 g8 c8 h8 d8"
 
 
@@ -158,7 +158,8 @@ def test_ffo_40_played_down_its_best_line_keeps_its_known_score(plies, empties):
     known = 38 if color is BLACK else -38  # the published score, seen from the side to move
     solution = solve(board, color)
     assert solution.value == known
-    assert str(solution.move) == FFO_40_LINE.split()[plies]  # and it keeps to the line
+    child = after(board, solution.move, color)  # its move keeps the score (ties may differ from the line)
+    assert -solve(child, color.opponent).value == known
     assert solve(board, color, wld=True).value == (1 if known > 0 else -1)
 
 
@@ -175,9 +176,9 @@ def test_a_full_table_forgets_the_positions_nearest_the_end_and_the_answer_stays
 
 
 def test_the_order_of_moves_changes_the_effort_not_the_answer(monkeypatch):
-    board, color = ffo_40_after(5)  # 16 empties: the deepest ordering is used at the top two levels
-    looking = solve(board, color)
-    monkeypatch.setattr(endgame, "LOOK_FURTHER_EMPTIES", 64)
-    plain = solve(board, color)
-    assert looking.value == plain.value == -38
-    assert looking.nodes != plain.nodes
+    board, color = ffo_40_after(9)  # 12 empties, White to move
+    fastest_first = solve(board, color)
+    monkeypatch.setattr(endgame, "FASTEST_FIRST_EMPTIES", 64)  # the parity order everywhere
+    parity = solve(board, color)
+    assert fastest_first.value == parity.value == -38
+    assert fastest_first.nodes != parity.nodes
