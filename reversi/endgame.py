@@ -87,12 +87,6 @@ TABLE_LIMIT = 4_000_000
 #: With at least this many empties, try first the moves that leave the opponent fewest replies.
 FASTEST_FIRST_EMPTIES = 8
 
-#: With at least this many empties, also look at our moves after the opponent's reply.
-LOOK_FURTHER_EMPTIES = 15
-
-#: More than any key or value.
-INFINITY = 10**9
-
 
 class SearchStopped(Exception):
     """Raised inside a search when its deadline passes or it is asked to stop."""
@@ -262,9 +256,6 @@ class Solver:
         With :data:`FASTEST_FIRST_EMPTIES` or more empty squares: fewest replies
         for the opponent first (a reply on a corner counts twice), then moves in
         quiet places (few empty squares around), and a corner of our own sooner.
-        With :data:`LOOK_FURTHER_EMPTIES` or more, where every mistake in the order
-        costs a big search, it looks one reply further: the moves left to us after
-        the opponent's most cramping reply count twice as much as the replies.
         Closer to the end, the parity order alone: counting replies costs more
         than it saves there.
         """
@@ -278,40 +269,14 @@ class Solver:
         if empty.bit_count() < FASTEST_FIRST_EMPTIES:
             return [(bit, flipped) for _, bit, flipped in found]
         geo, corners = self.geo, self.corners
-        look_further = empty.bit_count() >= LOOK_FURTHER_EMPTIES
         ranked = []
         for square, bit, flipped in found:
-            them, us = opponent & ~flipped, player | bit | flipped
-            replies = bitboard.legal_moves(them, us, geo)
-            if look_further:
-                if not replies:
-                    ranked.append((-INFINITY, bit, flipped))  # they must pass: we move again
-                    continue
-                key = 4 * (replies.bit_count() + (replies & corners).bit_count()
-                           - 2 * self.left_after(them, us, replies))
-            else:
-                key = (4 * (replies.bit_count() + (replies & corners).bit_count())
-                       + (neighbours[square] & empty).bit_count() - (6 if bit & corners else 0))
+            replies = bitboard.legal_moves(opponent & ~flipped, player | bit | flipped, geo)
+            key = (4 * (replies.bit_count() + (replies & corners).bit_count())
+                   + (neighbours[square] & empty).bit_count() - (6 if bit & corners else 0))
             ranked.append((key, bit, flipped))
         ranked.sort()
         return [(bit, flipped) for _, bit, flipped in ranked]
-
-    def left_after(self, player: int, opponent: int, replies: int) -> int:
-        """Our moves (a corner counts twice) after ``player``'s reply that leaves us the fewest.
-
-        ``player`` is the opponent about to reply with one of ``replies``; we are
-        ``opponent``.  Many moves left even after the most cramping reply means
-        the move keeps us free.
-        """
-        geo, corners, flips = self.geo, self.corners, self.flips
-        fewest = INFINITY
-        while replies:
-            reply = replies & -replies
-            replies ^= reply
-            flipped = flips(reply.bit_length() - 1, player, opponent)
-            ours = bitboard.legal_moves(opponent & ~flipped, player | reply | flipped, geo)
-            fewest = min(fewest, ours.bit_count() + (ours & corners).bit_count())
-        return fewest
 
     def search(self, player: int, opponent: int, alpha: int, beta: int) -> int:
         """The exact final disc difference for ``player`` (to move), if it lies in ``(alpha, beta)``.
