@@ -12,7 +12,7 @@ easy       takes a corner if it can, else turns the most discs (greedy)      no 
 medium     plays where its discs stand on the best squares, one move ahead   no time at all
 hard       searches deeper and deeper with the strong evaluation;            about 1 second
            perfect play from 12 empty squares, when it fits in the time
-expert     the same search with three times the time; from 18 empty         about 3 seconds
+expert     the same search with three times the time; from 18 empty          about 3 seconds
            squares it looks for a move proved to win (or draw), and plays
            perfectly from 14 empty squares, when these fit in the time
 =========  ================================================================  ===================
