@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 from pathlib import Path
 
@@ -32,6 +33,10 @@ def serve(
         print(f"Exported {len(written)} finished games; open one with reversi.load_game(path).")
         return 0
     from course.classroom.server import run
+
+    # "Press Ctrl-C to stop" holds even when the program that started us ignores Ctrl-C
+    # (as a shell does for a job it starts in the background).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def say(line: str) -> None:
         print(line, flush=True)

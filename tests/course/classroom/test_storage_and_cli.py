@@ -79,3 +79,15 @@ def test_the_server_side_imports_no_widget_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_ctrl_c_stops_the_server_even_if_its_parent_ignores_ctrl_c(class_server) -> None:
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the server process
+    try:
+        server = class_server()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    rest = server.stop(signal.SIGINT)
+    assert "Class server stopped; everything is stored." in rest
