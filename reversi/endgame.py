@@ -326,13 +326,21 @@ class Solver:
                 return -entry[1]
         if remembered:
             moves.sort(key=lambda pair: pair[0] != remembered)
+        return self.best_of(key, moves, alpha, beta)[0]
+
+    def best_of(self, key: tuple[int, int], moves: list[tuple[int, int]], alpha: int,
+                beta: int) -> tuple[int, int]:
+        """Search ``moves`` of the position ``key`` in order; its value (fail-soft) and best move.
+
+        Principal variation search: the first move is probably best, so a later
+        one is only asked whether it beats it (a null window), and searched for
+        how much only when it does.  What was proved goes into the table.
+        """
+        player, opponent = key
         start_alpha, best, best_move = alpha, -self.squares - 1, 0
         for bit, flipped in moves:
             child = (opponent & ~flipped, player | bit | flipped)
             if best_move:
-                # Principal variation search: the first move is probably best, so only
-                # ask whether a later one beats it (a null window), and find out by how
-                # much only when it does.
                 value = -self.search(*child, -alpha - 1, -alpha)
                 if alpha < value < beta:
                     value = -self.search(*child, -beta, -value)
@@ -347,7 +355,7 @@ class Solver:
         low = best if best > start_alpha else -self.squares
         high = best if best < beta else self.squares
         self.remember(key, low, high, best_move)
-        return best
+        return best, best_move
 
     def remember(self, key: tuple[int, int], low: int, high: int, move: int) -> None:
         """Store what a search proved of a position: bounds on its value and its best move."""
@@ -473,22 +481,7 @@ class Solver:
         entry = self.table.get((player, opponent))
         if entry is not None:
             moves.sort(key=lambda pair: pair[0] != entry[2])
-        start_alpha, best, best_move = alpha, -self.squares - 1, moves[0][0]
-        for bit, flipped in moves:
-            child = (opponent & ~flipped, player | bit | flipped)
-            if best > start_alpha:
-                value = -self.search(*child, -alpha - 1, -alpha)
-                if alpha < value < beta:
-                    value = -self.search(*child, -beta, -value)
-            else:
-                value = -self.search(*child, -beta, -alpha)
-            if value > best:
-                best, best_move = value, bit
-                alpha = max(alpha, value)
-                if alpha >= beta:
-                    break
-        self.remember((player, opponent), best if best > start_alpha else -self.squares,
-                      best if best < beta else self.squares, best_move)
+        best, best_move = self.best_of((player, opponent), moves, alpha, beta)
         return best_move, best
 
 
