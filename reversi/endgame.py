@@ -73,6 +73,7 @@ from functools import cache
 
 from reversi import bitboard
 from reversi.board import Board
+from reversi.errors import ArgumentError, shown
 from reversi.notation import PASS, Color, Move, Square
 
 #: Check the clock and the stop flag once per this many positions.
@@ -498,8 +499,10 @@ def solve(
     With ``wld`` only win, draw or loss is asked (``value`` is 1, 0 or -1).
     ``time_limit`` (seconds of ``clock``) and ``should_stop`` can cut the search
     short; it then raises :class:`SearchStopped` (there is no half answer to an
-    exact question).
+    exact question).  Arguments it cannot take raise
+    :class:`~reversi.errors.ArgumentError` naming them.
     """
+    time_limit = check_search(board, color, time_limit)
     deadline = None if time_limit is None else clock() + time_limit
     solver = Solver(board.size, clock, deadline, should_stop)
     player, opponent = board.bits(color), board.bits(color.opponent)
@@ -511,6 +514,28 @@ def solve(
     line = (bit, *solver.line(*_after(solver, bit, player, opponent)))
     moves = tuple(_move_of(b, board.size) for b in line)
     return Solution(moves[0], value, solver.nodes, moves, wld)
+
+
+def check_search(board: object, color: object, time_limit: object) -> float | None:
+    """The time limit as seconds (or ``None``) if a search can take these arguments.
+
+    Otherwise an :class:`~reversi.errors.ArgumentError` names the one it cannot take.
+
+    >>> check_search(Board(), "black", None)
+    Traceback (most recent call last):
+    ...
+    reversi.errors.ArgumentError: the side to move must be BLACK or WHITE, not 'black'
+    """
+    if not isinstance(board, Board):
+        raise ArgumentError(f"a search needs a Board, not {shown(board)}")
+    if not isinstance(color, Color):
+        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")
+    if time_limit is None:
+        return None
+    if (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)
+            or not 0 < time_limit < 1e300):  # refuses nan and infinity too
+        raise ArgumentError(f"time limit {shown(time_limit)} is not a positive number of seconds")
+    return float(time_limit)
 
 
 def _after(solver: Solver, bit: int, player: int, opponent: int) -> tuple[int, int]:

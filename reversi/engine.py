@@ -48,7 +48,8 @@ from dataclasses import dataclass
 
 from reversi import bitboard
 from reversi.board import Board
-from reversi.endgame import SearchStopped, Solver
+from reversi.endgame import SearchStopped, Solver, check_search
+from reversi.errors import ArgumentError, shown
 from reversi.evaluation import FINAL_DISC_VALUE, final_score, strong_score, weight_masks
 from reversi.notation import PASS, Color, Move, Square
 
@@ -239,16 +240,18 @@ def think(
     proof (see the module's docstring).  ``on_thought`` is called with
     each finished depth's :class:`Thought`.  Without a legal move the answer is
     ``PASS``; if not even depth 1 finishes, the first move in search order.
+    Arguments it cannot take raise :class:`~reversi.errors.ArgumentError` naming them.
 
     >>> from reversi.notation import BLACK
     >>> thought = think(Board(), BLACK, max_depth=4)
     >>> thought.depth, Board().is_legal(thought.move, BLACK), len(thought.line)
     (4, True, 4)
     """
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time limit {time_limit!r} is not a positive number of seconds")
-    if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
-        raise ValueError(f"search depth {max_depth!r} is not a whole number from 1 up")
+    time_limit = check_search(board, color, time_limit)
+    for name, value, lowest in (("search depth", max_depth, 1), ("solve_empties", solve_empties, 0),
+                                ("wld_empties", wld_empties, 0)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
+            raise ArgumentError(f"{name} {shown(value)} is not a whole number from {lowest} up")
     start = clock()
     deadline = None if time_limit is None else start + time_limit
     engine = Engine(board.size, clock, deadline, should_stop, score)

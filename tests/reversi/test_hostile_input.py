@@ -39,6 +39,8 @@ from reversi import (
 )
 from reversi.actions import TimeoutAction
 from reversi.cursormap import load_map, load_sample, parse_map, sample_text
+from reversi.endgame import solve
+from reversi.engine import think
 from reversi.players import GreedyPlayer, RandomPlayer
 from reversi.saves import game_from_dict, game_to_dict
 
@@ -361,6 +363,25 @@ def test_players_are_made_from_any_settings_or_refused(kind, name, options):
     refused_or_done(validate_name, name)
 
 
+@FUZZ
+@given(
+    board=st.one_of(st.just(None), VALUES),
+    color=st.one_of(st.sampled_from([BLACK, WHITE]), VALUES),
+    time_limit=st.one_of(st.none(), st.floats(), VALUES),
+    depth=st.one_of(st.integers(-2, 6), VALUES),
+    solve_empties=st.one_of(st.integers(-2, 16), VALUES),
+    wld_empties=st.one_of(st.integers(-2, 16), VALUES),
+)
+def test_the_search_and_the_solver_take_any_arguments_or_refuse_them(
+        board, color, time_limit, depth, solve_empties, wld_empties):
+    position = Board(4) if board is None else board  # a 4x4 board: a valid search ends at once
+    before = str(position)
+    refused_or_done(think, position, color, time_limit, depth, solve_empties,
+                    wld_empties=wld_empties)
+    refused_or_done(solve, position, color, time_limit=time_limit)
+    assert str(position) == before
+
+
 HUGE = 10**5000  # even repr() refuses to print it, so error messages must not try
 HUGE_CALLS = {
     "square": lambda: square(HUGE),
@@ -384,6 +405,9 @@ HUGE_CALLS = {
     "SaveFolder.path": lambda: SaveFolder("saves").path(HUGE),
     "game_from_dict": lambda: game_from_dict({"format": "reversi-kit save", "version": HUGE}),
     "load_map": lambda: load_map(HUGE),
+    "think(time_limit=)": lambda: think(Board(4), BLACK, time_limit=HUGE),
+    "solve(time_limit=)": lambda: solve(Board(4), BLACK, time_limit=HUGE),
+    "think(wld_empties=)": lambda: think(Board(4), BLACK, wld_empties=-HUGE),
 }
 
 
