@@ -218,22 +218,26 @@ def _isolation(refused: Sequence[str]) -> list[str] | None:
         mounts += [f"mkdir -p {root}", f"mount --move /run/kit {root}"]
     mounts.append(f"mount -o remount,bind,ro {root}")
     private = ["--mount", "--net", "--pid", "--fork", "--mount-proc", "--kill-child"]
+    # a user namespace; the inner one locks the mounts (they cannot be undone)
+    ways = [(["unshare", "--user", "--map-root-user", *private], ["unshare", "--user"])]
     if os.geteuid() == 0 and shutil.which("setpriv"):
-        outer = ["unshare", *private]
+        # Root gives up root for nobody; if nobody cannot reach the kit (a clone in a
+        # private folder), the user namespace above is the next best.
         drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--no-new-privs"]
-    else:  # a user namespace; the inner one locks the mounts (they cannot be undone)
-        outer = ["unshare", "--user", "--map-root-user", *private]
-        drop = ["unshare", "--user"]
-    # sh stays as process 1 of the namespace (Linux spares process 1 from many signals);
-    # when it ends, the kernel ends every process left in the namespace
-    prefix = [*outer, "sh", "-c", " && ".join(mounts) + ' && "$@"', "sandbox", *drop]
-    try:
-        load = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import course.grading.harness"
-        probe = subprocess.run([*prefix, sys.executable, "-I", "-S", "-c", load],
-                               capture_output=True, timeout=30, cwd="/")  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return prefix if probe.returncode == 0 else None
+        ways.insert(0, (["unshare", *private], drop))
+    load = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import course.grading.harness"
+    for outer, drop in ways:
+        # sh stays as process 1 of the namespace (Linux spares process 1 from many signals);
+        # when it ends, the kernel ends every process left in the namespace
+        prefix = [*outer, "sh", "-c", " && ".join(mounts) + ' && "$@"', "sandbox", *drop]
+        try:
+            probe = subprocess.run([*prefix, sys.executable, "-I", "-S", "-c", load],
+                                   capture_output=True, timeout=30, cwd="/")  # fmt: skip
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if probe.returncode == 0:
+            return prefix
+    return None
 
 
 def _feed(process: subprocess.Popen[bytes], job: bytes) -> None:
