@@ -73,7 +73,7 @@ from functools import cache
 
 from reversi import bitboard
 from reversi.board import Board
-from reversi.errors import ArgumentError, shown
+from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.notation import PASS, Color, Move, Square
 
 #: Check the clock and the stop flag once per this many positions.
@@ -89,8 +89,11 @@ TABLE_LIMIT = 4_000_000
 FASTEST_FIRST_EMPTIES = 8
 
 
-class SearchStopped(Exception):
+class SearchStopped(ReversiError):
     """Raised inside a search when its deadline passes or it is asked to stop."""
+
+    def __str__(self) -> str:
+        return "the search stopped before it had an answer: out of time, or asked to stop"
 
 
 @dataclass(frozen=True)
