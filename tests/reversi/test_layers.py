@@ -15,6 +15,7 @@ PACKAGE = Path(reversi.__file__).parent
 CHAIN = [
     "errors",
     "notation",
+    "rules",
     "bitboard",
     "board",
     "outcome",
