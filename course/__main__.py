@@ -9,6 +9,8 @@ python -m course grade SUBMISSIONS [--out grades.csv] [--feedback DIR] [--jobs N
 python -m course release [NAME ...] [--check]
     run the teacher sources and write the student copies into exercises/;
     with --check, only say whether the committed copies are up to date
+python -m course worksheets --out DIR [--notebooks DIR] [--no-pdf]
+    write a printable worksheet per lesson (HTML, and PDF when Chromium is installed)
 python -m course serve [--host H] [--port P] [--data DIR] [--grace S] [--move-time S]
     run the class server for network play until Ctrl-C (see course.classroom)
 
@@ -134,6 +136,32 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export)
 
 
+def _worksheets_arguments(parser: argparse.ArgumentParser) -> None:
+    from course import arguments
+    from course.worksheets import NOTEBOOKS
+
+    parser.add_argument(
+        "--out", type=arguments.output_folder, required=True, help="folder to write"
+    )
+    parser.add_argument(
+        "--notebooks", type=arguments.existing_folder, default=NOTEBOOKS, help="the lessons"
+    )
+    parser.add_argument("--no-pdf", action="store_true", help="HTML only, even with Chromium")
+
+
+def _worksheets(args: argparse.Namespace) -> int:
+    from course.worksheets import WorksheetError, write
+
+    try:
+        written = write(args.out, args.notebooks, pdf=not args.no_pdf)
+    except WorksheetError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 #: name: (help, add its arguments, run it)
@@ -141,6 +169,11 @@ COMMANDS: dict[str, Command] = {
     "check": ("grade one notebook with the teacher's grader", _check_arguments, _check),
     "grade": ("grade a folder of submissions: CSV, feedback pages", _grade_arguments, _grade),
     "release": ("make the student copies from the teacher sources", _release_arguments, _release),
+    "worksheets": (
+        "write printable worksheets, one per lesson",
+        _worksheets_arguments,
+        _worksheets,
+    ),
     "serve": ("run the class server for network play", _serve_arguments, _serve),
 }
 
