@@ -30,6 +30,7 @@ LESSONS = [
     "02_rules",
     "03_rules_passing_and_end",
     "04_computer_players",
+    "04b_game_trees",
     "05_cursormap",
     "06_class_play",
 ]
