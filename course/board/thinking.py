@@ -81,8 +81,13 @@ class ThinkingPanel:
         self._plotted_for = -1
         self._loop: asyncio.AbstractEventLoop | None = None
         self._curve_task: asyncio.Task[None] | None = None
-        self.toggle.observe(lambda change: self.refresh(), "value")
+        self.toggle.observe(self._toggled, "value")
         controller.listen(self.on_event)
+        self.refresh()
+
+    def _toggled(self, change: dict[str, Any]) -> None:
+        if not change["new"]:
+            self.draw_line(())  # the board without the expected line
         self.refresh()
 
     def on_event(self, event: Event) -> None:

@@ -79,7 +79,7 @@ class BoardGeometry(NamedTuple):
     @classmethod
     def fit(cls, size: int, pixels: int = 400) -> BoardGeometry:
         """The geometry of a ``size`` x ``size`` board about ``pixels`` wide."""
-        margin = max(16, pixels // 24)  # narrow margins: the squares stay big on a phone
+        margin = max(12, pixels // 32)  # narrow margins: squares of 40 px and more on a phone
         return cls(size, max(16, (pixels - 2 * margin) // size), margin)
 
     @property
