@@ -41,8 +41,13 @@ STYLE = """<style>
 .reversi-game .widget-button, .reversi-game .widget-toggle-button {
   min-width: 40px; white-space: normal; overflow: visible; text-overflow: clip; }
 .reversi-thinking-toggle { width: auto; max-width: 100%; }
+@media (max-width: 480px) {  /* a phone: the board takes the whole width, squares of 40 px */
+  .reversi-game .reversi-canvas { width: 100vw !important; max-width: 100vw !important;
+    margin-left: calc(50% - 50vw) !important; margin-right: calc(50% - 50vw) !important; }
+}
 .reversi-legend { margin: 4px 0; }
-.reversi-present, .reversi-present .widget-html-content, .reversi-present .widget-button,
+.reversi-present, .reversi-present .widget-html, .reversi-present .widget-html-content,
+.reversi-present .widget-button,
 .reversi-present .widget-toggle-button, .reversi-present .widget-label,
 .reversi-present input, .reversi-present select, .reversi-present .widget-text input {
   font-size: 22px !important; line-height: 1.4 !important; }

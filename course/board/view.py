@@ -236,7 +236,7 @@ class BoardCanvas:
             c.line_to(at, g.margin + inner)
         c.stroke()
         c.fill_style = PALETTE["coord"]
-        c.font = f"{max(10, min(15, g.margin - 9))}px sans-serif"
+        c.font = f"{max(9, int(g.margin * 0.6))}px sans-serif"
         c.text_align = "center"
         c.text_baseline = "middle"
         far = side - g.margin / 2  # coordinates on all four sides, read from any seat

@@ -81,24 +81,41 @@ def test_the_chart_appears_after_a_game_ended_by_a_computer_move(jupyter_server,
     assert nb.errors() == []
 
 
-def tiles_on_board(nb, canvas) -> set[str]:
-    """The squares showing a numbered tile: their ring's colour left of the centre."""
+#: Reads the text of the thinking panel and the pixels of the given points in one go, so both
+#: come from the same moment.
+_JS_SNAPSHOT = """
+(panel, points) => {
+  const c = panel.closest('.reversi-game').querySelector('canvas');
+  const ctx = c.getContext('2d');
+  const text = panel.textContent;
+  return [text, points.map(([x, y]) => Array.from(ctx.getImageData(x, y, 1, 1).data))];
+}
+"""
+
+
+def tiles_on_board(panel) -> tuple[str, set[str]]:
+    """The panel's text and the squares showing a numbered tile (their ring left of the centre)."""
     geometry = BoardGeometry.fit(8)
     half = geometry.cell * 0.3
-    found = set()
+    names, points = [], []
     for row in range(8):
         for col in range(8):
             x, y = geometry.centre((row, col))
-            pixel = nb.pixel(canvas, int(x - half - 1.5), int(y))
-            if all(abs(a - b) <= 40 for a, b in zip(pixel[:3], RING, strict=True)):
-                found.add(str(square((row, col), 8)))
-    return found
+            names.append(str(square((row, col), 8)))
+            points.append([int(x - half - 1.5), int(y)])
+    text, pixels = panel.evaluate(_JS_SNAPSHOT, points)
+    found = {
+        name
+        for name, pixel in zip(names, pixels, strict=True)
+        if all(abs(a - b) <= 40 for a, b in zip(pixel[:3], RING, strict=True))
+    }
+    return text, found
 
 
 def test_one_set_of_numbers_on_the_board_while_the_computer_thinks(jupyter_server, notebook_page):
     cells = [
         "from course import play\nfrom reversi.players import Hard\n"
-        "play(white=Hard(time_limit=6.0), animate=False)"
+        "play(white=Hard(time_limit=15.0), animate=False)"
     ]
     nb = notebook_page(jupyter_server.write_notebook("scratch/line.ipynb", cells))
     nb.run_all()
@@ -109,16 +126,14 @@ def test_one_set_of_numbers_on_the_board_while_the_computer_thinks(jupyter_serve
     click_square(nb, canvas, "d3")
     expect_text(panel, r"White looks [3-9] moves ahead and expects", timeout=TIMEOUT)
     line_pattern = re.compile(r"expected line: ((?:[a-h][1-8]|pass)(?: (?:[a-h][1-8]|pass))*)")
-    for _ in range(30):  # a depth may finish between reading the text and the pixels: re-read
-        before = panel.text_content() or ""
-        tiles = tiles_on_board(nb, canvas)
-        after = panel.text_content() or ""
+    for _ in range(50):  # the text and the pixels of one moment; a redraw may be on its way
+        after, tiles = tiles_on_board(panel)
         found = line_pattern.search(after)
-        if before == after and found:
+        if found:
             expected = {m for m in found[1].split()[:LINE_SHOWN] if m != "pass"}
             if tiles == expected:
                 break
-        nb.page.wait_for_timeout(100)
+        nb.page.wait_for_timeout(50)
     else:
         raise AssertionError(f"tiles {tiles} are not the line's first moves: {after!r}")
     assert 1 <= len(tiles) <= LINE_SHOWN
