@@ -41,8 +41,8 @@ STYLE = """<style>
 .reversi-game .widget-button, .reversi-game .widget-toggle-button {
   min-width: 40px; white-space: normal; overflow: visible; text-overflow: clip; }
 .reversi-thinking-toggle { width: auto; max-width: 100%; }
-@media (max-width: 480px) {  /* a phone: the board takes the whole width, squares of 40 px */
-  .reversi-game .reversi-canvas { width: 100vw !important; max-width: 100vw !important;
+@media (max-width: 480px) {  /* a phone on a page without code: the board takes the whole width */
+  .jp-mod-noInput .reversi-game .reversi-canvas { width: 100vw !important; max-width: 100vw !important;
     margin-left: calc(50% - 50vw) !important; margin-right: calc(50% - 50vw) !important; }
 }
 .reversi-legend { margin: 4px 0; }

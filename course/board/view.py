@@ -32,7 +32,7 @@ from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Color, Move, Square
 #: The board's colours, safe for colour-blind eyes: every pair that must be told apart keeps a
 #: contrast of at least 3:1 under a simulation of protanopia, deuteranopia and tritanopia (see
 #: :data:`MUST_DIFFER` and the tests), and the markers differ by shape too: a legal move is a
-#: dot, the last move a frame with a diamond on its disc, the keyboard cursor a double frame,
+#: dot, the last move a light frame, the keyboard cursor a double frame,
 #: the expected line numbered square tiles.
 PALETTE = {
     "frame": "#0f3d22",
@@ -261,7 +261,7 @@ class BoardCanvas:
             c.line_width = 1
             c.stroke_circles([x for x, _ in centres], [y for _, y in centres], g.cell * 0.11)
         if last_move is not None:
-            self._draw_last_move(last_move, discs.get(last_move))
+            self._draw_last_move(last_move)
         if self.cursor is not None and self.cursor.row < g.size and self.cursor.col < g.size:
             x, y = g.corner(self.cursor)
             c.line_width = 4
@@ -271,23 +271,13 @@ class BoardCanvas:
             c.line_width = 2
             c.stroke_rect(x + 5, y + 5, g.cell - 10, g.cell - 10)
 
-    def _draw_last_move(self, square: Square, owner: Color | None) -> None:
-        """A light frame round the cell and a small diamond on the disc, in the other colour."""
+    def _draw_last_move(self, square: Square) -> None:
+        """A light frame round the cell: a square shape, where a legal move is a dot."""
         c, g = self.canvas, self.geometry
         x, y = g.corner(square)
         c.stroke_style = PALETTE["last-move"]
         c.line_width = 3
         c.stroke_rect(x + 3, y + 3, g.cell - 6, g.cell - 6)
-        cx, cy = g.centre(square)
-        d = g.cell * 0.12
-        c.fill_style = PALETTE[WHITE] if owner is BLACK else PALETTE[BLACK]
-        c.begin_path()
-        c.move_to(cx, cy - d)
-        c.line_to(cx + d, cy)
-        c.line_to(cx, cy + d)
-        c.line_to(cx - d, cy)
-        c.close_path()
-        c.fill()
 
     def _draw_line(self, line: Sequence[Move], first: Color) -> None:
         """The expected line: square tiles numbered 1, 2, ... in the colour of the side to play them."""
