@@ -8,13 +8,14 @@ view on a 1920 px page; a 360 px page keeping its buttons on screen with 40 px t
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
 from course.board.thinking import LINE_SHOWN
 from course.board.view import PALETTE, BoardGeometry
 from reversi import Game, square
-from tests.browser.conftest import VoilaApp
+from tests.browser.conftest import REPO_ROOT, VoilaApp
 from tests.browser.test_play_board import click_square, expect_text, game
 
 pytestmark = pytest.mark.browser
@@ -198,7 +199,9 @@ def test_the_presenter_view_fills_a_1920_px_page(jupyter_server, page, notebook_
 
 @pytest.fixture(scope="module")
 def voila_present(tmp_path_factory: pytest.TempPathFactory):
-    app = VoilaApp(tmp_path_factory.mktemp("voila-present"), "notebooks/present.ipynb")
+    app = VoilaApp(tmp_path_factory.mktemp("voila-present"), "voila/present.ipynb")
+    (app.root_dir / "voila").mkdir(parents=True)
+    shutil.copy(REPO_ROOT / "voila" / "present.ipynb", app.root_dir / "voila")
     try:
         app.start()
         yield app
