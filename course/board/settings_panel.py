@@ -155,7 +155,9 @@ class SettingsPanel:
         s = self.controller.settings
         paths = {
             color: w.Text(
-                value=path or "", placeholder="path to a 64x64 PNG", description=f"{color} disc picture"
+                value=path or "",
+                placeholder="path to a 64x64 PNG",
+                description=f"{color} disc picture",
             )
             for color, path in ((BLACK, s.black_image), (WHITE, s.white_image))
         }

@@ -54,8 +54,11 @@ def test_the_toggle_shows_the_search_and_stop_ends_it(jupyter_server, notebook_p
     nb.page.wait_for_timeout(300)
     nb.click_canvas(canvas, *centre("d3"))
     expect_text(board.locator(".reversi-log"), r"1\. Black d3 flips d4")
-    text = expect_text(panel, r"White is thinking: depth [2-9].*evaluation for White: .*"
-                              r"expected line: [a-h][1-8] [a-h][1-8]")
+    text = expect_text(
+        panel,
+        r"White is thinking: depth [2-9].*evaluation for White: .*"
+        r"expected line: [a-h][1-8] [a-h][1-8]",
+    )
     assert re.search(r"White looks [2-9] moves ahead and expects", text)  # words first
     # the figures are folded in a detail: read the panel's whole text, shown or folded
     first = re.search(r"expected line: ([a-h][1-8])", panel.text_content() or "")[1]
