@@ -383,21 +383,29 @@ class _Run:
         done = 0
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = {pool.submit(self.mark, handin): handin for _, handin in work}
-            for future in as_completed(futures):
-                handin, marked = futures[future], future.result()
-                history = self.marks[handin.student][handin.exercise]
-                history[:] = [(h, marked if h is handin else m) for h, m in history]
-                if marked.error:
-                    message = f"{handin.student} {handin.exercise}: {marked.error}"
-                    self.errors.append(message)
-                    self.say(f"error: {message}")
-                done += 1
-                if self.progress:
-                    self.progress(done, len(work), handin.path.name)
-                left[handin.student] -= 1
-                if left[handin.student] == 0:
-                    self.finish(handin.student)
+            try:
+                for future in as_completed(futures):
+                    handin = futures[future]
+                    self.record(handin, future.result())
+                    done += 1
+                    if self.progress:
+                        self.progress(done, len(work), handin.path.name)
+                    left[handin.student] -= 1
+                    if left[handin.student] == 0:
+                        self.finish(handin.student)
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)  # what is done stays written
+                raise
         self.close()
+
+    def record(self, handin: handins.HandIn, marked: Marked) -> None:
+        """Keep a graded hand-in in its student's history; say its error at once."""
+        history = self.marks[handin.student][handin.exercise]
+        history[:] = [(h, marked if h is handin else m) for h, m in history]
+        if marked.error:
+            message = f"{handin.student} {handin.exercise}: {marked.error}"
+            self.errors.append(message)
+            self.say(f"error: {message}")
 
     def mark(self, handin: handins.HandIn) -> Marked:
         """Grade one hand-in (or take it from the journal); never raises for the notebook's sake."""
@@ -445,7 +453,7 @@ class _Run:
 
     def chosen(self, student: str, exercise: str) -> tuple[handins.HandIn, Marked] | None:
         """The hand-in that counts: the last graded, or the best (the later of equals)."""
-        graded = [(h, m) for h, m in self.marks[student][exercise] if m is not None]
+        graded = [(h, m) for h, m in self.marks[student].get(exercise, []) if m is not None]
         if not graded:
             return None
         if self.choices.pick == "best":
