@@ -23,6 +23,7 @@ deeply is that student's error, never the grader's crash.
 from __future__ import annotations
 
 import datetime
+import errno
 import json
 import os
 import re
@@ -40,6 +41,8 @@ from reversi.errors import ReversiError
 MAX_NOTEBOOK = 20 << 20
 #: The largest receipt or nbgrader timestamp read.
 MAX_SIDE_FILE = 64 << 10
+#: The most files and folders looked at in a class folder (``/`` or ``/proc`` is refused, not walked).
+MAX_ENTRIES = 200_000
 #: The hand-in store's file name for a hand-in: its UTC time.
 STAMP = re.compile(r"\A(\d{8}T\d{6}\.\d{6})Z\Z")
 UTC = datetime.timezone.utc
@@ -93,20 +96,20 @@ def read_regular(path: Path, limit: int = MAX_NOTEBOOK) -> bytes:
     try:
         fd = os.open(path, flags)
     except OSError as error:
-        reason = "a symlink" if error.errno == 40 else error.strerror
-        raise NotebookError(f"{path}: cannot read it ({reason})") from None
+        reason = "a symlink" if error.errno == errno.ELOOP else error.strerror
+        raise GradebookError(f"{path}: cannot read it ({reason})") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise NotebookError(f"{path}: not a regular file")
+            raise GradebookError(f"{path}: not a regular file")
         if info.st_size > limit:
-            raise NotebookError(f"{path}: {info.st_size} bytes (at most {limit})")
+            raise GradebookError(f"{path}: {info.st_size} bytes (at most {limit})")
         with os.fdopen(fd, "rb", closefd=False) as file:
             data = file.read(limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise NotebookError(f"{path}: more than {limit} bytes")
+        raise GradebookError(f"{path}: more than {limit} bytes")
     return data
 
 
@@ -153,7 +156,13 @@ def collect(folder: Path, known: Iterable[str]) -> tuple[list[Submission], list[
 def _notebooks(folder: Path, warnings: list[str]) -> list[Path]:
     """Every ``*.ipynb`` under ``folder`` that is a regular file, hidden folders left out."""
     found = []
+    seen = 0
     for root, folders, files in os.walk(folder, followlinks=False):
+        seen += len(folders) + len(files)
+        if seen > MAX_ENTRIES:
+            raise GradebookError(
+                f"{folder} holds more than {MAX_ENTRIES} files and folders: not a class's hand-ins"
+            )
         folders[:] = sorted(f for f in folders if not f.startswith("."))
         for name in sorted(files):
             if not name.endswith(".ipynb") or name.startswith("."):

@@ -1,0 +1,172 @@
+"""``python -m course grade``: every flag checked before work, and real classes end to end."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime
+import json
+import re
+import shutil
+import subprocess
+import sys
+from html import escape
+from pathlib import Path
+
+import pytest
+
+import course.__main__ as cli
+from course.grading import exercise as exercise_file
+from course.grading import feedback, gradebook
+from course.grading.checker import SOURCE_DIR
+
+from ..grading.helpers import REPOSITORY, source, student
+from .fakes import write
+
+#: Bad values for every flag of ``grade`` that takes one (a new flag must be added here).
+BAD = {
+    "folder": ["/no/such/folder", "{file}", "x" * 5000],
+    "out": ["{folder}", "/no/such/folder/grades.csv", "/proc/grades.csv", "/dev/null", "\x01.csv"],
+    "feedback": ["/dev/null", "/proc/pages", "{file}", "/no/such/dir/../x\x7f"],
+    "jobs": ["0", "-1", "x", "1" * 40, "65"],
+    "timeout": ["nan", "-1", "1e300", "0", "inf", "x", ""],
+    "seed": ["-1", "x", "9" * 40],
+    "source": ["/no/such/folder", "{file}"],
+    "pick": ["worst", ""],
+    "deadline": ["tomorrow", "2026-13-01", "bad name!=2026-01-01", "04_flips=", "9" * 50],
+    "overrides": ["/no/such/file.csv", "{folder}", "/dev/zero"],
+}
+
+
+def _grade_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser()
+    cli.COMMANDS["grade"][1](parser)
+    return parser
+
+
+def test_every_flag_that_takes_a_value_has_bad_values_here() -> None:
+    takes = {a.dest for a in _grade_parser()._actions if a.nargs != 0 and a.dest != "help"}
+    assert takes == set(BAD)
+
+
+CASES = [(dest, value) for dest, values in BAD.items() for value in values]
+
+
+@pytest.mark.parametrize("dest, value", CASES, ids=[f"{d}={v[:12]!r}" for d, v in CASES])
+def test_a_bad_flag_exits_2_naming_it_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    dest: str, value: str,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "a-file").write_text("x")
+    value = value.format(folder=tmp_path / "subs", file=tmp_path / "a-file")
+    calls: list[object] = []
+    monkeypatch.setattr(gradebook, "grade_folder", lambda *a, **k: calls.append(a))
+    argv = ["grade", str(tmp_path / "subs")] if dest != "folder" else ["grade", value]
+    if dest != "folder":
+        argv += [f"--{dest}", value]
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(argv)
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    shown = "folder" if dest == "folder" else f"--{dest}"
+    assert f"argument {shown}" in error, error
+    assert "Traceback" not in error and calls == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "subs"]  # nothing written
+
+
+def test_a_default_feedback_folder_that_cannot_be_made_is_refused_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "grades-feedback").write_text("a file where the pages would go")
+    calls: list[object] = []
+    monkeypatch.setattr(gradebook, "grade_folder", lambda *a, **k: calls.append(a))
+    status = cli.main(["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "grades.csv")])
+    assert status == 2 and calls == []
+    assert "the feedback folder" in capsys.readouterr().err
+
+
+SEED = "5"
+HOUR = datetime.timedelta(hours=1)
+DAY = datetime.datetime(2026, 11, 30, 17, tzinfo=datetime.timezone.utc)
+
+
+def _handin(store: Path, folder: str, name: str, notebook: dict, when: datetime.datetime) -> None:
+    stamp = when.strftime("%Y%m%dT%H%M%S.%fZ")
+    path = write(notebook, store / folder / "01_squares" / f"{stamp}.ipynb")
+    receipt = {"student": name, "exercise": "01_squares", "received": when.isoformat(),
+               "bytes": path.stat().st_size, "sha256": "0" * 64}  # fmt: skip
+    path.with_suffix(".json").write_text(json.dumps(receipt), encoding="utf-8")
+
+
+def _course(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "course", *args], capture_output=True,
+                          text=True, timeout=300, cwd=REPOSITORY)  # fmt: skip
+
+
+@pytest.mark.slow
+def test_the_hand_in_store_graded_for_real(tmp_path: Path) -> None:
+    store = tmp_path / "classroom-data" / "handins"
+    _handin(store, "ann", "Ann", source("01_squares"), DAY - HOUR)
+    _handin(store, "ann", "Ann", student("01_squares"), DAY + HOUR)  # a worse, late resubmission
+    _handin(store, "bob", '=HYPERLINK("x")', student("01_squares"), DAY - HOUR)
+    nested = tmp_path / "nested.json"
+    nested.write_text('{"cells": ' + "[" * 50000 + "]" * 50000 + ', "nbformat": 4}')
+    stamp = (DAY - HOUR).strftime("%Y%m%dT%H%M%S.%fZ")
+    (store / "cid" / "01_squares").mkdir(parents=True)
+    shutil.copy(nested, store / "cid" / "01_squares" / f"{stamp}.ipynb")
+    out = tmp_path / "grades.csv"
+    common = [str(store), "--out", str(out), "--seed", SEED, "--jobs", "2",
+              "--deadline", DAY.isoformat()]  # fmt: skip
+    last = _course("grade", *common)
+    assert last.returncode == 0, last.stderr
+    assert "Traceback" not in last.stdout + last.stderr
+    with open(out, newline="", encoding="utf-8") as file:
+        rows = {row["student_id"]: row for row in csv.DictReader(file)}
+    assert rows["ann"]["points"] == "0" and rows["ann"]["late"] == "01_squares"
+    assert rows["bob"]["name"] == '\'=HYPERLINK("x")'
+    assert "nested too deeply" in rows["cid"]["errors"]
+    assert re.search(r"^error: cid 01_squares: .*nested too deeply", last.stdout, re.MULTILINE)
+    best = _course("grade", *common, "--pick", "best")
+    with open(out, newline="", encoding="utf-8") as file:
+        rows = {row["student_id"]: row for row in csv.DictReader(file)}
+    assert rows["ann"]["points"] == "2" and rows["ann"]["late"] == "", best.stdout
+    assert "2 hand-ins, the best counts" in (tmp_path / "grades-feedback" / "ann.html").read_text()
+    for name in ("grades-canvas.csv", "grades-moodle.csv", "grades-summary.html"):
+        assert (tmp_path / name).is_file()
+    _grade_time_cases_are_never_shown(
+        (tmp_path / "grades-feedback" / "bob.html").read_text(encoding="utf-8")
+    )
+
+
+def _grade_time_cases_are_never_shown(page: str) -> None:
+    """The starter fails every case; the page shows notebook cases, never grade-time ones."""
+    exercise = exercise_file.load(SOURCE_DIR / "01_squares.ipynb", int(SEED))
+    assert "grade-time cases failed" in page
+    for question in exercise.questions:
+        shown, unseen = question.parts
+        assert not shown.unseen and unseen.unseen and unseen.spec.cases
+        for case in unseen.spec.cases:
+            assert f"<code>{escape(unseen.spec.call.format(*case.args))}</code>" not in page
+            assert escape(case.name) not in page
+        calls = [escape(shown.spec.call.format(*case.args)) for case in shown.spec.cases]
+        assert sum(f"<code>{call}</code>" in page for call in calls) == feedback.SHOWN_FAILURES
+
+
+@pytest.mark.slow
+def test_nbgrader_course_folder_graded_for_real(tmp_path: Path) -> None:
+    course = tmp_path / "course"
+    write(source("01_squares"), course / "source" / "01_squares" / "01_squares.ipynb")
+    folder = course / "submitted" / "s001" / "01_squares"
+    write(source("01_squares"), folder / "01_squares.ipynb")
+    (folder / "timestamp.txt").write_text("2026-11-24 09:30:00.000000 UTC\n")
+    out = tmp_path / "grades.csv"
+    result = _course("grade", str(course), "--out", str(out), "--seed", SEED)
+    assert result.returncode == 0, result.stderr
+    with open(out, newline="", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    assert [(r["student_id"], r["points"], r["01_squares:handed_in"]) for r in rows] == [
+        ("s001", "2", "2026-11-24T09:30:00Z")
+    ]
