@@ -197,9 +197,16 @@ class Journal:
                     marked = self._entry(line)
                     if marked is not None:
                         self.entries[marked.key] = marked
+            with open(self.path, "rb+") as file:
+                size = file.seek(0, os.SEEK_END)
+                if size:
+                    file.seek(size - 1)
+                    if file.read(1) != b"\n":
+                        file.write(b"\n")  # a line cut short by a crash ends here
         self._lock = threading.Lock()
 
     def _entry(self, line: str) -> Marked | None:
+        """The entry on one line, or None for anything malformed (a line cut short...)."""
         try:
             data = json.loads(line)
             if data.pop("version") != self.VERSION:
@@ -208,7 +215,17 @@ class Journal:
             marked.when  # noqa: B018 (a malformed time refuses the entry)
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
             return None
-        return marked
+        texts = (marked.key, marked.student, marked.exercise, marked.error, marked.section)
+        questions = marked.questions
+        well_formed = (
+            all(isinstance(text, str) for text in texts)
+            and isinstance(questions, dict)
+            and all(type(q) is list and len(q) == 3 and type(q[0]) is bool
+                    and all(type(v) in (int, float) for v in q[1:]) for q in questions.values())
+            and isinstance(marked.answers, dict)
+            and all(isinstance(v, str) for v in marked.answers.values())
+        )  # fmt: skip
+        return marked if well_formed else None
 
     def get(self, key: str) -> Marked | None:
         return self.entries.get(key)

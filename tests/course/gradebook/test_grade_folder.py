@@ -273,3 +273,23 @@ def test_the_summary_page_shows_pass_rates_and_a_histogram_without_script(tmp_pa
     bars = re.findall(r"<title>([\d.]+) to ([\d.]+): (\d+)</title>", page)
     assert len(bars) == 10 and sum(int(count) for *_, count in bars) == 5
     assert ("1", "1.2", "2") in bars and ("1.8", "2", "3") in bars  # totals 1, 1 and 2, 2, 2
+
+
+def test_a_journal_line_cut_short_or_malformed_is_graded_again(tmp_path: Path) -> None:
+    folder = tmp_path / "subs"
+    _class(folder, ["ann", "bob", "cid"])
+    _grade(folder)
+    journal = tmp_path / "grades-journal.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    by_student = {json.loads(line)["student"]: line for line in lines}
+    broken = json.loads(by_student["bob"])
+    broken["questions"] = {"01_squares:to_notation": ["yes", "1", None]}
+    journal.write_text(by_student["ann"] + "\n" + json.dumps(broken) + "\n"
+                       + by_student["cid"][:40], encoding="utf-8")  # fmt: skip
+    grader = FakeGrader()
+    _grade(folder, grader)
+    assert sorted(who for who, _ in grader.graded) == ["bob", "cid"]
+    assert sorted(_rows(folder)) == ["ann", "bob", "cid"]
+    third = FakeGrader()
+    _grade(folder, third)
+    assert third.graded == []  # what the second run wrote after the cut line is kept
