@@ -115,10 +115,12 @@ def _grade(args: argparse.Namespace) -> int:
     graded = grade_folder(
         args.folder, args.out, args.source, args.timeout, args.jobs, args.seed,
         feedback, progress_bar(sys.stderr), choices=choices,
+        say=lambda line: print(_printable(line), flush=True),
     )  # fmt: skip
     for warning in graded.warnings:
-        print(f"warning: {warning}")
+        print(_printable(f"warning: {warning}"))
     for row in graded.rows:
+        row = {key: _printable(value) for key, value in row.items()}
         missing = f" (missing: {row['missing']})" if row["missing"] else ""
         late = f" (late: {row['late']})" if row["late"] else ""
         print(f"{row['student_id']}: {row['points']}/{row['max_points']} points, "
@@ -132,6 +134,15 @@ def _grade(args: argparse.Namespace) -> int:
     print(f"Wrote {args.out} ({len(graded.rows)} students), its Canvas and Moodle copies, "
           f"the summary page and the feedback pages in {feedback}")  # fmt: skip
     return 0
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters shown as escapes (a student's name cannot drive the terminal).
+
+    >>> _printable("ann\x1b[2J")
+    'ann\\x1b[2J'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _release_arguments(parser: argparse.ArgumentParser) -> None:

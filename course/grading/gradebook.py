@@ -523,7 +523,9 @@ class _Run:
     def _write_page(self, record: sheet.Student) -> None:
         row = next(r for r in self.rows if r["student_id"] == record.student_id)
         notes = [f"Student id: {record.student_id}"]
-        notes += [f"Your teacher may ask about this answer: {line}" for line in record.similar]
+        # which answer, never whose it is like: a page is handed to one student
+        asked = dict.fromkeys(" ".join(line.split(" ")[:2]) for line in record.similar)
+        notes += [f"Your teacher may ask about this answer: {answer}" for answer in asked]
         sections = []
         for exercise in self.columns:
             chosen = self.chosen(record.student_id, exercise)

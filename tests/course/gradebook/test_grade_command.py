@@ -6,10 +6,13 @@ import argparse
 import csv
 import datetime
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from html import escape
 from pathlib import Path
 
@@ -20,7 +23,7 @@ from course.grading import exercise as exercise_file
 from course.grading import feedback, gradebook
 from course.grading.checker import SOURCE_DIR
 
-from ..grading.helpers import REPOSITORY, source, student
+from ..grading.helpers import REPOSITORY, source, student, with_answers
 from .fakes import write
 
 #: Bad values for every flag of ``grade`` that takes one (a new flag must be added here).
@@ -112,6 +115,7 @@ def test_the_hand_in_store_graded_for_real(tmp_path: Path) -> None:
     _handin(store, "ann", "Ann", source("01_squares"), DAY - HOUR)
     _handin(store, "ann", "Ann", student("01_squares"), DAY + HOUR)  # a worse, late resubmission
     _handin(store, "bob", '=HYPERLINK("x")', student("01_squares"), DAY - HOUR)
+    _handin(store, "eve\x1b[2J", "Eve", student("01_squares"), DAY - HOUR)
     nested = tmp_path / "nested.json"
     nested.write_text('{"cells": ' + "[" * 50000 + "]" * 50000 + ', "nbformat": 4}')
     stamp = (DAY - HOUR).strftime("%Y%m%dT%H%M%S.%fZ")
@@ -123,6 +127,8 @@ def test_the_hand_in_store_graded_for_real(tmp_path: Path) -> None:
     last = _course("grade", *common)
     assert last.returncode == 0, last.stderr
     assert "Traceback" not in last.stdout + last.stderr
+    assert "\x1b" not in last.stdout, last.stdout
+    assert "eve\\x1b[2J: 0/2 points" in last.stdout, last.stdout
     with open(out, newline="", encoding="utf-8") as file:
         rows = {row["student_id"]: row for row in csv.DictReader(file)}
     assert rows["ann"]["points"] == "0" and rows["ann"]["late"] == "01_squares"
@@ -170,3 +176,47 @@ def test_nbgrader_course_folder_graded_for_real(tmp_path: Path) -> None:
     assert [(r["student_id"], r["points"], r["01_squares:handed_in"]) for r in rows] == [
         ("s001", "2", "2026-11-24T09:30:00Z")
     ]
+
+
+LOOP = "def to_notation(row, col):\n    while True:\n        pass\n"
+
+
+@pytest.mark.slow
+def test_a_grading_killed_halfway_keeps_its_rows_and_the_rerun_continues(tmp_path: Path) -> None:
+    """A real run killed with SIGKILL (no clean-up at all) after two students are done."""
+    folder = tmp_path / "subs"
+    for who in ("a1", "a2"):
+        write(source("01_squares"), folder / who / "01_squares.ipynb")
+    for who in ("z1", "z2", "z3"):  # each spends the whole time-out on to_notation
+        write(with_answers(source("01_squares"), {"answer:to_notation": LOOP}),
+              folder / who / "01_squares.ipynb")  # fmt: skip
+    out = tmp_path / "grades.csv"
+    argv = [sys.executable, "-m", "course", "grade", str(folder), "--out", str(out),
+            "--seed", SEED, "--jobs", "1", "--timeout", "3"]  # fmt: skip
+    process = subprocess.Popen(argv, cwd=REPOSITORY, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if out.is_file() and "a2," in out.read_text(encoding="utf-8"):
+                break
+            time.sleep(0.05)
+        assert process.poll() is None, "the run ended before it could be killed"
+        os.killpg(process.pid, signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+    with open(out, newline="", encoding="utf-8") as file:
+        rows = {row["student_id"]: row for row in csv.DictReader(file)}
+    assert {"a1", "a2"} <= set(rows) and rows["a1"]["points"] == rows["a2"]["points"] == "2"
+    journal = tmp_path / "grades-journal.jsonl"
+    before = journal.read_text(encoding="utf-8").count("\n")
+    rerun = _course("grade", str(folder), "--out", str(out), "--seed", SEED, "--timeout", "3")
+    assert rerun.returncode == 0, rerun.stderr
+    with open(out, newline="", encoding="utf-8") as file:
+        rows = {row["student_id"]: row for row in csv.DictReader(file)}
+    assert sorted(rows) == ["a1", "a2", "z1", "z2", "z3"]
+    assert all(rows[z]["01_squares:to_notation"] == "0" for z in ("z1", "z2", "z3"))
+    assert rows["z1"]["01_squares:from_notation"] == "1"
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines() if line]
+    graded = [line["student"] for line in lines]
+    assert sorted(graded) == ["a1", "a2", "z1", "z2", "z3"], (before, graded)  # none twice
