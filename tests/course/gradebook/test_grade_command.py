@@ -220,3 +220,24 @@ def test_a_grading_killed_halfway_keeps_its_rows_and_the_rerun_continues(tmp_pat
     lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines() if line]
     graded = [line["student"] for line in lines]
     assert sorted(graded) == ["a1", "a2", "z1", "z2", "z3"], (before, graded)  # none twice
+
+
+NESTED_REPLY = (
+    "def to_notation(row, col):\n    deep = []\n    for _ in range(20000):\n"
+    "        deep = [deep]\n    return deep\n"
+)
+
+
+@pytest.mark.slow
+def test_a_deeply_nested_reply_costs_only_its_student(tmp_path: Path) -> None:
+    folder = tmp_path / "subs"
+    write(source("01_squares"), folder / "ann" / "01_squares.ipynb")
+    write(with_answers(source("01_squares"), {"answer:to_notation": NESTED_REPLY}),
+          folder / "deep" / "01_squares.ipynb")  # fmt: skip
+    out = tmp_path / "grades.csv"
+    result = _course("grade", str(folder), "--out", str(out), "--seed", SEED, "--timeout", "10")
+    assert result.returncode == 0 and "Traceback" not in result.stdout + result.stderr
+    with open(out, newline="", encoding="utf-8") as file:
+        rows = {row["student_id"]: row for row in csv.DictReader(file)}
+    assert rows["ann"]["points"] == "2"
+    assert rows["deep"]["01_squares:to_notation"] == "0"
