@@ -34,7 +34,7 @@ h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; }
 .case svg { width: 220px; height: 220px; float: right; margin-left: 1em; }
 pre { background: #f6f6f6; padding: .4em; white-space: pre-wrap; }
 table { border-collapse: collapse; } td, th { padding: .2em .8em; text-align: left; }
-.note { color: #555; } .clear { clear: both; }
+.note { color: #555; } .clear { clear: both; } .hint { color: #7a4d00; }
 """
 
 
@@ -187,8 +187,40 @@ def _case(result: CheckResult, failure: Failure) -> str:
         parts.append(f"<p>actual:</p><pre>{escape(_shown(show, failure.actual))}</pre>")
     if failure.printed:
         parts.append(f"<p>it printed:</p><pre>{escape(failure.printed[:1000])}</pre>")
+    cause = likely_cause(case.expected, failure)
+    if cause:
+        parts.append(f'<p class="hint">Likely cause: {escape(cause)}</p>')
     parts.append('<div class="clear"></div></div>')
     return "\n".join(parts)
+
+
+def likely_cause(expected: Any, failure: Failure) -> str:
+    """What a failed case most likely means, where the answer shows it ('' if it does not).
+
+    >>> likely_cause((2, 3), Failure(None, (2, 4)))
+    'off by one: the answer is one away from the expected one'
+    >>> likely_cause(5, Failure(None, None, printed="5"))
+    'it printed the answer instead of returning it'
+    """
+    if failure.problem.startswith("it changed the board"):
+        return "it played on the board it was given; leave that board as it was (work on a copy)"
+    if failure.problem or isinstance(failure.actual, Raised):
+        return ""
+    if failure.actual is None and failure.printed.strip():
+        return "it printed the answer instead of returning it"
+    if _one_away(expected, failure.actual):
+        return "off by one: the answer is one away from the expected one"
+    return ""
+
+
+def _one_away(expected: Any, actual: Any) -> bool:
+    """Two whole numbers one apart, or two tuples of them equal but for one such place."""
+    if type(expected) is int and type(actual) is int:
+        return abs(expected - actual) == 1
+    if type(expected) is tuple and type(actual) is tuple and len(expected) == len(actual):
+        differ = [(e, a) for e, a in zip(expected, actual, strict=True) if e != a]
+        return len(differ) == 1 and _one_away(*differ[0])
+    return False
 
 
 def _expected(show: Any, value: Any) -> str:
