@@ -112,11 +112,20 @@ def _grade(args: argparse.Namespace) -> int:
         overrides=overrides.load(args.overrides) if args.overrides else overrides.Overrides(),
         regrade=args.regrade,
     )
-    graded = grade_folder(
-        args.folder, args.out, args.source, args.timeout, args.jobs, args.seed,
-        feedback, progress_bar(sys.stderr), choices=choices,
-        say=lambda line: print(_printable(line), flush=True),
-    )  # fmt: skip
+    try:
+        graded = grade_folder(
+            args.folder, args.out, args.source, args.timeout, args.jobs, args.seed,
+            feedback, progress_bar(sys.stderr), choices=choices,
+            say=lambda line: print(_printable(line), flush=True),
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        print(f"\nStopped: every student finished so far is in {args.out}; "
+              "run the same command again to grade the rest.", file=sys.stderr)  # fmt: skip
+        return 130
+    except OSError as error:
+        print(f"error: cannot write {error.filename or args.out}: {error.strerror}; every "
+              f"student finished so far is in {args.out}", file=sys.stderr)  # fmt: skip
+        return 1
     for warning in graded.warnings:
         print(_printable(f"warning: {warning}"))
     for row in graded.rows:

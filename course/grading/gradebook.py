@@ -509,6 +509,7 @@ class _Run:
         flags = similarity.flag(reports, exercises)
         for student in sorted(self.marks):
             self.finish(student, flags.get(student, []))
+        self._write_sheets()  # a class with nobody in it still gets its (empty) sheets
         title = f"Class summary: {self.outputs.sheet.name}"
         _write_text(self.outputs.summary, summary.page(self.rows, self.columns, title))
 

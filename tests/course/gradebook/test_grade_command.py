@@ -241,3 +241,34 @@ def test_a_deeply_nested_reply_costs_only_its_student(tmp_path: Path) -> None:
         rows = {row["student_id"]: row for row in csv.DictReader(file)}
     assert rows["ann"]["points"] == "2"
     assert rows["deep"]["01_squares:to_notation"] == "0"
+
+
+@pytest.mark.parametrize(
+    "stop, status, said",
+    [(KeyboardInterrupt(), 130, "Stopped: every student finished so far is in"),
+     (OSError(28, "No space left on device", "grades.csv"), 1,
+      "error: cannot write grades.csv: No space left on device")],
+)  # fmt: skip
+def test_a_stop_while_grading_says_what_is_kept_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    stop: BaseException, status: int, said: str,
+) -> None:  # fmt: skip
+    def grade_folder(*args: object, **kwargs: object) -> None:
+        raise stop
+
+    (tmp_path / "subs").mkdir()
+    monkeypatch.setattr(gradebook, "grade_folder", grade_folder)
+    assert cli.main(["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv")]) == status
+    error = capsys.readouterr().err
+    assert said in error and "Traceback" not in error
+
+
+def test_a_class_with_nobody_still_gets_its_sheets(tmp_path: Path) -> None:
+    (tmp_path / "subs").mkdir()
+    argv = ["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"), "--seed", "1"]
+    assert cli.main(argv) == 0
+    header = (tmp_path / "g.csv").read_text(encoding="utf-8").splitlines()
+    assert header == ["student_id,name,points,max_points,passed,total,missing,late,errors,"
+                      "comments,similar"]  # fmt: skip
+    assert (tmp_path / "g-canvas.csv").is_file() and (tmp_path / "g-moodle.csv").is_file()
+    assert "0 students" in (tmp_path / "g-summary.html").read_text(encoding="utf-8")
