@@ -161,6 +161,7 @@ class Marked:
     error: str = ""
     answers: dict[str, str] = field(default_factory=dict)
     section: str = ""  # the exercise's part of the feedback page (HTML)
+    isolated: bool = True  # whether the sandbox ran in namespaces of its own
 
     @property
     def earned(self) -> float:
@@ -173,7 +174,7 @@ class Marked:
     def result(self) -> sheet.ExerciseResult:
         questions = {column: sheet.Question(bool(q[0]), float(q[1]), float(q[2]))
                      for column, q in self.questions.items()}  # fmt: skip
-        return sheet.ExerciseResult(questions, self.when, error=self.error)
+        return sheet.ExerciseResult(questions, self.when, error=self.error, isolated=self.isolated)
 
 
 class Journal:
@@ -224,6 +225,7 @@ class Journal:
                     and all(type(v) in (int, float) for v in q[1:]) for q in questions.values())
             and isinstance(marked.answers, dict)
             and all(isinstance(v, str) for v in marked.answers.values())
+            and type(marked.isolated) is bool
         )  # fmt: skip
         return marked if well_formed else None
 
@@ -451,10 +453,11 @@ class _Run:
             reason = f"the grader could not grade it ({type(error).__name__}: {str(error)[:200]})"
             return self._failed(handin, "", reason)  # not kept: a rerun tries again
         else:
+            isolated = bool(getattr(getattr(self.grader, "sandbox", None), "isolated", True))
             marked = Marked(key, handin.student, handin.exercise, received,
                             {_column(handin.exercise, r.tag): [r.passed, r.earned, r.points]
                              for r in report.checks},
-                            "", dict(report.answers), feedback.section(report))  # fmt: skip
+                            "", dict(report.answers), feedback.section(report), isolated)  # fmt: skip
         finally:
             copy.unlink(missing_ok=True)
         self.journal.add(marked)
@@ -524,6 +527,8 @@ class _Run:
     def _write_page(self, record: sheet.Student) -> None:
         row = next(r for r in self.rows if r["student_id"] == record.student_id)
         notes = [f"Student id: {record.student_id}"]
+        if row["isolated"] == "no":
+            notes.append("This grading ran without the sandbox's isolation (see the README).")
         # which answer, never whose it is like: a page is handed to one student
         asked = dict.fromkeys(" ".join(line.split(" ")[:2]) for line in record.similar)
         notes += [f"Your teacher may ask about this answer: {answer}" for answer in asked]

@@ -7,7 +7,8 @@ a share of the cases passed; the teacher's override where there is one), then
 ``EXERCISE:handed_in`` (UTC) and ``EXERCISE:late``; then ``points``, ``max_points``,
 ``passed`` (questions fully passed), ``total`` (questions), ``missing`` (exercises not
 handed in, 0 points), ``late``, ``errors`` (notebooks that could not be graded, with the
-reason), ``comments`` (the teacher's), ``similar`` (near copies, a hint for the teacher).
+reason), ``comments`` (the teacher's), ``similar`` (near copies, a hint for the teacher),
+``isolated`` (``no`` when a notebook was graded without the sandbox's namespaces).
 
 :func:`canvas_rows` and :func:`moodle_rows` are the same grades per exercise in the
 columns those gradebooks import (see ``docs/grades-canvas-sample.csv`` and
@@ -79,6 +80,7 @@ class ExerciseResult:
     handed_in: datetime.datetime | None = None
     late: bool = False
     error: str = ""
+    isolated: bool = True
 
 
 @dataclass
@@ -136,6 +138,8 @@ def rows(
         row["errors"] = "; ".join(errors)
         row["comments"] = "; ".join(comments)
         row["similar"] = "; ".join(student.similar)
+        isolated = all(done.isolated for done in student.exercises.values())
+        row["isolated"] = "yes" if isolated else "no"
         result.append(row)
     return result
 
@@ -146,7 +150,7 @@ def header(columns: Mapping[str, Mapping[str, float]]) -> list[str]:
     for exercise, questions in columns.items():
         names += [*questions, f"{exercise}:handed_in", f"{exercise}:late"]
     return names + ["points", "max_points", "passed", "total", "missing", "late", "errors",
-                    "comments", "similar"]  # fmt: skip
+                    "comments", "similar", "isolated"]  # fmt: skip
 
 
 def canvas_rows(sheet: Sequence[Row], columns: Mapping[str, Mapping[str, float]]) -> list[Row]:

@@ -269,6 +269,6 @@ def test_a_class_with_nobody_still_gets_its_sheets(tmp_path: Path) -> None:
     assert cli.main(argv) == 0
     header = (tmp_path / "g.csv").read_text(encoding="utf-8").splitlines()
     assert header == ["student_id,name,points,max_points,passed,total,missing,late,errors,"
-                      "comments,similar"]  # fmt: skip
+                      "comments,similar,isolated"]  # fmt: skip
     assert (tmp_path / "g-canvas.csv").is_file() and (tmp_path / "g-moodle.csv").is_file()
     assert "0 students" in (tmp_path / "g-summary.html").read_text(encoding="utf-8")

@@ -11,6 +11,7 @@ import csv
 import datetime
 import json
 import re
+import types
 from pathlib import Path
 from typing import Any
 
@@ -293,3 +294,20 @@ def test_a_journal_line_cut_short_or_malformed_is_graded_again(tmp_path: Path) -
     third = FakeGrader()
     _grade(folder, third)
     assert third.graded == []  # what the second run wrote after the cut line is kept
+
+
+class _Unisolated(FakeGrader):
+    sandbox = types.SimpleNamespace(isolated=False)
+
+
+def test_a_run_without_isolation_says_so_in_every_row_and_page(tmp_path: Path) -> None:
+    folder = tmp_path / "subs"
+    _class(folder, ["ann", "bob"])
+    graded, _ = _grade(folder, _Unisolated())
+    assert {row["isolated"] for row in _rows(folder).values()} == {"no"}
+    for page in graded.pages.values():
+        assert "without the sandbox&#x27;s isolation" in page.read_text("utf-8")
+    _grade(folder, FakeGrader())  # the journal keeps how each notebook was graded
+    assert {row["isolated"] for row in _rows(folder).values()} == {"no"}
+    _grade(folder, FakeGrader(), regrade=True)
+    assert {row["isolated"] for row in _rows(folder).values()} == {"yes"}

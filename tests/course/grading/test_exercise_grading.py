@@ -178,7 +178,7 @@ def test_grade_sheet_has_a_row_per_student_and_a_column_per_question(graded) -> 
     ]
     assert list(rows["teacher"]) == [
         "student_id", "name", *every_check, "points", "max_points", "passed", "total",
-        "missing", "late", "errors", "comments", "similar",
+        "missing", "late", "errors", "comments", "similar", "isolated",
     ]  # fmt: skip
     assert "warning: skipped stray.ipynb" in result.stdout
     assert "warning: skipped partial/notes.ipynb: not one of the exercises" in result.stdout
