@@ -447,17 +447,16 @@ class _Run:
             copy.write_bytes(data)
             report = self.grader.grade_one(copy, handin.exercise)
             report.path = handin.path
-        except NotebookError as error:
-            marked = self._failed(handin, key, str(error).replace(str(copy), str(handin.path)))
-        except Exception as error:  # the grader's own failure on one notebook costs only it
-            reason = f"the grader could not grade it ({type(error).__name__}: {str(error)[:200]})"
-            return self._failed(handin, "", reason)  # not kept: a rerun tries again
-        else:
             isolated = bool(getattr(getattr(self.grader, "sandbox", None), "isolated", True))
             marked = Marked(key, handin.student, handin.exercise, received,
                             {_column(handin.exercise, r.tag): [r.passed, r.earned, r.points]
                              for r in report.checks},
                             "", dict(report.answers), feedback.section(report), isolated)  # fmt: skip
+        except NotebookError as error:
+            marked = self._failed(handin, key, str(error).replace(str(copy), str(handin.path)))
+        except Exception as error:  # the grader's own failure on one notebook costs only it
+            reason = f"the grader could not grade it ({type(error).__name__}: {str(error)[:200]})"
+            return self._failed(handin, "", reason)  # not kept: a rerun tries again
         finally:
             copy.unlink(missing_ok=True)
         self.journal.add(marked)

@@ -4,7 +4,8 @@
 gradebook calls, loads the teacher's real exercises (their questions, cases and points),
 and takes each question's result from the notebook's own metadata instead of running
 it: ``{"fake": {"check:to_notation": 23}}`` passes 23 cases of ``to_notation``
-(missing: 0), ``{"fake": {"raise": "RecursionError"}}`` makes the grading step fail.
+(missing: 0), ``{"fake": {"raise": "RecursionError"}}`` makes the grading step fail,
+``{"fake": {"broken_report": true}}`` returns a result its page cannot render.
 Tests about rows, sheets and pages then know every expected number independently.
 """
 
@@ -57,6 +58,9 @@ class FakeGrader(Grader):
                 "maximum recursion depth exceeded"
             )
         report = Report(path, name, answers={"answer:x": f"# by {who}"})
+        if script.get("broken_report"):  # a result the page cannot render
+            report.checks.append(CheckResult(None, False, "", 0, 1))  # type: ignore[arg-type]
+            return report
         for question in self.exercise(name).questions:
             passed = int(script.get(question.tag, 0))
             report.checks.append(

@@ -110,6 +110,7 @@ def test_a_changed_notebook_is_graded_again(tmp_path: Path) -> None:
         (b"\xff\xfe", "not valid JSON"),
         ("FAKE-RecursionError", "the grader could not grade it (RecursionError"),
         ("FAKE-MemoryError", "the grader could not grade it (MemoryError"),
+        ("FAKE-broken_report", "the grader could not grade it (AttributeError"),
     ],
 )
 def test_a_broken_notebook_costs_only_its_student(
@@ -120,7 +121,10 @@ def test_a_broken_notebook_costs_only_its_student(
     path = folder / "bob" / "01_squares.ipynb"
     if isinstance(broken, str) and broken.startswith("FAKE-"):
         data = notebook("01_squares", "bob", to_notation=TO)
-        data["metadata"]["fake"]["raise"] = broken.removeprefix("FAKE-")
+        kind = broken.removeprefix("FAKE-")
+        data["metadata"]["fake"].update(
+            {kind: True} if kind == "broken_report" else {"raise": kind}
+        )
         write(data, path)
     else:
         path.parent.mkdir(parents=True)
