@@ -271,6 +271,8 @@ class Outputs:
     def check(self) -> None:
         """Refuse, before any grading, a file that exists and is not a regular file."""
         for path in self.files():
+            if len(os.fsencode(path.name)) > 255:
+                raise GradebookError(f"{path.name[:60]}...: a file name longer than 255 bytes")
             if path.is_symlink() or (path.exists() and not path.is_file()):
                 raise GradebookError(
                     f"{path} exists and is not a regular file: it cannot be written"

@@ -79,6 +79,17 @@ def test_a_bad_flag_exits_2_naming_it_before_any_work(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "subs"]  # nothing written
 
 
+def test_sheets_whose_names_would_be_too_long_are_refused_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "subs").mkdir()
+    out = tmp_path / ("g" * 245 + ".csv")  # fine itself; OUT-journal.jsonl would not be
+    status = cli.main(["grade", str(tmp_path / "subs"), "--out", str(out), "--seed", "1",
+                       "--feedback", str(tmp_path / "pages")])  # fmt: skip
+    assert status == 2 and "longer than 255 bytes" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["subs"]
+
+
 def test_a_default_feedback_folder_that_cannot_be_made_is_refused_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
