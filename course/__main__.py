@@ -146,7 +146,7 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _printable(text: str) -> str:
-    """``text`` with control characters shown as escapes (a student's name cannot drive the terminal).
+    r"""``text`` with control characters shown as escapes (a name cannot drive the terminal).
 
     >>> _printable("ann\x1b[2J")
     'ann\\x1b[2J'
