@@ -386,11 +386,11 @@ class _Run:
         self.grader, self.outputs, self.columns, self.choices = grader, outputs, columns, choices
         self.copies, self.say, self.progress = copies, say, progress
         self.journal = Journal(outputs.journal, fresh=choices.regrade)
-        self.students: dict[str, sheet.Student] = {}
         self.marks: dict[str, dict[str, list[tuple[handins.HandIn, Marked | None]]]] = {}
         self.rows: list[dict[str, str]] = []
         self.errors: list[str] = []
         self.pages: dict[str, Path] = {}
+        self._pages: dict[str, str] = {}  # the text of each page written
         self._counter = itertools.count()
 
     def grade(self, submissions: Sequence[handins.Submission], workers: int) -> None:
@@ -402,6 +402,7 @@ class _Run:
                 (handin, None) for handin in submission.history
             ]
         done = 0
+        self.start()
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = {pool.submit(self.mark, handin): handin for _, handin in work}
             try:
@@ -481,8 +482,8 @@ class _Run:
             return max(graded, key=lambda hm: (hm[1].earned, hm[0].received))
         return graded[-1]
 
-    def finish(self, student: str, similar: Sequence[str] = ()) -> None:
-        """Write the student's page and every sheet again with the student's row in it."""
+    def line(self, student: str, similar: Sequence[str] = ()) -> sheet.Student:
+        """The student's line: the hand-in that counts of each exercise, late or not."""
         record = sheet.Student(student, student, similar=list(similar))
         for exercise in self.marks[student]:
             chosen = self.chosen(student, exercise)
@@ -494,13 +495,25 @@ class _Run:
             result.late = deadline is not None and handin.received > deadline
             record.exercises[exercise] = result
             record.name = handin.name
-        self.students[student] = record
-        self.rows = sheet.rows(list(self.students.values()), self.columns, self.choices.overrides)
+        return record
+
+    def start(self) -> None:
+        """Sheets with their headers only, before anything is graded (rows are appended)."""
+        self.rows = []
         self._write_sheets()
-        self._write_page(record)
+
+    def finish(self, student: str) -> None:
+        """A student is done: the row appended to every sheet (on disk at once), the page."""
+        record = self.line(student)
+        row = sheet.rows([record], self.columns, self.choices.overrides)[0]
+        sheet.append([row], self.outputs.sheet, sheet.header(self.columns))
+        canvas = sheet.canvas_rows([row], self.columns)
+        sheet.append(canvas[1:], self.outputs.canvas, list(canvas[0]))
+        sheet.append(sheet.moodle_rows([row], self.columns), self.outputs.moodle, self._moodle)
+        self._write_page(record, row)
 
     def close(self) -> None:
-        """After the last student: near copies flagged, every page and sheet, the summary."""
+        """After the last student: near copies flagged, sorted sheets, pages, the summary."""
         reports = {
             student: {
                 exercise: Report(Path(), exercise, answers=chosen[1].answers)
@@ -511,22 +524,26 @@ class _Run:
         }
         exercises = {name: self.grader.exercise(name) for name in self.columns}
         flags = similarity.flag(reports, exercises)
-        for student in sorted(self.marks):
-            self.finish(student, flags.get(student, []))
-        self._write_sheets()  # a class with nobody in it still gets its (empty) sheets
+        records = [self.line(student, flags.get(student, [])) for student in self.marks]
+        self.rows = sheet.rows(records, self.columns, self.choices.overrides)
+        self._write_sheets()
+        by_id = {row["student_id"]: row for row in self.rows}
+        for record in records:
+            self._write_page(record, by_id[record.student_id])
         title = f"Class summary: {self.outputs.sheet.name}"
         _write_text(self.outputs.summary, summary.page(self.rows, self.columns, title))
+
+    @property
+    def _moodle(self) -> list[str]:
+        return ["Username", "Full name", *self.columns, "Total", "Feedback"]
 
     def _write_sheets(self) -> None:
         sheet.write(self.rows, self.outputs.sheet, sheet.header(self.columns))
         canvas = sheet.canvas_rows(self.rows, self.columns)
         sheet.write(canvas, self.outputs.canvas, list(canvas[0]))
-        moodle = sheet.moodle_rows(self.rows, self.columns)
-        names = ["Username", "Full name", *self.columns, "Total", "Feedback"]
-        sheet.write(moodle, self.outputs.moodle, names)
+        sheet.write(sheet.moodle_rows(self.rows, self.columns), self.outputs.moodle, self._moodle)
 
-    def _write_page(self, record: sheet.Student) -> None:
-        row = next(r for r in self.rows if r["student_id"] == record.student_id)
+    def _write_page(self, record: sheet.Student, row: sheet.Row) -> None:
         notes = [f"Student id: {record.student_id}"]
         if row["isolated"] == "no":
             notes.append("This grading ran without the sandbox's isolation (see the README).")
@@ -558,7 +575,10 @@ class _Run:
             sections.append(marked.section)
         total = f"{row['points']} of {row['max_points']} points, {row['passed']} of {row['total']} questions passed"
         path = self.outputs.feedback / feedback.page_name(record.student_id)
-        _write_text(path, feedback.page(record.name, sections, notes, total))
+        text = feedback.page(record.name, sections, notes, total)
+        if self._pages.get(record.student_id) != text:
+            _write_text(path, text)
+            self._pages[record.student_id] = text
         self.pages[record.student_id] = path
 
     def _history(self, student: str, exercise: str, chosen: handins.HandIn) -> list[str]:

@@ -193,6 +193,16 @@ def moodle_rows(sheet: Sequence[Row], columns: Mapping[str, Mapping[str, float]]
     return result
 
 
+def append(rows: Sequence[Row], path: Path, fieldnames: Sequence[str]) -> None:
+    """Add ``rows`` at the end of the CSV file at ``path`` and flush them to disk."""
+    with open(path, "a", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file)
+        for row in rows:
+            writer.writerow([cell(row.get(name, "")) for name in fieldnames])
+        file.flush()
+        os.fsync(file.fileno())
+
+
 def write(rows: Sequence[Row], path: Path, fieldnames: Sequence[str]) -> None:
     """Write ``rows`` as CSV to ``path`` atomically, every cell made safe by :func:`cell`."""
     path = Path(path)
