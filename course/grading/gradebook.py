@@ -6,8 +6,8 @@ notebook at a time in the sandbox; :func:`grade_folder` runs the class:
 
 * every output path is checked before the first notebook is graded;
 * each hand-in goes to a journal (``OUT-journal.jsonl``) the moment it is graded, and
-  the sheets and the student's page are rewritten the moment a student is done, so a
-  crash keeps every finished row and a rerun grades only what is left (``--regrade``
+  the student's row is appended to every sheet (flushed to disk) and the page written
+  the moment a student is done, so a crash keeps every finished row and a rerun grades only what is left (``--regrade``
   starts afresh);
 * a notebook that cannot be graded (not a notebook, nested too deeply, the grader's own
   failure) costs only that student, with the reason on the console and in the sheet;
@@ -332,8 +332,8 @@ def grade_folder(
     """Grade every submission in ``folder``: the sheets beside ``out``, pages in ``feedback_dir``.
 
     Every output path is checked before the first notebook is graded.  Each hand-in's
-    result goes to the journal as it finishes, and the sheets and the student's page are
-    rewritten as each student finishes, so a crash keeps every finished row and a rerun
+    result goes to the journal as it finishes, and each student's row is appended to the
+    sheets and the page written as the student finishes, so a crash keeps every finished row and a rerun
     grades only what is left.  A notebook that cannot be graded costs only its student:
     its reason goes to the sheet's ``errors`` column and to ``say`` at once.
     """
