@@ -4,8 +4,10 @@ python -m course check NOTEBOOK [--timeout S] [--seed N]
     grade one notebook with the teacher's grader; prints each question and "Score: n/m",
     exits 0 only when every question passed
 python -m course grade SUBMISSIONS [--out grades.csv] [--feedback DIR] [--jobs N] [--timeout S]
-    grade a folder of notebooks (one folder per student, or STUDENT__NAME.ipynb files):
-    a CSV sheet, one HTML feedback page per student, a summary line per exercise
+        [--pick last|best] [--deadline [EXERCISE=]WHEN] [--overrides FILE] [--regrade]
+    grade a class's hand-ins (a folder per student, STUDENT__NAME.ipynb files, nbgrader's
+    submitted/, or the class server's DATA/handins): a CSV sheet with Canvas and Moodle
+    copies, a summary page, one HTML feedback page per student, a line per exercise
 python -m course release [NAME ...] [--check]
     run the teacher sources and write the student copies into exercises/;
     with --check, only say whether the committed copies are up to date
@@ -26,18 +28,22 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from course import arguments as checked
 from course.grading import checker
 from course.grading.notebook import NotebookError
 
 
 def _grading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--timeout", type=float, default=checker.DEFAULT_TIMEOUT,
+        "--timeout", type=checked.seconds(maximum=3600), default=checker.DEFAULT_TIMEOUT,
         help="wall-clock seconds per answer cell and per question",
     )  # fmt: skip
-    parser.add_argument("--source", type=Path, default=checker.SOURCE_DIR, help="teacher sources")
     parser.add_argument(
-        "--seed", type=int, default=None,
+        "--source", type=checked.existing_folder, default=checker.SOURCE_DIR,
+        help="teacher sources",
+    )  # fmt: skip
+    parser.add_argument(
+        "--seed", type=checked.whole(0, 2**62), default=None,
         help="seed of the grade-time cases (default: the one kept in the teacher folder)",
     )  # fmt: skip
 
@@ -55,39 +61,99 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _grade_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("--out", type=Path, default=Path("grades.csv"))
     parser.add_argument(
-        "--feedback", type=Path, default=None,
+        "folder", type=checked.existing_folder,
+        help="the hand-ins: a folder per student, STUDENT__NAME.ipynb files, nbgrader's "
+        "submitted/ or the class server's DATA/handins",
+    )  # fmt: skip
+    parser.add_argument(
+        "--out", type=checked.output_file, default=Path("grades.csv"),
+        help="the grade sheet (beside it: OUT-canvas.csv, OUT-moodle.csv, OUT-summary.html)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--feedback", type=checked.output_folder, default=None,
         help="folder for the feedback pages (default: OUT's name + '-feedback')",
     )  # fmt: skip
     parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="notebooks graded at once"
-    )
+        "--jobs", type=checked.whole(1, 64), default=os.cpu_count() or 1,
+        help="notebooks graded at once",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pick", choices=("last", "best"), default="last",
+        help="which of a student's hand-ins of an exercise counts (default: the last)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--deadline", type=checked.deadline, action="append", default=[],
+        metavar="[EXERCISE=]WHEN",
+        help="hand-ins after WHEN (ISO 8601, UTC unless an offset is given) are marked late; "
+        "once for every exercise, or once per exercise",
+    )  # fmt: skip
+    parser.add_argument(
+        "--overrides", type=checked.existing_file, default=None,
+        help="the teacher's points and comments per student and question (.csv or .json)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--regrade", action="store_true",
+        help="grade everything again (default: continue from the journal of the last run)",
+    )  # fmt: skip
     _grading_options(parser)
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from course.grading.gradebook import grade_folder, progress_bar
+    from course.grading import overrides
+    from course.grading.gradebook import Choices, grade_folder, progress_bar
 
-    if not args.folder.is_dir():
-        raise NotebookError(f"{args.folder} is not a folder")
     feedback = args.feedback or args.out.with_name(args.out.stem + "-feedback")
-    graded = grade_folder(
-        args.folder, args.out, args.source, args.timeout, max(1, args.jobs), args.seed,
-        feedback, progress_bar(sys.stderr),
-    )  # fmt: skip
+    try:
+        checked.output_folder(str(feedback))
+    except argparse.ArgumentTypeError as error:
+        raise NotebookError(f"the feedback folder {error}") from None
+    choices = Choices(
+        pick=args.pick,
+        deadlines=dict(args.deadline),
+        overrides=overrides.load(args.overrides) if args.overrides else overrides.Overrides(),
+        regrade=args.regrade,
+    )
+    try:
+        graded = grade_folder(
+            args.folder, args.out, args.source, args.timeout, args.jobs, args.seed,
+            feedback, progress_bar(sys.stderr), choices=choices,
+            say=lambda line: print(_printable(line), flush=True),
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        print(f"\nStopped: every student finished so far is in {args.out}; "
+              "run the same command again to grade the rest.", file=sys.stderr)  # fmt: skip
+        return 130
+    except OSError as error:
+        print(f"error: cannot write {error.filename or args.out}: {error.strerror}; every "
+              f"student finished so far is in {args.out}", file=sys.stderr)  # fmt: skip
+        return 1
     for warning in graded.warnings:
-        print(f"warning: {warning}")
+        print(_printable(f"warning: {warning}"))
     for row in graded.rows:
+        row = {key: _printable(value) for key, value in row.items()}
         missing = f" (missing: {row['missing']})" if row["missing"] else ""
-        print(f"{row['student']}: {row['passed']}/{row['total']}{missing}")
+        late = f" (late: {row['late']})" if row["late"] else ""
+        print(f"{row['student_id']}: {row['points']}/{row['max_points']} points, "
+              f"{row['passed']}/{row['total']} passed{missing}{late}")  # fmt: skip
+        if row["errors"]:
+            print(f"  errors: {row['errors']}")
         if row["similar"]:
             print(f"  similar: {row['similar']}")
     for line in graded.summary:
         print(line)
-    print(f"Wrote {args.out} ({len(graded.rows)} students) and the feedback pages in {feedback}")
+    print(f"Wrote {args.out} ({len(graded.rows)} students), its Canvas and Moodle copies, "
+          f"the summary page and the feedback pages in {feedback}")  # fmt: skip
     return 0
+
+
+def _printable(text: str) -> str:
+    r"""``text`` with control characters shown as escapes (a name cannot drive the terminal).
+
+    >>> _printable("ann\x1b[2J")
+    'ann\\x1b[2J'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _release_arguments(parser: argparse.ArgumentParser) -> None:

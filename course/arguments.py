@@ -19,6 +19,7 @@ argparse.ArgumentTypeError: must be a finite number of seconds above 0, not 'nan
 from __future__ import annotations
 
 import argparse
+import datetime
 import math
 import os
 from collections.abc import Callable
@@ -157,3 +158,41 @@ def output_folder(value: str) -> Path:
         raise argparse.ArgumentTypeError(f"{value!r} exists and is not a folder")
     _check_place(value, _nearest_existing(path))
     return path
+
+
+def moment(value: str) -> datetime.datetime:
+    """A date and time in ISO 8601, in UTC unless it names its offset (a deadline).
+
+    >>> moment("2026-11-30T17:00")
+    datetime.datetime(2026, 11, 30, 17, 0, tzinfo=datetime.timezone.utc)
+    >>> moment("2026-11-30 18:00+01:00").isoformat()
+    '2026-11-30T17:00:00+00:00'
+    """
+    text = _text(value).strip()
+    try:
+        when = datetime.datetime.fromisoformat(text) if len(text) <= 40 else None
+    except ValueError:
+        when = None
+    if when is None:
+        raise argparse.ArgumentTypeError(
+            f"must be a date and time such as 2026-11-30T17:00 (UTC) or "
+            f"2026-11-30T18:00+01:00, not {value[:40]!r}"
+        )
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return when.astimezone(datetime.timezone.utc)
+
+
+def deadline(value: str) -> tuple[str, datetime.datetime]:
+    """A deadline for every exercise (``WHEN``) or for one (``EXERCISE=WHEN``); ``''`` means every.
+
+    >>> deadline("04_flips=2026-11-30T17:00")[0]
+    '04_flips'
+    >>> deadline("2026-11-30T17:00")[0]
+    ''
+    """
+    text = _text(value).strip()
+    name, _, when = text.rpartition("=")
+    if name and not (name.isascii() and all(c.isalnum() or c in "_-" for c in name)):
+        raise argparse.ArgumentTypeError(f"{name[:40]!r} is not an exercise name")
+    return name, moment(when)

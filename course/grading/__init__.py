@@ -17,8 +17,11 @@ source as questions with their cases), :mod:`~course.grading.scan` (reading answ
 what they may not use), :mod:`~course.grading.sandbox` and
 :mod:`~course.grading.harness` (the sandboxed process and what runs in it),
 :mod:`~course.grading.wire` (plain JSON across), :mod:`course.grading.checker` (a
-notebook's verdict), :mod:`~course.grading.gradebook` (a class: CSV, summary),
-:mod:`~course.grading.feedback` (HTML pages), :mod:`~course.grading.similarity`,
+notebook's verdict), :mod:`~course.grading.handins` (who handed in what, and when),
+:mod:`~course.grading.gradebook` (a class: the journal, rows as students finish),
+:mod:`~course.grading.sheet` (CSV for a spreadsheet, Canvas and Moodle),
+:mod:`~course.grading.overrides` (the teacher's word), :mod:`~course.grading.summary`
+(the class page), :mod:`~course.grading.feedback` (HTML pages), :mod:`~course.grading.similarity`,
 :mod:`~course.grading.notebook` (tags and solution markers),
 :mod:`course.grading.teacher` (the release) and ``python -m course``.
 """

@@ -40,7 +40,11 @@ SHOWN_FAILURES = 3
 
 @dataclass
 class CheckResult:
-    """One question: its tag, whether it passed, why not, and its first failing cases."""
+    """One question: its tag, whether it passed, why not, its failing cases and its points.
+
+    ``earned`` is the partial credit: ``points`` times the share of cases passed; a
+    question failed as a whole with every case right (its overall check) earns 0.
+    """
 
     tag: str
     passed: bool
@@ -49,6 +53,15 @@ class CheckResult:
     cases_total: int = 0
     failures: list[Failure] = field(default_factory=list)
     question: Question | None = None
+    points: float = 1.0
+
+    @property
+    def earned(self) -> float:
+        if self.passed:
+            return self.points
+        if self.cases_total <= 0 or self.cases_passed >= self.cases_total:
+            return 0.0
+        return self.points * max(0, self.cases_passed) / self.cases_total
 
 
 @dataclass
@@ -230,7 +243,7 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
             else f"{len(failures)} of {total} cases failed; first: {first.case.name}"
         )
     return CheckResult(question.tag, not failures and not message, message, passed, total,
-                       failures[:SHOWN_FAILURES], question)  # fmt: skip
+                       failures, question)  # fmt: skip
 
 
 def _reply(case: Case, data: Any) -> Reply:

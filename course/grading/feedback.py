@@ -1,20 +1,27 @@
-"""One HTML feedback page per student: each question's result, and each failed case shown.
+"""One HTML feedback page per student: each question's points, the failed cases that teach.
 
-A failed case shows its name, the call, the expected and the actual answer, what the
-function printed, and the board as a picture (:func:`course.pictures.svg.board_svg`,
-the case's squares highlighted) or the case's text picture.  Everything the student
+A failed case *of the notebook* (one the student can see and run) is shown in full: its
+name, the call, the expected and the actual answer, what the function printed, and the
+board as a picture (:func:`course.pictures.svg.board_svg`, the case's squares
+highlighted) or the case's text picture.  A failed *grade-time* case is never shown: the
+page says how many failed and of which kind (a wrong answer, an error raised, the board
+changed...), so a page cannot be harvested for the hidden cases.  Everything the student
 wrote or returned is escaped; the page has no script and loads nothing.
+
+Page names never collide: :func:`page_name` keeps a plain student id as it is and gives
+any other name a tag made from its hash (``collide lee`` and ``collide_lee`` get two pages).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from html import escape
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from course.grading.runner import Failure, Raised
+from course.grading.runner import Failure, Raised, Raises
 
 if TYPE_CHECKING:
     from course.grading.checker import CheckResult, Report
@@ -27,31 +34,69 @@ h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; }
 .case svg { width: 220px; height: 220px; float: right; margin-left: 1em; }
 pre { background: #f6f6f6; padding: .4em; white-space: pre-wrap; }
 table { border-collapse: collapse; } td, th { padding: .2em .8em; text-align: left; }
-.note { color: #555; } .clear { clear: both; }
+.note { color: #555; } .clear { clear: both; } .hint { color: #7a4d00; }
 """
 
 
-def page(student: str, reports: dict[str, Report], similar: Iterable[str] = ()) -> str:
-    """The feedback page of ``student`` as HTML text."""
-    passed = sum(r.passed for r in reports.values())
-    total = sum(r.total for r in reports.values())
+#: Failed cases of the notebook shown in full per question.
+SHOWN_FAILURES = 5
+_RESERVED = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"com{i}" for i in range(10)),
+    *(f"lpt{i}" for i in range(10)),
+}
+
+
+def page_name(student: str) -> str:
+    """The file name of ``student``'s page, different for different names.
+
+    >>> page_name("ann"), page_name("collide_lee")
+    ('ann.html', 'collide_lee.html')
+    >>> page_name("collide lee")
+    'collide_lee~b0328b3541.html'
+    """
+    plain = (
+        0 < len(student) <= 64
+        and student.isascii()
+        and all(c.islower() or c.isdigit() or c in "-_" for c in student)
+        and student not in _RESERVED
+    )
+    if plain:
+        return f"{student}.html"
+    digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    safe = "".join(
+        c if c.isascii() and (c.isalnum() or c in "-_") else "_" for c in student.lower()
+    )
+    return f"{safe[:40] or 'student'}~{digest}.html"
+
+
+def page(name: str, sections: Iterable[str], notes: Iterable[str] = (), total: str = "") -> str:
+    """The feedback page of the student ``name``: ``sections`` are from :func:`section`."""
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>Feedback for {escape(student)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>Feedback for {escape(student)}</h1>",
-        f"<p>{passed} of {total} questions passed. Each question was checked on the cases "
-        "your notebook shows and on cases it does not show.</p>",
+        f"<title>Feedback for {escape(name)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>Feedback for {escape(name)}</h1>",
     ]  # fmt: skip
-    for line in similar:
-        parts.append(f'<p class="note">Your teacher may ask about this answer: {escape(line)}</p>')
-    for name in sorted(reports):
-        parts.append(_exercise(name, reports[name]))
+    if total:
+        parts.append(f"<p>{escape(total)}. Each question was checked on the cases your "
+                     "notebook shows and on cases it does not show.</p>")  # fmt: skip
+    parts += [f'<p class="note">{escape(note)}</p>' for note in notes]
+    parts += list(sections)
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def _exercise(name: str, report: Report) -> str:
-    parts = [f"<h2>{escape(name)}: {report.passed}/{report.total}</h2>", "<table>"]
+def section(report: Report, heading: str = "") -> str:
+    """One exercise of a page: each question's result, then its failed cases."""
+    earned = sum(r.earned for r in report.checks)
+    points = sum(r.points for r in report.checks)
+    parts = [f"<h2>{escape(report.exercise)}: {_number(earned)}/{_number(points)} points</h2>"]
+    if heading:
+        parts.append(f'<p class="note">{escape(heading)}</p>')
+    parts.append("<table>")
     for result in report.checks:
         mark = (
             '<span class="passed">passed</span>'
@@ -59,14 +104,68 @@ def _exercise(name: str, report: Report) -> str:
             else '<span class="failed">failed</span>'
         )
         counts = f"{result.cases_passed}/{result.cases_total} cases"
+        worth = f"{_number(result.earned)}/{_number(result.points)} points"
         parts.append(f"<tr><th>{escape(result.tag)}</th><td>{mark}</td><td>{counts}</td>"
-                     f"<td>{escape(result.message)}</td></tr>")  # fmt: skip
+                     f"<td>{worth}</td><td>{escape(result.message)}</td></tr>")  # fmt: skip
     parts.append("</table>")
     parts += [f'<p class="note">{escape(note)}</p>' for note in report.notes]
     for result in report.checks:
-        for failure in result.failures:
+        shown = [f for f in result.failures if not _unseen(result, f)]
+        hidden = [f for f in result.failures if _unseen(result, f)]
+        for failure in shown[:SHOWN_FAILURES]:
             parts.append(_case(result, failure))
+        if len(shown) > SHOWN_FAILURES:
+            parts.append(f'<p class="note">{escape(result.tag)}: {len(shown) - SHOWN_FAILURES} '
+                         "more of your notebook's cases failed.</p>")  # fmt: skip
+        if hidden:
+            parts.append(f'<p class="note">{escape(result.tag)}: {grade_time_summary(hidden)}</p>')
     return "\n".join(parts)
+
+
+def grade_time_summary(failures: Sequence[Failure]) -> str:
+    """How many grade-time cases failed and of which kind, never which ones.
+
+    >>> grade_time_summary([Failure(None, Raised("KeyError")), Failure(None, [1]), Failure(None, [])])
+    '3 grade-time cases failed (2 wrong answers, 1 raised KeyError); their positions are not shown'
+    """
+    kinds = Counter(_kind(failure) for failure in failures)
+    listing = ", ".join(_plural(count, kind) for kind, count in kinds.most_common())
+    noun = "case" if len(failures) == 1 else "cases"
+    return f"{len(failures)} grade-time {noun} failed ({listing}); their positions are not shown"
+
+
+def _kind(failure: Failure) -> str:
+    if failure.problem.startswith("it changed the board"):
+        return "changed the board"
+    if failure.problem:
+        return "unusable answer"
+    if isinstance(failure.actual, Raised):
+        return f"raised {failure.actual.kind[:40]}"
+    if failure.actual is None and failure.printed:
+        return "printed instead of returning"
+    return "wrong answer"
+
+
+def _plural(count: int, kind: str) -> str:
+    if kind.endswith("answer"):
+        return f"{count} {kind}{'s' if count != 1 else ''}"
+    return f"{count} {kind}"
+
+
+def _unseen(result: CheckResult, failure: Failure) -> bool:
+    """Whether the failed case is a grade-time one (or cannot be told apart from one)."""
+    if result.question is None:
+        return True
+    for part in result.question.parts:
+        if any(c is failure.case for c in part.spec.cases):
+            return part.unseen
+    return True
+
+
+def _number(value: float) -> str:
+    """Points as a teacher writes them: ``1``, ``0.5``, ``0.67``."""
+    text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
 
 
 def _case(result: CheckResult, failure: Failure) -> str:
@@ -78,7 +177,8 @@ def _case(result: CheckResult, failure: Failure) -> str:
     if spec and spec.call:
         with contextlib.suppress(IndexError, KeyError, ValueError):
             parts.append(f"<p>call: <code>{escape(spec.call.format(*case.args))}</code></p>")
-    parts.append(f"<p>expected:</p><pre>{escape(_shown(show, case.expected))}</pre>")
+    expected = _expected(show, case.expected)
+    parts.append(f"<p>expected:</p><pre>{escape(expected)}</pre>")
     if failure.problem:
         parts.append(f"<p>but {escape(failure.problem)}</p>")
     elif isinstance(failure.actual, Raised):
@@ -87,8 +187,49 @@ def _case(result: CheckResult, failure: Failure) -> str:
         parts.append(f"<p>actual:</p><pre>{escape(_shown(show, failure.actual))}</pre>")
     if failure.printed:
         parts.append(f"<p>it printed:</p><pre>{escape(failure.printed[:1000])}</pre>")
+    cause = likely_cause(case.expected, failure)
+    if cause:
+        parts.append(f'<p class="hint">Likely cause: {escape(cause)}</p>')
     parts.append('<div class="clear"></div></div>')
     return "\n".join(parts)
+
+
+def likely_cause(expected: Any, failure: Failure) -> str:
+    """What a failed case most likely means, where the answer shows it ('' if it does not).
+
+    >>> likely_cause((2, 3), Failure(None, (2, 4)))
+    'off by one: the answer is one away from the expected one'
+    >>> likely_cause(5, Failure(None, None, printed="5"))
+    'it printed the answer instead of returning it'
+    """
+    if failure.problem.startswith("it changed the board"):
+        return "it played on the board it was given; leave that board as it was (work on a copy)"
+    if failure.problem or isinstance(failure.actual, Raised):
+        return ""
+    if failure.actual is None and failure.printed.strip():
+        return "it printed the answer instead of returning it"
+    if _one_away(expected, failure.actual):
+        return "off by one: the answer is one away from the expected one"
+    return ""
+
+
+def _one_away(expected: Any, actual: Any) -> bool:
+    """Two whole numbers one apart, or two tuples of them equal but for one such place."""
+    if type(expected) is int and type(actual) is int:
+        return abs(expected - actual) == 1
+    if type(expected) is tuple and type(actual) is tuple and len(expected) == len(actual):
+        differ = [(e, a) for e, a in zip(expected, actual, strict=True) if e != a]
+        return len(differ) == 1 and _one_away(*differ[0])
+    return False
+
+
+def _expected(show: Any, value: Any) -> str:
+    """The expected answer in words: an expected error reads "raise a ValueError ..."."""
+    if isinstance(value, Raises):
+        name = value.kind.__name__
+        article = "an" if name[:1].lower() in "aeiou" else "a"
+        return f"raise {article} {name} and leave the board as it was"
+    return _shown(show, value)
 
 
 def _spec_of(result: CheckResult, failure: Failure) -> Any:
@@ -118,20 +259,3 @@ def _picture(case: Any) -> str:
     if case.picture:
         return f"<pre>{escape(case.picture)}</pre>"
     return ""
-
-
-def write_pages(
-    by_student: dict[str, dict[str, Report]], similar: dict[str, list[str]], folder: Path
-) -> list[Path]:
-    """Write ``STUDENT.html`` for every student into ``folder``; the paths written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for student, reports in sorted(by_student.items()):
-        path = folder / f"{_safe(student)}.html"
-        path.write_text(page(student, reports, similar.get(student, [])), encoding="utf-8")
-        written.append(path)
-    return written
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).lstrip(".") or "student"

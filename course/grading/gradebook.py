@@ -1,15 +1,21 @@
-"""Grade a class: submissions in, a CSV sheet, a feedback page per student and a summary out.
+"""Grade a class: hand-ins in; sheets, a feedback page per student and a summary page out.
 
-Two layouts are read, and may be mixed:
+:mod:`~course.grading.handins` finds who handed in what and when (a folder per student,
+flat files, nbgrader's layout, the kit's hand-in store); the :class:`Grader` grades one
+notebook at a time in the sandbox; :func:`grade_folder` runs the class:
 
-* one folder per student: ``SUBMISSIONS/ann/04_flips.ipynb``;
-* flat files named ``STUDENT__ANYTHING.ipynb``: ``SUBMISSIONS/ann__04_flips.ipynb``.
-
-Which exercise a notebook is comes from its metadata (released copies carry it), else
-from its file name.  The sheet has a column ``EXERCISE:QUESTION`` (1 passed, 0 not) for
-every question of every exercise that anyone submitted, then ``passed``, ``total``,
-``missing`` (exercises not handed in count as 0) and ``similar`` (answers that are near
-copies, for the teacher to look at).
+* every output path is checked before the first notebook is graded;
+* each hand-in goes to a journal (``OUT-journal.jsonl``) the moment it is graded, and
+  the student's row is appended to every sheet (flushed to disk) and the page written
+  the moment a student is done, so a crash keeps every finished row and a rerun grades only what is left (``--regrade``
+  starts afresh);
+* a notebook that cannot be graded (not a notebook, nested too deeply, the grader's own
+  failure) costs only that student, with the reason on the console and in the sheet;
+* the last hand-in counts, or the best (``--pick best``); deadlines mark hand-ins late;
+  the teacher's overrides (:mod:`~course.grading.overrides`) are applied to the sheet;
+* out come ``OUT`` (:mod:`~course.grading.sheet`), ``OUT-canvas.csv``,
+  ``OUT-moodle.csv``, ``OUT-summary.html`` (:mod:`~course.grading.summary`) and one page
+  per student (:mod:`~course.grading.feedback`).
 
 The :class:`Grader` keeps the teacher's folder safe: its files are read once, every
 sandboxed run is refused access to it, and after each notebook their hashes are
@@ -18,32 +24,32 @@ compared; if anything changed, the files are put back and that notebook scores 0
 
 from __future__ import annotations
 
-import csv
+import dataclasses
+import datetime
 import hashlib
+import itertools
+import json
+import os
 import sys
+import tempfile
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from course.grading import checker, similarity
+from course.grading import checker, feedback, handins, sheet, similarity, summary
 from course.grading import exercise as exercise_file
 from course.grading import notebook as nbfile
-from course.grading.checker import CheckResult, Report
+from course.grading.checker import Report
 from course.grading.exercise import Exercise
+from course.grading.handins import GradebookError
 from course.grading.notebook import NotebookError
+from course.grading.overrides import Overrides
 from course.grading.sandbox import Limits, Sandbox
-
-
-@dataclass(frozen=True)
-class Submission:
-    """One student's notebook for one exercise."""
-
-    student: str
-    exercise: str
-    path: Path
 
 
 class Grader:
@@ -61,6 +67,7 @@ class Grader:
     ) -> None:
         self.source_dir = Path(source_dir)
         self.seed = exercise_file.load_seed(self.source_dir) if seed is None else seed
+        self.timeout = timeout
         self.workers = max(1, workers)
         self.use_scan = use_scan
         self.progress = progress
@@ -78,6 +85,27 @@ class Grader:
             self._exercises[name] = exercise_file.load(sources[name], self.seed)
         return self._exercises[name]
 
+    def fingerprint(self, name: str) -> str:
+        """What a grade of exercise ``name`` depends on besides the notebook (for the journal)."""
+        source = self._files.get(f"{name}.ipynb", b"")
+        settings = f"{self.seed}:{self.timeout}:{self.use_scan}:"
+        return hashlib.sha256(settings.encode() + source).hexdigest()
+
+    def grade_one(self, path: Path, name: str) -> Report:
+        """Grade the notebook at ``path`` as exercise ``name`` (loaded first)."""
+        report = checker.grade_notebook(self.exercise(name), path, self.sandbox, self.use_scan)
+        with self._lock:
+            changed = self._restore()
+        if changed:
+            report.notes.append(
+                f"the teacher's files changed while this notebook ran ({changed}): "
+                "they were put back, and this notebook scores 0"
+            )
+            for result in report.checks:
+                result.passed, result.message = False, "the teacher's files were changed"
+                result.cases_passed = 0
+        return report
+
     def grade(self, submissions: Sequence[tuple[Path, str]]) -> list[Report]:
         """One report per ``(path, exercise)``, in the same order."""
         for name in dict.fromkeys(name for _, name in submissions):
@@ -86,18 +114,8 @@ class Grader:
 
         def one(item: tuple[Path, str]) -> Report:
             path, name = item
-            report = checker.grade_notebook(
-                self._exercises[name], path, self.sandbox, self.use_scan
-            )
+            report = self.grade_one(path, name)
             with self._lock:
-                changed = self._restore()
-                if changed:
-                    report.notes.append(
-                        f"the teacher's files changed while this notebook ran ({changed}): "
-                        "they were put back, and this notebook scores 0"
-                    )
-                    for result in report.checks:
-                        result.passed, result.message = False, "the teacher's files were changed"
                 done[0] += 1
                 if self.progress:
                     self.progress(done[0], len(submissions), f"{Path(path).name}")
@@ -131,37 +149,475 @@ def _hash(data: bytes | None) -> str:
     return "" if data is None else hashlib.sha256(data).hexdigest()
 
 
-def collect(
-    folder: Path, source_dir: Path = checker.SOURCE_DIR
-) -> tuple[list[Submission], list[str]]:
-    """The submissions found in ``folder``, and warnings about files that were left out."""
-    known = checker.exercises(source_dir)
-    found: dict[tuple[str, str], Submission] = {}
-    warnings = []
-    for path in sorted(Path(folder).rglob("*.ipynb")):
-        relative = path.relative_to(folder)
-        if ".ipynb_checkpoints" in relative.parts:
-            continue
-        if len(relative.parts) > 1:
-            student = relative.parts[0]
-        elif "__" in path.stem:
-            student = path.stem.split("__", 1)[0]
-        else:
-            warnings.append(
-                f"skipped {relative}: put it in a folder named after the student or name it STUDENT__..."
-            )
-            continue
+@dataclass
+class Marked:
+    """One graded hand-in, as plain data: enough for the sheet, the page and the journal."""
+
+    key: str
+    student: str
+    exercise: str
+    received: str  # ISO-8601 UTC
+    questions: dict[str, list[Any]]  # column: [passed, earned, points]
+    error: str = ""
+    answers: dict[str, str] = field(default_factory=dict)
+    section: str = ""  # the exercise's part of the feedback page (HTML)
+    isolated: bool = True  # whether the sandbox ran in namespaces of its own
+
+    @property
+    def earned(self) -> float:
+        return sum(float(q[1]) for q in self.questions.values())
+
+    @property
+    def when(self) -> datetime.datetime:
+        return datetime.datetime.fromisoformat(self.received)
+
+    def result(self) -> sheet.ExerciseResult:
+        questions = {column: sheet.Question(bool(q[0]), float(q[1]), float(q[2]))
+                     for column, q in self.questions.items()}  # fmt: skip
+        return sheet.ExerciseResult(questions, self.when, error=self.error, isolated=self.isolated)
+
+
+class Journal:
+    """Graded hand-ins appended to a JSON-lines file as each finishes, read back on a rerun.
+
+    A line is written and flushed to disk before the next one, so a crash keeps every
+    finished hand-in; a line cut short by the crash is ignored.  An entry is reused only
+    when its key matches: the same notebook bytes, exercise source, seed and settings.
+    """
+
+    VERSION = 1
+
+    def __init__(self, path: Path, fresh: bool = False) -> None:
+        self.path = Path(path)
+        self.entries: dict[str, Marked] = {}
+        if fresh:
+            self.path.unlink(missing_ok=True)
+        elif self.path.is_file() and not self.path.is_symlink():
+            with open(self.path, encoding="utf-8", errors="replace") as file:
+                for line in file:
+                    marked = self._entry(line)
+                    if marked is not None:
+                        self.entries[marked.key] = marked
+            with open(self.path, "rb+") as file:
+                size = file.seek(0, os.SEEK_END)
+                if size:
+                    file.seek(size - 1)
+                    if file.read(1) != b"\n":
+                        file.write(b"\n")  # a line cut short by a crash ends here
+        self._lock = threading.Lock()
+
+    def _entry(self, line: str) -> Marked | None:
+        """The entry on one line, or None for anything malformed (a line cut short...)."""
         try:
-            exercise = nbfile.exercise_name(nbfile.read(path), path, known)
-        except NotebookError:
-            exercise = nbfile.exercise_name({}, path, known)
-        if exercise is None:
-            warnings.append(f"skipped {relative}: not one of the exercises")
-            continue
-        if (student, exercise) in found:
-            warnings.append(f"{student} handed in {exercise} twice: graded {relative}")
-        found[student, exercise] = Submission(student, exercise, path)
-    return sorted(found.values(), key=lambda s: (s.student, s.exercise)), warnings
+            data = json.loads(line)
+            if data.pop("version") != self.VERSION:
+                return None
+            marked = Marked(**data)
+            marked.when  # noqa: B018 (a malformed time refuses the entry)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            return None
+        texts = (marked.key, marked.student, marked.exercise, marked.error, marked.section)
+        questions = marked.questions
+        well_formed = (
+            all(isinstance(text, str) for text in texts)
+            and isinstance(questions, dict)
+            and all(type(q) is list and len(q) == 3 and type(q[0]) is bool
+                    and all(type(v) in (int, float) for v in q[1:]) for q in questions.values())
+            and isinstance(marked.answers, dict)
+            and all(isinstance(v, str) for v in marked.answers.values())
+            and type(marked.isolated) is bool
+        )  # fmt: skip
+        return marked if well_formed else None
+
+    def get(self, key: str) -> Marked | None:
+        return self.entries.get(key)
+
+    def add(self, marked: Marked) -> None:
+        line = json.dumps({"version": self.VERSION, **dataclasses.asdict(marked)})
+        with self._lock:
+            self.entries[marked.key] = marked
+            with open(self.path, "a", encoding="utf-8") as file:
+                file.write(line + "\n")
+                file.flush()
+                os.fsync(file.fileno())
+
+
+@dataclass
+class Outputs:
+    """Every file a class grading writes, named from ``--out`` and ``--feedback``."""
+
+    sheet: Path
+    feedback: Path
+
+    @property
+    def canvas(self) -> Path:
+        return self.sheet.with_name(f"{self.sheet.stem}-canvas.csv")
+
+    @property
+    def moodle(self) -> Path:
+        return self.sheet.with_name(f"{self.sheet.stem}-moodle.csv")
+
+    @property
+    def summary(self) -> Path:
+        return self.sheet.with_name(f"{self.sheet.stem}-summary.html")
+
+    @property
+    def journal(self) -> Path:
+        return self.sheet.with_name(f"{self.sheet.stem}-journal.jsonl")
+
+    def files(self) -> list[Path]:
+        return [self.sheet, self.canvas, self.moodle, self.summary, self.journal]
+
+    def check(self) -> None:
+        """Refuse, before any grading, a file that exists and is not a regular file."""
+        for path in self.files():
+            if len(os.fsencode(path.name)) > 255:
+                raise GradebookError(f"{path.name[:60]}...: a file name longer than 255 bytes")
+            if path.is_symlink() or (path.exists() and not path.is_file()):
+                raise GradebookError(
+                    f"{path} exists and is not a regular file: it cannot be written"
+                )
+        if self.feedback.exists() and not self.feedback.is_dir():
+            raise GradebookError(f"{self.feedback} exists and is not a folder")
+        for folder in (self.sheet.absolute().parent, _existing(self.feedback)):
+            if not os.access(folder, os.W_OK | os.X_OK):
+                raise GradebookError(f"{folder} is not a folder the grader may write in")
+
+
+def _existing(path: Path) -> Path:
+    probe = path.absolute()
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    return probe
+
+
+@dataclass
+class Choices:
+    """What the teacher chose: which hand-in counts, deadlines, overrides, a fresh start."""
+
+    pick: str = "last"  # or "best"
+    deadlines: dict[str, datetime.datetime] = field(default_factory=dict)  # "" for every
+    overrides: Overrides = field(default_factory=Overrides)
+    regrade: bool = False
+
+    def deadline(self, exercise: str) -> datetime.datetime | None:
+        return self.deadlines.get(exercise, self.deadlines.get(""))
+
+
+@dataclass
+class Graded:
+    """A graded class: the sheet's rows, warnings, errors, the summary and the pages written."""
+
+    rows: list[dict[str, str]]
+    warnings: list[str]
+    errors: list[str]
+    summary: list[str]
+    pages: dict[str, Path]
+
+
+def grade_folder(
+    folder: Path,
+    out: Path,
+    source_dir: Path = checker.SOURCE_DIR,
+    timeout: float = checker.DEFAULT_TIMEOUT,
+    workers: int = 1,
+    seed: int | None = None,
+    feedback_dir: Path | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    use_scan: bool = True,
+    choices: Choices | None = None,
+    say: Callable[[str], None] = print,
+    grader: Grader | None = None,
+) -> Graded:
+    """Grade every submission in ``folder``: the sheets beside ``out``, pages in ``feedback_dir``.
+
+    Every output path is checked before the first notebook is graded.  Each hand-in's
+    result goes to the journal as it finishes, and each student's row is appended to the
+    sheets and the page written as the student finishes, so a crash keeps every finished row and a rerun
+    grades only what is left.  A notebook that cannot be graded costs only its student:
+    its reason goes to the sheet's ``errors`` column and to ``say`` at once.
+    """
+    choices = choices or Choices()
+    outputs = Outputs(
+        Path(out), Path(feedback_dir or Path(out).with_name(Path(out).stem + "-feedback"))
+    )
+    outputs.check()
+    known = list(checker.exercises(source_dir))
+    submissions, warnings = handins.collect(Path(folder), known)
+    with tempfile.TemporaryDirectory(prefix="grading-copies-") as copies:
+        if grader is None:
+            refused = [Path(folder), outputs.feedback, Path(copies), *outputs.files()]
+            grader = Grader(source_dir, timeout, workers, seed, refused, use_scan)
+        exercises = {name: grader.exercise(name) for name in known
+                     if any(s.exercise == name for s in submissions)}  # fmt: skip
+        columns = _columns(exercises)
+        choices.overrides.check({c: p for q in columns.values() for c, p in q.items()})
+        outputs.feedback.mkdir(parents=True, exist_ok=True)
+        run = _Run(grader, outputs, columns, choices, Path(copies), say, progress)
+        run.grade(submissions, max(1, workers))
+    return Graded(run.rows, warnings, run.errors, summary_lines(run.rows, columns), run.pages)
+
+
+def _columns(exercises: dict[str, Exercise]) -> dict[str, dict[str, float]]:
+    """Each exercise's question columns and their points (1 each unless the exercise says)."""
+    return {
+        name: {_column(name, q.tag): float(getattr(q, "points", 1.0)) for q in exercise.questions}
+        for name, exercise in exercises.items()
+    }
+
+
+def _column(exercise: str, tag: str) -> str:
+    return f"{exercise}:{tag.removeprefix(nbfile.CHECK)}"
+
+
+class _Run:
+    """One grading of a class: hand-ins in, journal lines, rows and pages out as students finish."""
+
+    def __init__(
+        self,
+        grader: Grader,
+        outputs: Outputs,
+        columns: dict[str, dict[str, float]],
+        choices: Choices,
+        copies: Path,
+        say: Callable[[str], None],
+        progress: Callable[[int, int, str], None] | None,
+    ) -> None:
+        self.grader, self.outputs, self.columns, self.choices = grader, outputs, columns, choices
+        self.copies, self.say, self.progress = copies, say, progress
+        self.journal = Journal(outputs.journal, fresh=choices.regrade)
+        self.marks: dict[str, dict[str, list[tuple[handins.HandIn, Marked | None]]]] = {}
+        self.rows: list[dict[str, str]] = []
+        self.errors: list[str] = []
+        self.pages: dict[str, Path] = {}
+        self._pages: dict[str, str] = {}  # the text of each page written
+        self._counter = itertools.count()
+
+    def grade(self, submissions: Sequence[handins.Submission], workers: int) -> None:
+        work = [(s, h) for s in submissions
+                for h in (s.history if self.choices.pick == "best" else s.history[-1:])]  # fmt: skip
+        left = Counter(s.student for s, _ in work)
+        for submission in submissions:
+            self.marks.setdefault(submission.student, {})[submission.exercise] = [
+                (handin, None) for handin in submission.history
+            ]
+        done = 0
+        self.start()
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(self.mark, handin): handin for _, handin in work}
+            try:
+                for future in as_completed(futures):
+                    handin = futures[future]
+                    self.record(handin, future.result())
+                    done += 1
+                    if self.progress:
+                        self.progress(done, len(work), handin.path.name)
+                    left[handin.student] -= 1
+                    if left[handin.student] == 0:
+                        self.finish(handin.student)
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)  # what is done stays written
+                raise
+        self.close()
+
+    def record(self, handin: handins.HandIn, marked: Marked) -> None:
+        """Keep a graded hand-in in its student's history; say its error at once."""
+        history = self.marks[handin.student][handin.exercise]
+        history[:] = [(h, marked if h is handin else m) for h, m in history]
+        if marked.error:
+            message = f"{handin.student} {handin.exercise}: {marked.error}"
+            self.errors.append(message)
+            self.say(f"error: {message}")
+
+    def mark(self, handin: handins.HandIn) -> Marked:
+        """Grade one hand-in (or take it from the journal); never raises for the notebook's sake."""
+        received = handin.received.isoformat()
+        try:
+            data = handins.read_regular(handin.path)
+        except NotebookError as error:
+            return self._failed(handin, "", str(error))
+        digest = hashlib.sha256(data).hexdigest()
+        key = hashlib.sha256(
+            f"{digest}:{self.grader.fingerprint(handin.exercise)}:{handin.exercise}:"
+            f"{handin.student}:{received}".encode("utf-8", "surrogatepass")
+        ).hexdigest()
+        found = self.journal.get(key)
+        if found is not None:
+            return found
+        copy = self.copies / f"{next(self._counter)}.ipynb"
+        try:
+            handins.parse_notebook(data, handin.path)
+            copy.write_bytes(data)
+            report = self.grader.grade_one(copy, handin.exercise)
+            report.path = handin.path
+            isolated = bool(getattr(getattr(self.grader, "sandbox", None), "isolated", True))
+            marked = Marked(key, handin.student, handin.exercise, received,
+                            {_column(handin.exercise, r.tag): [r.passed, r.earned, r.points]
+                             for r in report.checks},
+                            "", dict(report.answers), feedback.section(report), isolated)  # fmt: skip
+        except NotebookError as error:
+            marked = self._failed(handin, key, str(error).replace(str(copy), str(handin.path)))
+        except Exception as error:  # the grader's own failure on one notebook costs only it
+            reason = f"the grader could not grade it ({type(error).__name__}: {str(error)[:200]})"
+            return self._failed(handin, "", reason)  # not kept: a rerun tries again
+        finally:
+            copy.unlink(missing_ok=True)
+        self.journal.add(marked)
+        return marked
+
+    def _failed(self, handin: handins.HandIn, key: str, reason: str) -> Marked:
+        questions = {column: [False, 0.0, points]
+                     for column, points in self.columns[handin.exercise].items()}  # fmt: skip
+        section = (f"<h2>{escape(handin.exercise)}: not graded</h2>"
+                   f'<p class="failed">{escape(reason)}</p>')  # fmt: skip
+        return Marked(key, handin.student, handin.exercise, handin.received.isoformat(),
+                      questions, reason, {}, section)  # fmt: skip
+
+    def chosen(self, student: str, exercise: str) -> tuple[handins.HandIn, Marked] | None:
+        """The hand-in that counts: the last graded, or the best (the later of equals)."""
+        graded = [(h, m) for h, m in self.marks[student].get(exercise, []) if m is not None]
+        if not graded:
+            return None
+        if self.choices.pick == "best":
+            return max(graded, key=lambda hm: (hm[1].earned, hm[0].received))
+        return graded[-1]
+
+    def line(self, student: str, similar: Sequence[str] = ()) -> sheet.Student:
+        """The student's line: the hand-in that counts of each exercise, late or not."""
+        record = sheet.Student(student, student, similar=list(similar))
+        for exercise in self.marks[student]:
+            chosen = self.chosen(student, exercise)
+            if chosen is None:
+                continue
+            handin, marked = chosen
+            result = marked.result()
+            deadline = self.choices.deadline(exercise)
+            result.late = deadline is not None and handin.received > deadline
+            record.exercises[exercise] = result
+            record.name = handin.name
+        return record
+
+    def start(self) -> None:
+        """Sheets with their headers only, before anything is graded (rows are appended)."""
+        self.rows = []
+        self._write_sheets()
+
+    def finish(self, student: str) -> None:
+        """A student is done: the row appended to every sheet (on disk at once), the page."""
+        record = self.line(student)
+        row = sheet.rows([record], self.columns, self.choices.overrides)[0]
+        sheet.append([row], self.outputs.sheet, sheet.header(self.columns))
+        canvas = sheet.canvas_rows([row], self.columns)
+        sheet.append(canvas[1:], self.outputs.canvas, list(canvas[0]))
+        sheet.append(sheet.moodle_rows([row], self.columns), self.outputs.moodle, self._moodle)
+        self._write_page(record, row)
+
+    def close(self) -> None:
+        """After the last student: near copies flagged, sorted sheets, pages, the summary."""
+        reports = {
+            student: {
+                exercise: Report(Path(), exercise, answers=chosen[1].answers)
+                for exercise in self.marks[student]
+                if (chosen := self.chosen(student, exercise)) is not None
+            }
+            for student in self.marks
+        }
+        exercises = {name: self.grader.exercise(name) for name in self.columns}
+        flags = similarity.flag(reports, exercises)
+        records = [self.line(student, flags.get(student, [])) for student in self.marks]
+        self.rows = sheet.rows(records, self.columns, self.choices.overrides)
+        self._write_sheets()
+        by_id = {row["student_id"]: row for row in self.rows}
+        for record in records:
+            self._write_page(record, by_id[record.student_id])
+        title = f"Class summary: {self.outputs.sheet.name}"
+        _write_text(self.outputs.summary, summary.page(self.rows, self.columns, title))
+
+    @property
+    def _moodle(self) -> list[str]:
+        return ["Username", "Full name", *self.columns, "Total", "Feedback"]
+
+    def _write_sheets(self) -> None:
+        sheet.write(self.rows, self.outputs.sheet, sheet.header(self.columns))
+        canvas = sheet.canvas_rows(self.rows, self.columns)
+        sheet.write(canvas, self.outputs.canvas, list(canvas[0]))
+        sheet.write(sheet.moodle_rows(self.rows, self.columns), self.outputs.moodle, self._moodle)
+
+    def _write_page(self, record: sheet.Student, row: sheet.Row) -> None:
+        notes = [f"Student id: {record.student_id}"]
+        if row["isolated"] == "no":
+            notes.append("This grading ran without the sandbox's isolation (see the README).")
+        # which answer, never whose it is like: a page is handed to one student
+        asked = dict.fromkeys(" ".join(line.split(" ")[:2]) for line in record.similar)
+        notes += [f"Your teacher may ask about this answer: {answer}" for answer in asked]
+        sections = []
+        for exercise in self.columns:
+            chosen = self.chosen(record.student_id, exercise)
+            if chosen is None:
+                continue
+            handin, marked = chosen
+            notes += self._history(record.student_id, exercise, handin)
+            deadline = self.choices.deadline(exercise)
+            if deadline is not None and handin.received > deadline:
+                notes.append(f"{exercise} was handed in at {sheet.when(handin.received)}, after "
+                             f"the deadline {sheet.when(deadline)}: it is marked late")  # fmt: skip
+            for column in self.columns[exercise]:
+                override = self.choices.overrides.get(record.student_id, column)
+                if override is not None:
+                    points = (
+                        ""
+                        if override.points is None
+                        else f" {sheet.number(override.points)} points;"
+                    )
+                    notes.append(
+                        f"Your teacher's word on {column}:{points} {override.comment}".rstrip()
+                    )
+            sections.append(marked.section)
+        total = f"{row['points']} of {row['max_points']} points, {row['passed']} of {row['total']} questions passed"
+        path = self.outputs.feedback / feedback.page_name(record.student_id)
+        text = feedback.page(record.name, sections, notes, total)
+        if self._pages.get(record.student_id) != text:
+            _write_text(path, text)
+            self._pages[record.student_id] = text
+        self.pages[record.student_id] = path
+
+    def _history(self, student: str, exercise: str, chosen: handins.HandIn) -> list[str]:
+        history = self.marks[student][exercise]
+        if len(history) < 2:
+            return []
+        times = []
+        for handin, marked in history:
+            score = f" ({sheet.number(marked.earned)} points)" if marked is not None else ""
+            mark = " [graded]" if handin is chosen else ""
+            times.append(f"{sheet.when(handin.received)}{score}{mark}")
+        which = "best" if self.choices.pick == "best" else "last"
+        return [f"{exercise}: {len(history)} hand-ins, the {which} counts: " + ", ".join(times)]
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Replace the file at ``path`` with ``text`` atomically."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def summary_lines(
+    rows: Sequence[dict[str, str]], columns: dict[str, dict[str, float]]
+) -> list[str]:
+    """One line per exercise: how many of the students who handed it in passed each question."""
+    rates = summary.pass_rates(rows, columns)
+    lines = []
+    for exercise, questions in columns.items():
+        counts = [f"{column.split(':', 1)[1]} {rates[column][0]}/{rates[column][1]}"
+                  for column in questions]  # fmt: skip
+        lines.append(f"{exercise}: " + ", ".join(counts))
+    return lines
 
 
 def progress_bar(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int, int, str], None]:
@@ -178,93 +634,8 @@ def progress_bar(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int,
     return show
 
 
-@dataclass
-class Graded:
-    """A graded class: the sheet's rows, the reports by student, warnings and the summary."""
-
-    rows: list[dict[str, str]]
-    reports: dict[str, dict[str, Report]]
-    warnings: list[str]
-    summary: list[str]
-
-
-def grade_folder(
-    folder: Path,
-    out: Path,
-    source_dir: Path = checker.SOURCE_DIR,
-    timeout: float = checker.DEFAULT_TIMEOUT,
-    workers: int = 1,
-    seed: int | None = None,
-    feedback_dir: Path | None = None,
-    progress: Callable[[int, int, str], None] | None = None,
-    use_scan: bool = True,
-) -> Graded:
-    """Grade every submission in ``folder``: the CSV to ``out``, feedback pages to ``feedback_dir``."""
-    from course.grading import feedback
-
-    submissions, warnings = collect(folder, source_dir)
-    refused = [Path(folder), Path(out)]  # the folders the sandbox may not read
-    if feedback_dir:
-        refused.append(Path(feedback_dir))
-    grader = Grader(source_dir, timeout, workers, seed, refused, use_scan, progress)
-    reports = grader.grade([(s.path, s.exercise) for s in submissions])
-    by_student: dict[str, dict[str, Report]] = {}
-    for submission, report in zip(submissions, reports, strict=True):
-        by_student.setdefault(submission.student, {})[submission.exercise] = report
-    exercises = {name: grader.exercise(name) for name in {s.exercise for s in submissions}}
-    flags = similarity.flag(by_student, exercises)
-    rows = sheet(by_student, exercises, list(checker.exercises(source_dir)), flags)
-    write_csv(rows, out)
-    if feedback_dir:
-        feedback.write_pages(by_student, flags, Path(feedback_dir))
-    return Graded(rows, by_student, warnings, summary(by_student, exercises))
-
-
-def sheet(
-    by_student: dict[str, dict[str, Report]],
-    exercises: dict[str, Exercise],
-    order: list[str],
-    flags: dict[str, list[str]] | None = None,
-) -> list[dict[str, str]]:
-    """The rows of the grade sheet (column name to text), one per student, sorted by name."""
-    handed_in = sorted(exercises, key=order.index)
-    rows = []
-    for student in sorted(by_student):
-        row = {"student": student}
-        passed = total = 0
-        for name in handed_in:
-            report = by_student[student].get(name)
-            results: dict[str, CheckResult] = {r.tag: r for r in report.checks} if report else {}
-            for question in exercises[name].questions:
-                ok = question.tag in results and results[question.tag].passed
-                row[f"{name}:{question.tag.removeprefix(nbfile.CHECK)}"] = "1" if ok else "0"
-                passed, total = passed + ok, total + 1
-        row["passed"], row["total"] = str(passed), str(total)
-        row["missing"] = " ".join(e for e in handed_in if e not in by_student[student])
-        row["similar"] = "; ".join((flags or {}).get(student, []))
-        rows.append(row)
-    return rows
-
-
-def summary(by_student: dict[str, dict[str, Report]], exercises: dict[str, Exercise]) -> list[str]:
-    """One line per exercise: how many students passed each question."""
-    lines = []
-    for name in sorted(exercises):
-        reports = [r[name] for r in by_student.values() if name in r]
-        counts = []
-        for question in exercises[name].questions:
-            passed = sum(1 for r in reports for c in r.checks if c.tag == question.tag and c.passed)
-            counts.append(f"{question.tag.removeprefix(nbfile.CHECK)} {passed}/{len(reports)}")
-        lines.append(f"{name}: " + ", ".join(counts))
-    return lines
-
-
-def write_csv(rows: Sequence[dict[str, str]], out: Path) -> None:
-    """Write the rows with a header line (the columns of the first row)."""
-    with open(out, "w", newline="", encoding="utf-8") as file:
-        if not rows:
-            file.write("student,passed,total,missing,similar\n")
-            return
-        writer = csv.DictWriter(file, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+def collect(
+    folder: Path, source_dir: Path = checker.SOURCE_DIR
+) -> tuple[list[handins.Submission], list[str]]:
+    """The submissions found in ``folder`` (see :mod:`course.grading.handins`), and warnings."""
+    return handins.collect(Path(folder), checker.exercises(source_dir))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -134,7 +135,8 @@ def test_collect_reads_both_layouts_and_warns_about_the_rest(tmp_path: Path) -> 
     write(student("01_squares"), tmp_path / "ann" / "01_squares.ipynb")
     write(student("04_flips"), tmp_path / "ann" / "sub" / "anything.ipynb")
     write(student("05_play"), tmp_path / "bob__05_play.ipynb")
-    write(student("05_play"), tmp_path / "bob__05_play (copy).ipynb")
+    copy = write(student("05_play"), tmp_path / "bob__05_play (copy).ipynb")
+    os.utime(copy, (2e9, 2e9))  # handed in after the first
     write(student("02_counting"), tmp_path / "loose.ipynb")
     write(
         student("02_counting"),
@@ -146,8 +148,8 @@ def test_collect_reads_both_layouts_and_warns_about_the_rest(tmp_path: Path) -> 
         ("ann", "01_squares"), ("ann", "04_flips"), ("bob", "05_play"), ("cid", "03_lines")
     ]  # fmt: skip
     assert warnings == [
-        "bob handed in 05_play twice: graded bob__05_play.ipynb",
         "skipped loose.ipynb: put it in a folder named after the student or name it STUDENT__...",
+        "bob handed in 05_play 2 times: the last is bob__05_play (copy).ipynb",
     ]
 
 

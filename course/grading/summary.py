@@ -1,0 +1,107 @@
+"""The class summary page: pass rate per question and a histogram of totals, static HTML.
+
+Made from the grade sheet's rows (:mod:`course.grading.sheet`), so it shows exactly what
+the sheet says, overrides included.  The charts are inline SVG: the page needs no script,
+no network and no plotting library, and opens from a USB stick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+
+from course.grading.sheet import Row, number
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
+table { border-collapse: collapse; } td, th { padding: .15em .7em; text-align: left; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.bar { fill: #3a7bd5; } .axis { stroke: #888; } text { font-size: 11px; fill: #333; }
+"""
+BAR_WIDTH = 200
+
+
+def pass_rates(
+    rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]]
+) -> dict[str, tuple[int, int, float]]:
+    """For each question column: (students who passed it, students who handed it in, mean points)."""
+    rates = {}
+    for exercise, questions in columns.items():
+        handed = [row for row in rows if row.get(f"{exercise}:handed_in")]
+        for column, points in questions.items():
+            got = [float(row[column]) for row in handed]
+            passed = sum(1 for value in got if value >= points)
+            rates[column] = (passed, len(handed), sum(got) / len(got) if got else 0.0)
+    return rates
+
+
+def histogram(totals: Sequence[float], maximum: float, bins: int = 10) -> list[int]:
+    """How many totals fall in each of ``bins`` equal ranges of 0..``maximum`` (the top one closed).
+
+    >>> histogram([0, 1, 4.5, 10], 10, bins=5)
+    [2, 0, 1, 0, 1]
+    """
+    counts = [0] * bins
+    for total in totals:
+        share = total / maximum if maximum > 0 else 0.0
+        counts[min(bins - 1, max(0, int(share * bins)))] += 1
+    return counts
+
+
+def page(rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]], title: str) -> str:
+    """The summary page as HTML text."""
+    maximum = sum(sum(q.values()) for q in columns.values())
+    totals = [float(row["points"]) for row in rows]
+    mean = sum(totals) / len(totals) if totals else 0.0
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{escape(title)}</h1>",
+        f"<p>{len(rows)} students; mean total {number(mean)} of {number(maximum)} points.</p>",
+        "<h2>Pass rate per question</h2>", _rates_table(pass_rates(rows, columns)),
+        "<h2>Totals</h2>", _histogram_svg(histogram(totals, maximum), maximum),
+        "</body></html>",
+    ]  # fmt: skip
+    return "\n".join(parts)
+
+
+def _rates_table(rates: Mapping[str, tuple[int, int, float]]) -> str:
+    lines = ["<table>", "<tr><th>question</th><th>passed</th><th></th><th>mean points</th></tr>"]
+    for column, (passed, handed, mean) in rates.items():
+        share = passed / handed if handed else 0.0
+        bar = (
+            f'<svg width="{BAR_WIDTH}" height="12" role="img" aria-label="{share:.0%}">'
+            f'<rect class="bar" x="0" y="1" height="10" width="{share * BAR_WIDTH:.1f}"/>'
+            f'<rect x="0" y="1" height="10" width="{BAR_WIDTH}" fill="none" stroke="#ccc"/></svg>'
+        )
+        lines.append(
+            f"<tr><td>{escape(column)}</td><td class='n'>{passed}/{handed}</td>"
+            f"<td>{bar}</td><td class='n'>{number(mean)}</td></tr>"
+        )
+    lines.append("</table>")
+    return "\n".join(lines)
+
+
+def _histogram_svg(counts: Sequence[int], maximum: float) -> str:
+    width, height, pad = 40 * len(counts), 160, 24
+    top = max(counts, default=0) or 1
+    parts = [
+        f'<svg width="{width + 2 * pad}" height="{height + 2 * pad}" role="img" '
+        f'aria-label="histogram of totals">',
+        f'<line class="axis" x1="{pad}" y1="{pad + height}" x2="{pad + width}" y2="{pad + height}"/>',
+    ]
+    step = maximum / len(counts) if counts else 0
+    for index, count in enumerate(counts):
+        bar = height * count / top
+        x = pad + 40 * index
+        parts.append(
+            f'<rect class="bar" x="{x + 4}" y="{pad + height - bar:.1f}" width="32" '
+            f'height="{bar:.1f}"><title>{number(index * step)} to {number((index + 1) * step)}: '
+            f"{count}</title></rect>"
+        )
+        parts.append(f'<text x="{x + 20}" y="{pad + height - bar - 4:.1f}" '
+                     f'text-anchor="middle">{count}</text>')  # fmt: skip
+        parts.append(f'<text x="{x + 20}" y="{pad + height + 14}" '
+                     f'text-anchor="middle">{number(index * step)}</text>')  # fmt: skip
+    parts.append("</svg>")
+    return "\n".join(parts)

@@ -1,0 +1,69 @@
+"""Feedback pages: the notebook's cases in full, grade-time cases only counted, causes named."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from course.grading import feedback
+from course.grading.checker import CheckResult, Report
+from course.grading.exercise import Part, Question
+from course.grading.runner import Case, Failure, Raised, Raises, Spec
+from reversi import Board
+from reversi.errors import IllegalMoveError
+
+
+def _question(shown: list[Case], unseen: list[Case]) -> Question:
+    def part(cases: list[Case], hidden: bool) -> Part:
+        spec = Spec("play", cases, judge=lambda answer, args: answer, call="play(board, {0!r})")
+        return Part(spec, [[str(c.args[0])] for c in cases], hidden)
+
+    return Question("check:play", "play", "play", (part(shown, False), part(unseen, True)))
+
+
+def _page(result: CheckResult) -> str:
+    report = Report(Path("x.ipynb"), "05_play", checks=[result])
+    return feedback.page("Ann", [feedback.section(report)])
+
+
+def test_shown_cases_in_full_and_grade_time_cases_only_counted() -> None:
+    shown = [Case("shown illegal move", ("z9",), Raises(IllegalMoveError), Board(), ("d3",)),
+             Case("shown count", ("c4",), 4), Case("shown printer", ("e6",), 2)]  # fmt: skip
+    unseen = [Case(f"SECRET-{i} [grade-time case]", (f"secret{i}",), i) for i in range(6)]
+    failures = [
+        Failure(shown[0], Raised("TypeError", "boom")),
+        Failure(shown[1], 5),
+        Failure(shown[2], None, printed="2\n"),
+        *(Failure(case, "wrong") for case in unseen[:3]),
+        Failure(unseen[3], Raised("KeyError", "k")),
+        Failure(unseen[4], None, printed="x"),
+        Failure(unseen[5], None, problem="it changed the board it was given"),
+    ]
+    result = CheckResult("check:play", False, "9 of 9 cases failed", 0, 9, failures,
+                         _question(shown, unseen))  # fmt: skip
+    page = _page(result)
+    assert "raise an IllegalMoveError and leave the board as it was" in page
+    assert "Raises(" not in page
+    assert "<code>play(board, &#x27;z9&#x27;)</code>" in page and "<svg" in page
+    assert "but it raised TypeError: boom" in page
+    assert "Likely cause: off by one" in page
+    assert "Likely cause: it printed the answer instead of returning it" in page
+    assert "SECRET" not in page and "secret" not in page
+    assert escape("6 grade-time cases failed (3 wrong answers, 1 raised KeyError, "
+                  "1 printed instead of returning, 1 changed the board)") in page  # fmt: skip
+    assert "<script" not in page
+
+
+def test_only_so_many_notebook_cases_are_drawn() -> None:
+    shown = [Case(f"case {i}", (f"a{i}",), i) for i in range(9)]
+    failures = [Failure(case, -1) for case in shown]
+    result = CheckResult("check:play", False, "", 0, 9, failures, _question(shown, []))
+    page = _page(result)
+    assert page.count('<div class="case">') == feedback.SHOWN_FAILURES
+    assert f"{9 - feedback.SHOWN_FAILURES} more of your notebook's cases failed" in page
+
+
+def test_partial_credit_is_shown_per_question() -> None:
+    result = CheckResult("check:play", False, "", 3, 4, [], None)
+    assert "0.75/1 points" in _page(result)
+    assert "<h2>05_play: 0.75/1 points</h2>" in _page(result)
