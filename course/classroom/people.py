@@ -1,9 +1,10 @@
 """Who is in a room and what each may send: roles, the routing table, seats and their tokens.
 
 A room has two seats (Black and White) and any number of observers; a connection
-that gave the teacher key is the teacher.  :data:`ROUTES` says which role may send
-which message type: the room consults it before anything else, so an observer's
-move, undo, resignation or answer never reaches the rules.
+that gave the teacher key is the teacher.  Which role may send which message type
+is declared in :data:`course.classroom.protocol.MESSAGES`: the room consults it
+before anything else, so an observer's move, undo, resignation or answer never
+reaches the rules.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from course.classroom.protocol import MESSAGES, TEACHER
 from reversi.notation import Color
 
 #: Whatever the server uses to tell connections apart (the room only compares them).
@@ -21,18 +23,6 @@ ConnId = Hashable
 Outgoing = tuple[tuple[ConnId, ...], dict[str, Any]]
 
 PLAYERS = frozenset({"black", "white"})
-EVERYONE = frozenset({"black", "white", "observer", "teacher"})
-#: Which role may send which message type: the one place where the room routes by role.
-ROUTES: dict[str, frozenset[str]] = {
-    "move": PLAYERS,
-    "undo": PLAYERS,
-    "answer": PLAYERS,
-    "resign": PLAYERS,
-    "rematch": PLAYERS,
-    "chat": EVERYONE,
-    "close": frozenset({"teacher"}),
-    "export": frozenset({"teacher"}),
-}
 
 
 @dataclass(frozen=True)
@@ -68,8 +58,8 @@ def token_hash(token: str) -> str:
 
 def not_allowed(role: str, kind: str) -> str:
     """Why ``role`` may not send a ``kind`` message (the refusal sent back)."""
-    if role in ("observer", "teacher") and kind != "close" and kind != "export":
+    if MESSAGES[kind].senders == TEACHER:
+        return f"only the teacher (with the teacher key) may send {kind!r} in a room"
+    if role in ("observer", "teacher"):
         return f"observers can only watch and chat: a {kind!r} request is refused"
-    if kind in ("close", "export"):
-        return f"only the teacher (with the teacher key) may {kind} a room"
     return f"a {role} may not send {kind!r}"

@@ -32,7 +32,9 @@ import os
 import secrets
 import socket as sockets
 import time
+from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
@@ -62,6 +64,21 @@ HELLO_TIMEOUT = 10.0
 MAX_ROOMS = 500
 #: Messages waiting to be written to one connection; a reader that falls this far behind is cut off.
 OUTBOX = 256
+#: Seconds a room with nobody in it and no game running is kept before it is forgotten.
+FORGET_AFTER = 60.0
+#: Chat at human speed (lichess allows a player 100 lines in 20 s): per connection and per address.
+CHAT_PER_SECOND, CHAT_BURST = 1.0, 8
+ADDRESS_CHAT_PER_SECOND, ADDRESS_CHAT_BURST = 5.0, 30
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client address may hold: connections at once, and new rooms per ``window`` seconds."""
+
+    connections: int = 60
+    rooms: int = 20
+    window: float = 600.0
+
 
 log = logging.getLogger("course.classroom")
 
@@ -164,13 +181,22 @@ class ClassServer:
         settings: RoomSettings | None = None,
         teacher_key: str | None = None,
         clock: Callable[[], float] = time.monotonic,
+        limits: Limits | None = None,
+        forget_after: float = FORGET_AFTER,
     ) -> None:
         self.settings = settings or RoomSettings()
+        self.limits = limits or Limits()
+        self.forget_after = forget_after
         self.teacher_key = teacher_key or secrets.token_urlsafe(9)
         self.clock = clock
         self.storage = Storage(data)
         self.rooms = {room.name: room for room in self.storage.load_rooms(clock(), self.settings)}
         self.sockets: dict[Connection, str] = {}  # connection -> its room's name
+        self.per_address: dict[str, int] = defaultdict(int)  # open connections
+        self.rooms_made: dict[str, deque[float]] = defaultdict(
+            deque
+        )  # when each address made rooms
+        self.chat_buckets: dict[str, RateLimit] = {}
         self.messages_in = 0
         self.messages_out = 0
         self._ticker: asyncio.Task[None] | None = None
@@ -240,11 +266,20 @@ class ClassServer:
         await websocket.accept()
         conn = Connection(websocket)
         writer = asyncio.get_running_loop().create_task(conn.write_forever())
+        self.per_address[conn.address] += 1
         try:
-            await self._converse(conn)
+            if self.per_address[conn.address] > self.limits.connections:
+                self._send(conn, error(f"too many connections from your address "
+                                       f"(at most {self.limits.connections})", "hello"))  # fmt: skip
+                conn.close(1008, "too many connections from one address")
+            else:
+                await self._converse(conn)
         except WebSocketDisconnect:
             pass
         finally:
+            self.per_address[conn.address] -= 1
+            if not self.per_address[conn.address]:
+                del self.per_address[conn.address]
             self._left(conn)
             conn.close()
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
@@ -285,13 +320,35 @@ class ClassServer:
             conn.close(1008, "too many messages")
         return False
 
+    def _chat_allowed(self, conn: Connection) -> bool:
+        """Chat at human speed, per connection and per address; a polite refusal otherwise."""
+        now = self.clock()
+        mine = self.chat_buckets.setdefault(
+            f"c{id(conn)}", RateLimit(CHAT_PER_SECOND, CHAT_BURST, now)
+        )
+        address = self.chat_buckets.setdefault(
+            f"a{conn.address}", RateLimit(ADDRESS_CHAT_PER_SECOND, ADDRESS_CHAT_BURST, now)
+        )
+        if mine.allow(now) and address.allow(now):
+            return True
+        self._send(conn, error("please slow down: the chat takes about one line a second "
+                               "(that line was not sent)", "chat"))  # fmt: skip
+        return False
+
     def _left(self, conn: Connection) -> None:
+        self.chat_buckets.pop(f"c{id(conn)}", None)
         name = self.sockets.pop(conn, None)
         if name is not None and name in self.rooms:
             room = self.rooms[name]
             self._deliver(room, room.leave(conn, self.clock()))
             if not room.members and not room.seats and room.game is None:
-                del self.rooms[name]  # nobody there and nothing played: forget it
+                self._forget(room)  # nobody there and nothing played: forget it now
+
+    def _forget(self, room: Room) -> None:
+        """Drop a closed or idle room from memory and from the live rooms in storage."""
+        if self.rooms.get(room.name) is room:
+            del self.rooms[room.name]
+        self.storage.forget(room)
 
     async def _hello(self, conn: Connection, bucket: RateLimit) -> Room | None:
         """Read messages until a valid hello joins a room (errors are answered, not fatal)."""
@@ -331,12 +388,15 @@ class ClassServer:
         room = self.rooms.get(hello["room"])
         new = room is None
         if room is None:
-            if len(self.rooms) >= MAX_ROOMS:
-                self._send(conn, error(f"this server already has {MAX_ROOMS} rooms", "hello"))
+            refusal = self._may_make_room(conn.address)
+            if refusal:
+                self._send(conn, error(refusal, "hello"))
                 return None
             room = Room(hello["room"], self.settings, now=self.clock())
         out = room.join(conn, hello, self.clock(), teacher=teacher)
         if conn in room.members:
+            if new:
+                self.rooms_made[conn.address].append(self.clock())
             self.rooms[room.name] = room
             self.sockets[conn] = room.name
             self._deliver(room, out)
@@ -346,6 +406,17 @@ class ClassServer:
                 self._send(conn, message)
         else:
             self._deliver(room, out)
+        return None
+
+    def _may_make_room(self, address: str) -> str | None:
+        if len(self.rooms) >= MAX_ROOMS:
+            return f"this server already has {MAX_ROOMS} rooms"
+        made = self.rooms_made[address]
+        while made and made[0] <= self.clock() - self.limits.window:
+            made.popleft()
+        if len(made) >= self.limits.rooms:
+            return (f"your address opened {len(made)} rooms in the last {self.limits.window:g} s "
+                    f"(at most {self.limits.rooms}): join an existing room")  # fmt: skip
         return None
 
     # -- delivering and storing --------------------------------------------------------------
@@ -362,6 +433,8 @@ class ClassServer:
                     if isinstance(conn, Connection):
                         self.sockets.pop(conn, None)
                         conn.close(1000, message["reason"])
+        if room.closed:
+            self._forget(room)  # the name is free again; its games stay for export
 
     def _send(self, conn: Connection, message: dict[str, Any]) -> None:
         if conn.send(encode(message)):
@@ -374,6 +447,8 @@ class ClassServer:
             for room in list(self.rooms.values()):
                 try:
                     self._deliver(room, room.tick(now))
+                    if room.idle_since is not None and now - room.idle_since >= self.forget_after:
+                        self._forget(room)
                 except Exception:  # one broken room must not stop the others' clocks
                     log.exception("room %s failed to tick", room.name)
 
@@ -481,6 +556,8 @@ async def run(
     print_(f"Teacher key: {server.teacher_key}")
     if server.resumed:
         print_(f"Resumed games in rooms: {', '.join(server.resumed)}")
+    for line in server.storage.set_aside:
+        print_(f"Set aside (kept in the database, table set_aside): {line}")
     print_("Press Ctrl-C to stop.")
     try:
         await stop

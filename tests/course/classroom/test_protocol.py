@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from course.classroom.protocol import (
-    FIELDS,
     MAX_CHAT,
     MAX_MESSAGE_BYTES,
     MAX_NAME,
+    MESSAGES,
     ClassroomError,
     MessageError,
     parse,
@@ -80,7 +80,7 @@ messages = st.one_of(
     st.binary(max_size=300),
     json_values.map(json.dumps),
     st.fixed_dictionaries(
-        {"type": st.sampled_from(sorted(FIELDS))},
+        {"type": st.sampled_from(sorted(MESSAGES))},
         optional={k: json_values for k in ("room", "name", "square", "text", "accept", "token", "key")},
     ).map(json.dumps),
 )
@@ -93,8 +93,8 @@ def test_anything_is_either_a_clean_message_or_a_message_error(raw: str | bytes)
         message = parse(raw)
     except MessageError:
         return
-    assert message["type"] in FIELDS
-    assert set(message) <= set(FIELDS[message["type"]]) | {"type"}
+    assert message["type"] in MESSAGES
+    assert set(message) <= {f.name for f in MESSAGES[message["type"]].fields} | {"type"}
 
 
 def test_the_rate_limit_lets_bursts_through_and_then_refills() -> None:
