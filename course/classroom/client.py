@@ -81,7 +81,8 @@ class RoomClient:
             hello["watch"] = True
         if self.key:
             hello["key"] = self.key
-        await socket.send(json.dumps(hello))
+        with contextlib.suppress(ConnectionClosed):  # a refusal may close first: it is read below
+            await socket.send(json.dumps(hello))
         while True:
             try:
                 raw = await asyncio.wait_for(socket.recv(), timeout)

@@ -307,6 +307,8 @@ class ClassServer:
                     conn, error("you are already in a room: one room per connection", "hello")
                 )
                 continue
+            if message["type"] == "chat" and not self._chat_allowed(conn):
+                continue
             self._deliver(room, room.handle(conn, message, self.clock()))
             if room.closed:
                 return
@@ -331,8 +333,10 @@ class ClassServer:
         )
         if mine.allow(now) and address.allow(now):
             return True
-        self._send(conn, error("please slow down: the chat takes about one line a second "
-                               "(that line was not sent)", "chat"))  # fmt: skip
+        refused = mine.dropped + address.dropped
+        if refused == 1 or refused % 20 == 0:  # polite, not a flood of its own
+            self._send(conn, error("please slow down: the chat takes about one line a second "
+                                   "(lines over that are not sent)", "chat"))  # fmt: skip
         return False
 
     def _left(self, conn: Connection) -> None:

@@ -319,3 +319,58 @@ def test_the_app_serves_the_rooms_at_slash_and_slash_room_beside_extra_routes():
         assert server._ticker is None  # and stopped them
 
     run(scenario())
+
+
+def test_idle_rooms_leave_memory_and_storage_and_one_address_cannot_fill_the_server():
+    from course.classroom.room import RoomSettings
+    from course.classroom.server import ClassServer, Limits
+
+    async def scenario() -> None:
+        server = ClassServer(settings=RoomSettings(grace=0.3), limits=Limits(connections=4, rooms=3),
+                             forget_after=0.5)  # fmt: skip
+        url = await server.start()
+        try:
+            held = [await RoomClient(url, "r1", f"W{i}", watch=True).connect() for i in range(4)]
+            with pytest.raises(ClassroomError, match="too many connections from your address"):
+                await RoomClient(url, "r1", "W9", watch=True).connect()
+            await held[0].say("still here")
+            for client in held:
+                await client.close()
+            for name in ("r2", "r3"):
+                ada = await RoomClient(url, name, "Ada").connect()  # a seat: held, then freed
+                await ada.close()
+            with pytest.raises(ClassroomError, match="opened 3 rooms in the last 600 s"):
+                await RoomClient(url, "r4", "Ada").connect()
+            for _ in range(100):
+                if not server.rooms:
+                    break
+                await asyncio.sleep(0.05)
+            assert server.rooms == {}
+            assert server.storage.db.execute("SELECT count(*) FROM rooms").fetchone() == (0,)
+            said = server.storage.db.execute("SELECT data FROM events WHERE kind = 'chat'").fetchall()
+            assert any(json.loads(data)["text"] == "still here" for (data,) in said)  # chat is kept
+        finally:
+            await server.close()
+
+    run(scenario())
+
+
+def test_chat_is_held_to_human_speed_with_a_polite_refusal():
+    from course.classroom.server import CHAT_BURST, ClassServer
+
+    async def scenario() -> None:
+        server = ClassServer()
+        url = await server.start()
+        try:
+            ada = await RoomClient(url, "c1", "Ada").connect()
+            for i in range(CHAT_BURST + 3):
+                await ada.say(f"line {i}")
+            refusal = await ada.wait_for(lambda m: m["type"] == "error")
+            assert refusal["message"].startswith("please slow down")
+            await asyncio.sleep(0.3)
+            said = [line["text"] for line in ada.chat if not line["alert"]]
+            assert said == [f"line {i}" for i in range(CHAT_BURST)]
+        finally:
+            await server.close()
+
+    run(scenario())
