@@ -126,8 +126,10 @@ def _serve_arguments(serve: argparse.ArgumentParser) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from course.classroom.cli import serve
+    from course.classroom.people import Limits
 
-    return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export)
+    limits = Limits(args.max_connections_per_address, args.max_rooms_per_address)
+    return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export, limits)
 
 
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]

@@ -13,7 +13,8 @@ import signal
 import sys
 from pathlib import Path
 
-from course.arguments import host, output_folder, port, seconds
+from course.arguments import host, output_folder, port, seconds, whole
+from course.classroom.people import Limits
 from course.classroom.room import RoomSettings
 
 #: Longest grace or move time a room accepts, in seconds (a day).
@@ -35,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--move-time", type=seconds(maximum=MAX_SECONDS), default=None, help="seconds per move"
     )
+    parser.add_argument("--max-connections-per-address", type=whole(1, 100_000), default=Limits.connections,
+                        help="connections one client address may hold at once")
+    parser.add_argument("--max-rooms-per-address", type=whole(1, 100_000), default=Limits.rooms,
+                        help="new rooms one client address may open in 10 minutes")
     parser.add_argument("--export", type=output_folder, default=None, metavar="FOLDER",
                         help="write the finished games as save files and exit")  # fmt: skip
 
@@ -46,6 +51,7 @@ def serve(
     grace: float,
     move_time: float | None,
     export: Path | None = None,
+    limits: Limits | None = None,
 ) -> int:
     """Run the server until Ctrl-C (exit status 0), or export the finished games and exit."""
     if grace <= 0 or (move_time is not None and move_time <= 0):
@@ -63,7 +69,7 @@ def serve(
         print(line, flush=True)
 
     try:
-        asyncio.run(run(host, port, data, RoomSettings(move_time, grace), say))
+        asyncio.run(run(host, port, data, RoomSettings(move_time, grace), say, limits=limits))
     except KeyboardInterrupt:
         pass
     except OSError as failed:

@@ -129,6 +129,9 @@ class RoomClient:
     async def answer(self, accept: bool) -> None:
         await self.send("answer", accept=accept)
 
+    async def cancel(self) -> None:
+        await self.send("cancel")
+
     async def resign(self) -> None:
         await self.send("resign")
 
@@ -209,6 +212,8 @@ class RoomClient:
             self.chat = list(message["lines"])
         elif kind == "chat":
             self.chat.append(message)
+        elif kind == "unsaid":
+            self.chat = [line for line in self.chat if line.get("id") != message["line"]]
         elif kind == "question":
             self.question = message
         elif kind == "error":

@@ -34,6 +34,15 @@ class RoomSettings:
     size: int = 8
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one client address may hold: connections at once, and new rooms per ``window`` seconds."""
+
+    connections: int = 60
+    rooms: int = 20
+    window: float = 600.0
+
+
 @dataclass
 class Seat:
     """A player's chair: their name, a hash of their secret token, and their connection if present."""

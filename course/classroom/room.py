@@ -69,6 +69,10 @@ def handles(kind: str) -> Callable[[Handler], Handler]:
     return register
 
 
+#: What the room calls the teacher's overview page when it acts (it is no connection of the room).
+OVERVIEW = "teacher overview"
+
+
 def new_id() -> str:
     """A fresh identifier for a room or a game (never reused, whatever the names)."""
     return secrets.token_hex(8)
@@ -222,6 +226,15 @@ class Room:
         except (RuleError, ReversiError) as refused:
             return [*out, ((conn,), error(str(refused), kind))]
         return out
+
+    def moderate(self, message: dict[str, Any], now: float) -> list[Outgoing]:
+        """A teacher's checked message from the overview page (not a member of the room).
+
+        Raises :class:`RuleError` (or another kit error) with the reason when refused.
+        """
+        self.now = now
+        out = self._run_clock()
+        return out + HANDLERS[message["type"]](self, OVERVIEW, Member("teacher", "teacher"), message)
 
     def tick(self, now: float) -> list[Outgoing]:
         """Time passes: lost turns on the clock, lapsed undo questions, absent players past their grace."""

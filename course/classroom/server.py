@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import os
 import secrets
@@ -34,17 +35,21 @@ import socket as sockets
 import time
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
-from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from course.classroom.overview import PAGE, Section, action, overview
+from course.classroom.people import Limits
 from course.classroom.protocol import (
     MAX_DROPPED,
     MAX_FRAME_BYTES,
+    MAX_MESSAGE_BYTES,
     RATE_BURST,
     RATE_PER_SECOND,
     ClassroomError,
@@ -55,6 +60,7 @@ from course.classroom.protocol import (
 )
 from course.classroom.room import Outgoing, Room, RoomSettings
 from course.classroom.storage import Storage
+from reversi.errors import ReversiError
 
 #: How often clocks and grace times are checked, in seconds.
 TICK = 0.2
@@ -64,6 +70,8 @@ HELLO_TIMEOUT = 10.0
 MAX_ROOMS = 500
 #: Messages waiting to be written to one connection; a reader that falls this far behind is cut off.
 OUTBOX = 256
+#: Seconds between two pushes of the teacher's overview (when something changed).
+OVERVIEW_EVERY = 0.5
 #: Seconds a room with nobody in it and no game running is kept before it is forgotten.
 FORGET_AFTER = 60.0
 #: Chat at human speed (lichess allows a player 100 lines in 20 s): per connection and per address.
@@ -71,13 +79,6 @@ CHAT_PER_SECOND, CHAT_BURST = 1.0, 8
 ADDRESS_CHAT_PER_SECOND, ADDRESS_CHAT_BURST = 5.0, 30
 
 
-@dataclass(frozen=True)
-class Limits:
-    """What one client address may hold: connections at once, and new rooms per ``window`` seconds."""
-
-    connections: int = 60
-    rooms: int = 20
-    window: float = 600.0
 
 
 log = logging.getLogger("course.classroom")
@@ -183,6 +184,7 @@ class ClassServer:
         clock: Callable[[], float] = time.monotonic,
         limits: Limits | None = None,
         forget_after: float = FORGET_AFTER,
+        sections: Sequence[Section] = (),
     ) -> None:
         self.settings = settings or RoomSettings()
         self.limits = limits or Limits()
@@ -197,6 +199,11 @@ class ClassServer:
             deque
         )  # when each address made rooms
         self.chat_buckets: dict[str, RateLimit] = {}
+        #: The overview's extra sections (hand-ins, ...) and the pages watching it.
+        self.sections: list[Section] = list(sections)
+        self.watchers: set[Connection] = set()
+        self._last_overview = ""
+        self._last_push = 0.0
         self.messages_in = 0
         self.messages_out = 0
         self._ticker: asyncio.Task[None] | None = None
@@ -423,6 +430,85 @@ class ClassServer:
                     f"(at most {self.limits.rooms}): join an existing room")  # fmt: skip
         return None
 
+    # -- the teacher's overview ---------------------------------------------------------------
+
+    async def teacher_page(self, request: Request) -> HTMLResponse:
+        """``GET /teacher``: the overview page (it asks for the key, then goes live)."""
+        return HTMLResponse(PAGE, headers={"Cache-Control": "no-store"})
+
+    async def teacher_live(self, websocket: WebSocket) -> None:
+        """``/teacher/live``: the first message gives the key; then the overview comes live and actions go."""
+        await websocket.accept()
+        conn = Connection(websocket)
+        writer = asyncio.get_running_loop().create_task(conn.write_forever())
+        try:
+            if await self._teacher_key(conn):
+                self.watchers.add(conn)
+                conn.send(self._overview_text())
+                await self._moderate_forever(conn)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.watchers.discard(conn)
+            conn.close()
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(writer, 2)
+
+    async def _teacher_key(self, conn: Connection) -> bool:
+        try:
+            raw = await asyncio.wait_for(receive(conn.websocket), HELLO_TIMEOUT)
+        except asyncio.TimeoutError:
+            raw = None
+        key = None
+        with contextlib.suppress(ValueError, RecursionError, TypeError):
+            data = (
+                json.loads(raw) if isinstance(raw, str) and len(raw) <= MAX_MESSAGE_BYTES else None
+            )
+            key = data.get("key") if isinstance(data, dict) else None
+        if (
+            isinstance(key, str)
+            and len(key) <= 64
+            and hmac.compare_digest(key.encode("utf-8", "replace"), self.teacher_key.encode())
+        ):
+            return True
+        self._send(conn, error("that is not the teacher key of this server", "key"))
+        conn.close(1008, "not the teacher key")
+        return False
+
+    async def _moderate_forever(self, conn: Connection) -> None:
+        bucket = RateLimit(now=self.clock())
+        while not conn.closing:
+            raw = await receive(conn.websocket)
+            if raw is None:
+                return
+            if not self._within_rate(conn, bucket):
+                continue
+            try:
+                name, message = action(raw)
+                room = self.rooms.get(name)
+                if room is None:
+                    raise ClassroomError(f"there is no room {name!r} (any more)")
+                self._deliver(room, room.moderate(message, self.clock()))
+            except ReversiError as refused:
+                self._send(conn, error(str(refused), "action"))
+            self._push_overview(force=True)
+
+    def _overview_text(self) -> str:
+        rooms = sorted(self.rooms.values(), key=lambda room: room.name)
+        return encode(overview(rooms, self.sections))
+
+    def _push_overview(self, force: bool = False) -> None:
+        """Send the overview to every watching page if it changed (at most twice a second unless forced)."""
+        now = self.clock()
+        if not self.watchers or (not force and now - self._last_push < OVERVIEW_EVERY):
+            return
+        text = self._overview_text()
+        self._last_push = now
+        if text != self._last_overview or force:
+            self._last_overview = text
+            for conn in list(self.watchers):
+                conn.send(text)
+
     # -- delivering and storing --------------------------------------------------------------
 
     def _deliver(self, room: Room, out: list[Outgoing]) -> None:
@@ -455,6 +541,7 @@ class ClassServer:
                         self._forget(room)
                 except Exception:  # one broken room must not stop the others' clocks
                     log.exception("room %s failed to tick", room.name)
+            self._push_overview()
 
 
 async def receive(websocket: WebSocket) -> str | bytes | None:
@@ -473,15 +560,18 @@ def build_app(
     server: ClassServer | None = None,
     *,
     extra_routes: Sequence[BaseRoute] = (),
+    sections: Sequence[Section] = (),
     **options: Any,
 ) -> Starlette:
-    """The Starlette app of the class server: the rooms' WebSocket, then ``extra_routes``.
+    """The Starlette app of the class server: the rooms' WebSocket, the overview, then ``extra_routes``.
 
     ``server`` is the :class:`ClassServer` to serve (made from ``options``, the
     arguments of :class:`ClassServer`, if left out); ``app.state.classroom`` holds
-    it.  The app's lifespan starts and stops it.
+    it.  ``sections`` are added to the teacher's overview (see
+    :mod:`course.classroom.overview`).  The app's lifespan starts and stops it.
     """
     classroom = server if server is not None else ClassServer(**options)
+    classroom.sections.extend(sections)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -494,6 +584,8 @@ def build_app(
     routes: list[BaseRoute] = [
         WebSocketRoute("/", classroom.connection),
         WebSocketRoute("/room", classroom.connection),
+        Route("/teacher", classroom.teacher_page),
+        WebSocketRoute("/teacher/live", classroom.teacher_live),
         *extra_routes,
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
@@ -541,12 +633,15 @@ async def run(
     settings: RoomSettings,
     print_: Callable[[str], Any] = print,
     extra_routes: Sequence[BaseRoute] = (),
+    sections: Sequence[Section] = (),
+    limits: Limits | None = None,
 ) -> None:
     """Serve until cancelled (Ctrl-C) or SIGTERM, printing what the teacher needs to know."""
     import signal
 
-    server = ClassServer(data, settings)
-    url = await server.start(host, port, build_app(server, extra_routes=extra_routes))
+    server = ClassServer(data, settings, limits=limits)
+    app = build_app(server, extra_routes=extra_routes, sections=sections)
+    url = await server.start(host, port, app)
     stop = asyncio.get_running_loop().create_future()
     with contextlib.suppress(NotImplementedError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.cancel)
@@ -558,6 +653,8 @@ async def run(
         f'Students join with:  from course import join; join("{url}", room="table-1", name="Ada")'
     )
     print_(f"Teacher key: {server.teacher_key}")
+    page = url.replace("ws://", "http://", 1)
+    print_(f"Teacher's overview: {page}/teacher#key={server.teacher_key}")
     if server.resumed:
         print_(f"Resumed games in rooms: {', '.join(server.resumed)}")
     for line in server.storage.set_aside:

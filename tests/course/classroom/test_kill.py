@@ -11,6 +11,7 @@ from course.classroom.client import RoomClient
 from course.classroom.storage import Storage
 from reversi.notation import Square
 from tests.course.classroom.play import run
+from tests.course.classroom.server_process import ServerProcess
 
 ROUNDS = 3
 ROOMS = 3
@@ -54,7 +55,8 @@ def test_kill_9_under_load_then_restart_loses_nothing_acknowledged(class_server,
     for round_ in range(ROUNDS):
         server = class_server(grace=600, data=data)
 
-        async def load(url: str = server.url, round_: int = round_) -> None:
+        async def load(server: ServerProcess = server, round_: int = round_) -> None:
+            url = server.url
             tasks = []
             for i in range(ROOMS):
                 room = f"k{round_}-{i}"
