@@ -52,15 +52,27 @@ def cpu_seconds(pid: int) -> float:
 
 @dataclass
 class Run:
+    """One run's rooms: they all connect, then play together from ``go`` until ``deadline``."""
+
+    rooms: int
+    seconds: float
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     messages: int = 0
+    ready: int = 0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    deadline: float = 0.0
+
+    async def start_when_all_ready(self) -> None:
+        self.ready += 1
+        if self.ready == self.rooms:
+            self.deadline = time.monotonic() + self.seconds
+            self.go.set()
+        await self.go.wait()
 
 
-async def one_room(
-    url: str, name: str, observers: int, deadline: float, run: Run, pace: float | None
-) -> None:
-    """Play random moves in room ``name`` until ``deadline`` (a move every ``pace`` s, or at once)."""
+async def one_room(url: str, name: str, observers: int, run: Run, pace: float | None) -> None:
+    """Play random moves in room ``name`` until the run's deadline (a move every ``pace`` s, or at once)."""
     rng = random.Random(name)
     names = ["Ada", "Bob", *(f"Obs{i}" for i in range(observers))]
     clients = [await RoomClient(url, name, who).connect(timeout=30) for who in names]
@@ -68,10 +80,11 @@ async def one_room(
     await watcher.wait_for(lambda m: m["type"] == "state" and m["game"] is not None, 30)
     players = {"black": clients[0], "white": clients[1]}
     game = watcher.state["game"]  # type: ignore[index]
+    await run.start_when_all_ready()
     if pace:
         await asyncio.sleep(rng.uniform(0, pace))  # rooms do not move in step
     try:
-        while not game["outcome"] and time.monotonic() < deadline:
+        while not game["outcome"] and time.monotonic() < run.deadline:
             plies = game["plies"]
             marks = [len(c.received) for c in clients]
             started = time.perf_counter()
@@ -103,11 +116,12 @@ def percentile(values: list[float], q: float) -> float:
 async def measure(url: str, pid: int, label: str, rooms: int, observers: int, seconds: float,
                   pace: float | None) -> float:  # fmt: skip
     """One run; prints its line and returns its p95 in ms."""
-    run = Run()
-    deadline = time.monotonic() + seconds
+    run = Run(rooms, seconds)
+    playing = asyncio.gather(*(one_room(url, f"{label[:4]}-{rooms}-{i}", observers, run, pace)
+                               for i in range(rooms)))  # fmt: skip
+    await run.go.wait()  # everyone connected: measure the play alone
     server_cpu, client_cpu, wall = cpu_seconds(pid), time.process_time(), time.perf_counter()
-    await asyncio.gather(*(one_room(url, f"{label[:4]}-{rooms}-{i}", observers, deadline, run, pace)
-                           for i in range(rooms)))  # fmt: skip
+    await playing
     wall = time.perf_counter() - wall
     server_cpu = cpu_seconds(pid) - server_cpu
     client_cpu = time.process_time() - client_cpu
