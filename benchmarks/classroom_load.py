@@ -136,7 +136,11 @@ async def measure(url: str, pid: int, label: str, rooms: int, observers: int, se
     elif server_load > 0.9:
         bottleneck = "the server uses a whole core"
     else:
-        bottleneck = "neither side saturated a core: the shared machine (scheduling) is the limit"
+        load, cores = os.getloadavg()[0], os.cpu_count() or 1
+        bottleneck = (f"neither side saturated a core; the machine is (load average {load:.1f} "
+                      f"on {cores} cores: each process gets about {min(1, cores / max(load, 1)):.0%} "
+                      "of a core)" if load > cores else
+                      "neither side saturated a core: waiting, not computing (I/O or the network stack)")  # fmt: skip
     print(f"{label:>10} {rooms:4d} rooms x {2 + observers}: {run.moves:6d} moves, p50 {percentile(ms, 0.5):6.1f} ms, "
           f"p95 {p95:6.1f} ms, p99 {percentile(ms, 0.99):6.1f} ms, {run.messages / wall:7.0f} msg/s, "
           f"server CPU {1000 * server_cpu / run.moves:5.2f} ms/move ({100 * server_load:.0f}% of a core), "
