@@ -124,6 +124,15 @@ class Room:
         """Whether a game is being played (both seats taken, not over)."""
         return self.game is not None and not self.game.is_over and self.stopped is None
 
+    def time_left(self) -> float | None:
+        """Seconds the side to move has left; frozen while an undo question waits (it costs no one)."""
+        game = self.game
+        if game is None or not self.running or game.time_per_move is None:
+            return None
+        if self._asked is not None:
+            return max(0.0, game.time_per_move - self._asked[1])
+        return game.time_left()
+
     def can_undo(self, color: Color) -> bool:
         """Whether ``color`` may ask for an undo now (a move to take back, an undo left, no question open)."""
         game = self.game

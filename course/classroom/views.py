@@ -47,7 +47,7 @@ def state_message(room: Room) -> dict[str, Any]:
             "turn": game.turn.value,
             "legal": [s.name for s in game.legal_moves()],
             "plies": len(game.plies),
-            "time_left": game.time_left(),
+            "time_left": room.time_left(),
             "undo_pending": game.pending_undo.value if game.pending_undo else None,
             "outcome": str(game.outcome) if game.outcome else None,
             "stopped": room.stopped,

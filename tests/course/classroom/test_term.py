@@ -71,6 +71,7 @@ def test_an_undo_question_charges_its_wait_to_no_one() -> None:
     desk.wait(2)  # Bob thinks 2 s, then Ada asks
     desk.send("a", "undo")
     desk.wait(20)  # the question waits far longer than a move's time
+    assert desk.room.state()["game"]["time_left"] == pytest.approx(3.0)  # shown frozen, 20 s later
     assert not [p for p in desk.game.plies if p.timeout]
     desk.send("b", "answer", accept=False)
     assert desk.game.time_left() == pytest.approx(3.0)  # Bob has what he had when asked
