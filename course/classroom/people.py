@@ -27,11 +27,16 @@ PLAYERS = frozenset({"black", "white"})
 
 @dataclass(frozen=True)
 class RoomSettings:
-    """``move_time`` seconds per move (``None``: no clock), ``grace`` seconds a seat is held."""
+    """``move_time`` seconds per move (``None``: no clock), ``grace`` seconds a seat is held.
+
+    ``timeouts_to_end``: time-outs in a row that end a game (``None``, the default: never;
+    running out of time gives up the move, not the game).
+    """
 
     move_time: float | None = None
     grace: float = 60.0
     size: int = 8
+    timeouts_to_end: int | None = None
 
 
 @dataclass(frozen=True)

@@ -467,7 +467,7 @@ class Room:
         return {
             "name": self.name,
             "settings": {"move_time": self.settings.move_time, "grace": self.settings.grace,
-                         "size": self.settings.size},
+                         "size": self.settings.size, "timeouts_to_end": self.settings.timeouts_to_end},
             "seats": {s.color.value: {"name": s.name, "token_hash": s.token_hash} for s in self.seats.values()},
             "game": game_to_dict(self.game) if self.game is not None else None,
             "games_played": self.games_played,
@@ -497,7 +497,8 @@ class Room:
         server was down is nobody's fault.
         """
         saved = snapshot["settings"]
-        settings = settings or RoomSettings(saved["move_time"], saved["grace"], saved["size"])
+        settings = settings or RoomSettings(saved["move_time"], saved["grace"], saved["size"],
+                                            saved.get("timeouts_to_end"))  # fmt: skip
         room = cls(snapshot["name"], settings, now=now, games_played=snapshot["games_played"],
                    closed=snapshot["closed"], finished=list(finished), room_id=snapshot["room_id"],
                    game_id=snapshot["game_id"], stopped=snapshot["stopped"],
@@ -511,7 +512,7 @@ class Room:
             saved_game = dict(snapshot["game"], elapsed=0.0)
             if actions is not None:
                 saved_game.update(actions=actions, board=None)
-            room.game = game_from_dict(saved_game, clock=room._clock, source=f"room {room.name!r}")
+            room.game = room._replay(saved_game)
             room._stored_actions = len(room.game.actions)
             room._announced = room.game.is_over
         return room
@@ -521,12 +522,27 @@ class Room:
     def _clock(self) -> float:
         return self.now
 
+    def _replay(self, saved: dict[str, Any]) -> Game:
+        """The stored game, replayed action by action under this room's time-out rule."""
+        source = f"room {self.name!r}"
+        game = game_from_dict(dict(saved, actions=[], board=None), clock=self._clock, source=source)
+        game.timeouts_to_end = self.settings.timeouts_to_end
+        for number, action in enumerate(saved["actions"], start=1):
+            try:
+                game.apply(action)
+            except (ReversiError, ValueError, TypeError, KeyError) as failed:
+                raise RuleError(f"cannot replay {source}: action {number} ({action!r:.60}): {failed}") from None
+        if saved.get("board") is not None and str(game.board) != saved["board"]:
+            raise RuleError(f"cannot replay {source}: the replayed board differs from the stored one")
+        return game
+
     def _start_game(self) -> list[Outgoing]:
         black, white = self.seats[BLACK], self.seats[WHITE]
         self.game = Game(
             HumanPlayer(black.name), HumanPlayer(white.name), size=self.settings.size,
             time_per_move=self.settings.move_time, undo_limit=1, clock=self._clock,
         )  # fmt: skip
+        self.game.timeouts_to_end = self.settings.timeouts_to_end
         self.games_played += 1
         self.game_id = new_id()
         self.stopped = None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from course.classroom.protocol import MESSAGES, MessageError, parse, readme_table
-from course.classroom.room import Room
+from course.classroom.room import Room, RoomSettings
 from course.classroom.storage import Storage
 from reversi.notation import BLACK, WHITE
 from tests.course.classroom.helpers import Desk, seated
@@ -185,3 +185,18 @@ def test_the_readme_lists_exactly_the_message_table() -> None:
     assert start in readme and end in readme
     block = readme.split(start, 1)[1].split(end, 1)[0].strip()
     assert block == readme_table()
+
+
+def test_time_outs_forfeit_the_move_only_unless_the_room_says_otherwise(tmp_path) -> None:
+    desk, _ = seated(move_time=1)
+    desk.wait(10.5)  # ten time-outs in a row: the game goes on
+    assert sum(p.timeout for p in desk.game.plies) == 10 and desk.game.outcome is None
+    assert "ran out of time" in desk.chat("o")[-1]
+    resumed = restart(desk, Storage(tmp_path))  # and replays the same after a restart
+    assert resumed.game is not None and resumed.game.outcome is None and len(resumed.game.plies) == 10
+    strict = Desk(move_time=1)
+    strict.room.settings = RoomSettings(move_time=1, timeouts_to_end=4)
+    strict.join("a", "Ada")
+    strict.join("b", "Bob")
+    strict.wait(4.5)
+    assert strict.game.outcome is not None and "kept running out of time" in str(strict.game.outcome)
