@@ -18,6 +18,7 @@ from course.classroom.protocol import (
     parse,
 )
 from course.classroom.server import RateLimit
+from reversi.errors import ReversiError
 
 
 @pytest.mark.parametrize(
@@ -40,6 +41,10 @@ from course.classroom.server import RateLimit
         ('{"type": "hello", "room": "t", "name": "room"}', "kept for the room's own messages"),
         ('{"type": "hello", "room": "t", "name": "Ada", "token": 5}', "wrong type"),
         (b"\xff\xfe", "not UTF-8"),
+        (None, "must be JSON text, not NoneType"),
+        (12, "must be JSON text, not int"),
+        ('{"type": "hello", "room": "d3\\n", "name": "Ada"}', "the room name 'd3\\n' is not valid"),
+        ('{"type": "hello", "room": "t", "name": "Ada", "key": "\\ud800"}', "control character"),
         ("[" * 100_000, "bytes; at most"),
         ("[" * 2000, "not valid JSON"),
     ],
@@ -49,6 +54,7 @@ def test_bad_messages_are_refused_with_a_reason(raw: str | bytes, reason: str) -
         parse(raw)
     assert reason in str(caught.value)
     assert isinstance(caught.value, ClassroomError) and isinstance(caught.value, ValueError)
+    assert isinstance(caught.value, ReversiError)
 
 
 def test_limits() -> None:
