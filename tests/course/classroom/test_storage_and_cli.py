@@ -125,3 +125,24 @@ def test_export_from_a_missing_database_is_refused(tmp_path, capsys) -> None:
     assert serve("127.0.0.1", 0, tmp_path / "missing", 60, None, export=tmp_path / "out") == 2
     assert "argument --data" in capsys.readouterr().err
     assert not (tmp_path / "out").exists() and not (tmp_path / "missing").exists()
+
+
+def test_a_database_of_the_first_layout_is_kept_aside_and_the_server_starts(tmp_path) -> None:
+    import sqlite3
+
+    old = sqlite3.connect(tmp_path / "classroom.sqlite3")
+    old.executescript(
+        "CREATE TABLE rooms (name TEXT PRIMARY KEY, snapshot TEXT NOT NULL, updated REAL NOT NULL);"
+        "CREATE TABLE events (id INTEGER PRIMARY KEY, room TEXT, at REAL, kind TEXT, data TEXT);"
+        "CREATE INDEX events_by_room ON events (room, id);"
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, room TEXT, finished REAL, save TEXT);"
+        "INSERT INTO rooms VALUES ('reuse', '{}', 0);"
+    )
+    old.commit()
+    old.close()
+    storage = Storage(tmp_path)
+    assert storage.load_rooms(now=0.0) == []
+    tables = {name for (name,) in storage.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"rooms_v1", "events_v1", "games_v1", "rooms", "events", "games", "set_aside"} <= tables
+    assert storage.db.execute("SELECT name FROM rooms_v1").fetchall() == [("reuse",)]
+    storage.close()
