@@ -36,10 +36,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--move-time", type=seconds(maximum=MAX_SECONDS), default=None, help="seconds per move"
     )
-    parser.add_argument("--max-connections-per-address", type=whole(1, 100_000), default=Limits.connections,
-                        help="connections one client address may hold at once")
-    parser.add_argument("--max-rooms-per-address", type=whole(1, 100_000), default=Limits.rooms,
-                        help="new rooms one client address may open in 10 minutes")
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=whole(1, 100_000),
+        default=Limits.connections,
+        help="connections one client address may hold at once",
+    )
+    parser.add_argument(
+        "--max-rooms-per-address",
+        type=whole(1, 100_000),
+        default=Limits.rooms,
+        help="new rooms one client address may open in 10 minutes",
+    )
     parser.add_argument("--export", type=output_folder, default=None, metavar="FOLDER",
                         help="write the finished games as save files and exit")  # fmt: skip
 

@@ -107,7 +107,9 @@ class Field:
 
     def describe(self) -> str:
         optional = "" if self.required else " (optional)"
-        limit = {str: f", 1-{self.limit} characters", int: f", 0 to {self.limit}"}.get(self.kind, "")
+        limit = {str: f", 1-{self.limit} characters", int: f", 0 to {self.limit}"}.get(
+            self.kind, ""
+        )
         return f"{self.name}{optional}: {self.kind.__name__}{limit}"
 
 
@@ -239,7 +241,9 @@ def parse(raw: Any) -> dict[str, Any]:
 def _json_object(raw: Any) -> dict[str, Any]:
     if isinstance(raw, bytes):
         if len(raw) > MAX_MESSAGE_BYTES:
-            raise MessageError(f"the message is {len(raw)} bytes; at most {MAX_MESSAGE_BYTES} are read")
+            raise MessageError(
+                f"the message is {len(raw)} bytes; at most {MAX_MESSAGE_BYTES} are read"
+            )
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -254,7 +258,9 @@ def _json_object(raw: Any) -> dict[str, Any]:
     except (json.JSONDecodeError, RecursionError):
         raise MessageError("the message is not valid JSON") from None
     if not isinstance(data, dict):
-        raise MessageError(f"a message must be a JSON object with a 'type', not {type(data).__name__}")
+        raise MessageError(
+            f"a message must be a JSON object with a 'type', not {type(data).__name__}"
+        )
     return data
 
 

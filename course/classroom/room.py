@@ -150,7 +150,9 @@ class Room:
 
     # -- people coming and going --------------------------------------------------------
 
-    def join(self, conn: ConnId, hello: dict[str, Any], now: float, teacher: bool = False) -> list[Outgoing]:
+    def join(
+        self, conn: ConnId, hello: dict[str, Any], now: float, teacher: bool = False
+    ) -> list[Outgoing]:
         """Someone says hello: back to their seat (with its token), a free seat, or the audience."""
         self.now = now
         if self.closed:
@@ -160,7 +162,9 @@ class Room:
         out: list[Outgoing] = []
         seat = self._seat_for_token(token) if token else None
         if token and seat is None:
-            return [((conn,), error(f"that token does not hold a seat in room {self.name!r}", "hello"))]
+            return [
+                ((conn,), error(f"that token does not hold a seat in room {self.name!r}", "hello"))
+            ]
         if seat is None:
             problem = self._name_problem(name)
             if problem:
@@ -170,7 +174,9 @@ class Room:
             if seat.conn is not None and seat.conn in self.members:
                 old = seat.conn
                 del self.members[old]
-                out.append(((old,), {"type": "closed", "reason": "you joined this seat from another page"}))
+                out.append(
+                    ((old,), {"type": "closed", "reason": "you joined this seat from another page"})
+                )
             back = seat.away_since is not None
             seat.conn, seat.away_since = conn, None
             self.members[conn] = Member(seat.name, seat.color.value)
@@ -192,7 +198,10 @@ class Room:
         self.dirty = True
         welcome = {"type": "welcome", "room": self.name, "name": member.name, "role": member.role,
                    "token": new_token}  # fmt: skip
-        history = {"type": "history", "lines": [line for line in earlier if self._may_read(member, line)]}
+        history = {
+            "type": "history",
+            "lines": [line for line in earlier if self._may_read(member, line)],
+        }
         out = [((conn,), welcome), ((conn,), history), *out, (self._everyone(), self.state())]
         game = self.game
         if game and game.pending_undo and member.role == game.pending_undo.opponent.value:
@@ -243,7 +252,9 @@ class Room:
         """
         self.now = now
         out = self._run_clock()
-        return out + HANDLERS[message["type"]](self, OVERVIEW, Member("teacher", "teacher"), message)
+        return out + HANDLERS[message["type"]](
+            self, OVERVIEW, Member("teacher", "teacher"), message
+        )
 
     def tick(self, now: float) -> list[Outgoing]:
         """Time passes: lost turns on the clock, lapsed undo questions, absent players past their grace."""
@@ -344,7 +355,9 @@ class Room:
             return []
         asker = self.seats[game.pending_undo].name
         self._end_question(False)
-        out = self._alert(f"Nobody answered {asker}'s undo question within {self.undo_wait:g} s: it lapsed")
+        out = self._alert(
+            f"Nobody answered {asker}'s undo question within {self.undo_wait:g} s: it lapsed"
+        )
         return out + self._after_change()
 
     @handles("resign")
@@ -392,13 +405,18 @@ class Room:
             out += self._stop("aborted")
         self.closed = True
         self.dirty = True
-        return [*out, (self._everyone(), {"type": "closed", "reason": "the teacher closed the room"})]
+        return [
+            *out,
+            (self._everyone(), {"type": "closed", "reason": "the teacher closed the room"}),
+        ]
 
     @handles("end")
     def _on_end(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
         if not self.running:
             raise RuleError("no game is running in this room")
-        return self._alert("The teacher ended the game: abandoned, no winner") + self._stop("abandoned")
+        return self._alert("The teacher ended the game: abandoned, no winner") + self._stop(
+            "abandoned"
+        )
 
     @handles("mute")
     def _on_mute(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
@@ -433,7 +451,9 @@ class Room:
         if target is None:
             raise RuleError(f"nobody called {message['name']!r} is connected to this room")
         name = self.members[target].name
-        out: list[Outgoing] = [((target,), {"type": "closed", "reason": "the teacher disconnected you"})]
+        out: list[Outgoing] = [
+            ((target,), {"type": "closed", "reason": "the teacher disconnected you"})
+        ]
         out += self._alert(f"The teacher disconnected {name}")
         return out + self.leave(target, self.now)
 
@@ -452,7 +472,9 @@ class Room:
         if game.pending_undo is not None:
             self._end_question(False)
         self.stopped = why
-        self.records.append(("stopped", {"game": self.game_id, "save": game_to_dict(game), "status": why}))
+        self.records.append(
+            ("stopped", {"game": self.game_id, "save": game_to_dict(game), "status": why})
+        )
         self.dirty = True
         return [(self._everyone(), self.state())]
 
@@ -531,9 +553,13 @@ class Room:
             try:
                 game.apply(action)
             except (ReversiError, ValueError, TypeError, KeyError) as failed:
-                raise RuleError(f"cannot replay {source}: action {number} ({action!r:.60}): {failed}") from None
+                raise RuleError(
+                    f"cannot replay {source}: action {number} ({action!r:.60}): {failed}"
+                ) from None
         if saved.get("board") is not None and str(game.board) != saved["board"]:
-            raise RuleError(f"cannot replay {source}: the replayed board differs from the stored one")
+            raise RuleError(
+                f"cannot replay {source}: the replayed board differs from the stored one"
+            )
         return game
 
     def _start_game(self) -> list[Outgoing]:
@@ -551,7 +577,9 @@ class Room:
         self._stored_actions = 0
         self._rematch.clear()
         self.dirty = True
-        return self._alert(f"Game {self.games_played} starts: {black.name} (Black) against {white.name} (White)")
+        return self._alert(
+            f"Game {self.games_played} starts: {black.name} (Black) against {white.name} (White)"
+        )
 
     def _game_running(self) -> Game:
         if self.game is None:
@@ -590,7 +618,9 @@ class Room:
         assert game is not None
         out: list[Outgoing] = []
         while game.must_pass and game.pending_undo is None:
-            out += self._alert(f"{self.seats[game.turn].name} ({game.turn}) has no legal move and passes")
+            out += self._alert(
+                f"{self.seats[game.turn].name} ({game.turn}) has no legal move and passes"
+            )
             game.pass_turn()
         if self._newly_over():
             out += self._alert(f"Game over: {game.outcome}")
@@ -618,10 +648,16 @@ class Room:
                 "text": f"{asker.name} asks to take back their last move. Do you agree?"}  # fmt: skip
 
     def _alert(self, text: str) -> list[Outgoing]:
-        return self._say({"type": "chat", "from": "room", "text": text, "alert": True, "audience": "all"})
+        return self._say(
+            {"type": "chat", "from": "room", "text": text, "alert": True, "audience": "all"}
+        )
 
     def _say(self, line: dict[str, Any]) -> list[Outgoing]:
-        line = {"type": "chat", "id": self.next_line, **{k: v for k, v in line.items() if k != "type"}}
+        line = {
+            "type": "chat",
+            "id": self.next_line,
+            **{k: v for k, v in line.items() if k != "type"},
+        }
         self.next_line += 1
         self.dirty = True
         self.chat.append(line)

@@ -79,8 +79,6 @@ CHAT_PER_SECOND, CHAT_BURST = 1.0, 8
 ADDRESS_CHAT_PER_SECOND, ADDRESS_CHAT_BURST = 5.0, 30
 
 
-
-
 log = logging.getLogger("course.classroom")
 
 

@@ -34,7 +34,9 @@ class Class:
         await self.clients["Ada"].move("d3")
         await self.clients["Bob"].until(lambda s: s["game"]["plies"] == 1)
         await self.clients["Bob"].say("a rude line")
-        await self.clients["Cy"].wait_for(lambda m: m["type"] == "chat" and m["text"] == "a rude line")
+        await self.clients["Cy"].wait_for(
+            lambda m: m["type"] == "chat" and m["text"] == "a rude line"
+        )
 
     def stop(self) -> None:
         for client in self.clients.values():

@@ -21,7 +21,11 @@ def test_each_room_shows_board_clocks_away_undo_and_chat_and_sections_come_after
         desk.send("o", "chat", text=f"line {i}")
 
     def handins() -> dict:
-        return {"title": "Hand-ins", "columns": ["student", "exercise"], "rows": [["Ada", "04_flips"]]}
+        return {
+            "title": "Hand-ins",
+            "columns": ["student", "exercise"],
+            "rows": [["Ada", "04_flips"]],
+        }
 
     def broken() -> dict:
         raise OSError("the folder went away")
@@ -40,7 +44,11 @@ def test_each_room_shows_board_clocks_away_undo_and_chat_and_sections_come_after
 
 @pytest.mark.parametrize("kind", sorted(MESSAGES))
 def test_the_overview_sends_only_the_teachers_room_actions(kind: str) -> None:
-    fields = {f.name: {str: "Ada", bool: True, int: 1}[f.kind] for f in MESSAGES[kind].fields if f.required}
+    fields = {
+        f.name: {str: "Ada", bool: True, int: 1}[f.kind]
+        for f in MESSAGES[kind].fields
+        if f.required
+    }
     if kind == "move":
         fields["square"] = "d3"
     if kind == "hello":

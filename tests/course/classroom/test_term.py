@@ -20,11 +20,15 @@ REPO = Path(__file__).resolve().parents[3]
 def restart(desk: Desk, storage: Storage) -> Room:
     """Store the desk's room, then load it back as a restarted server would."""
     storage.save(desk.room)
-    rooms = {room.name: room for room in storage.load_rooms(now=desk.now, settings=desk.room.settings)}
+    rooms = {
+        room.name: room for room in storage.load_rooms(now=desk.now, settings=desk.room.settings)
+    }
     return rooms[desk.room.name]
 
 
-def test_a_closed_name_reused_then_a_restart_resumes_the_new_game_and_keeps_the_old(tmp_path) -> None:
+def test_a_closed_name_reused_then_a_restart_resumes_the_new_game_and_keeps_the_old(
+    tmp_path,
+) -> None:
     storage = Storage(tmp_path)
     desk, _ = seated()
     desk.join("t", "Lee", teacher=True)
@@ -40,7 +44,9 @@ def test_a_closed_name_reused_then_a_restart_resumes_the_new_game_and_keeps_the_
     resumed = restart(again, storage)
     assert resumed.game is not None and resumed.game.transcript() == "d3c5"
     assert resumed.games_played == 1 and resumed.room_id != desk.room.room_id
-    assert [game["actions"][-1]["action"] for game in storage.finished_games("table-1")] == ["resign"]
+    assert [game["actions"][-1]["action"] for game in storage.finished_games("table-1")] == [
+        "resign"
+    ]
     (again_resumed,) = Storage(tmp_path).load_rooms(now=0.0)  # and every later start
     assert again_resumed.game is not None and again_resumed.game.transcript() == "d3c5"
 
@@ -56,11 +62,15 @@ def test_a_record_that_cannot_be_replayed_is_set_aside_and_the_others_start(tmp_
     fine.join("b", "Bob")
     storage.save(fine.room)
     with storage.db:  # damage one stored step: d3 becomes a1, which is not legal
-        storage.db.execute("UPDATE events SET data = replace(data, '\"d3\"', '\"a1\"') WHERE kind = 'action'")
+        storage.db.execute(
+            "UPDATE events SET data = replace(data, '\"d3\"', '\"a1\"') WHERE kind = 'action'"
+        )
     assert [room.name for room in storage.load_rooms(now=0.0)] == ["table-2"]
     assert storage.set_aside and "table-1" in storage.set_aside[0]
-    kept = sqlite3.connect(tmp_path / "classroom.sqlite3").execute("SELECT name, reason FROM set_aside")
-    (name, reason), = kept.fetchall()
+    kept = sqlite3.connect(tmp_path / "classroom.sqlite3").execute(
+        "SELECT name, reason FROM set_aside"
+    )
+    ((name, reason),) = kept.fetchall()
     assert name == "table-1" and "a1" in reason
     assert [room.name for room in Storage(tmp_path).load_rooms(now=0.0)] == ["table-2"]  # and again
 
@@ -131,7 +141,10 @@ def test_the_teacher_ends_an_abandoned_game() -> None:
     desk.send("a", "end")
     assert desk.errors("a") == ["only the teacher (with the teacher key) may send 'end' in a room"]
     desk.send("t", "end")
-    assert desk.room.stopped == "abandoned" and desk.got("o", "state")[-1]["game"]["stopped"] == "abandoned"
+    assert (
+        desk.room.stopped == "abandoned"
+        and desk.got("o", "state")[-1]["game"]["stopped"] == "abandoned"
+    )
     desk.send("a", "move", square="d3")
     assert "the game was stopped (abandoned)" in desk.errors("a")[-1]
 
@@ -149,7 +162,9 @@ def test_moderation_mute_unsay_and_kick(tmp_path) -> None:
     desk.send("t", "mute", name="bob")
     desk.send("b", "chat", text="again")
     assert desk.errors("b")[-1].startswith("the teacher has muted you")
-    desk.send("b", "move", square="d3")  # muted players still play (it is Black's turn: refused by the rules)
+    desk.send(
+        "b", "move", square="d3"
+    )  # muted players still play (it is Black's turn: refused by the rules)
     assert "not yours" in desk.errors("b")[-1]
     desk.send("t", "unmute", name="Bob")
     desk.send("b", "chat", text="sorry")
@@ -164,7 +179,11 @@ def test_moderation_mute_unsay_and_kick(tmp_path) -> None:
 @pytest.mark.parametrize("kind", sorted(MESSAGES))
 def test_every_field_of_every_kind_refuses_wrong_types_and_hostile_text(kind: str) -> None:
     for field in MESSAGES[kind].fields:
-        good = {f.name: {str: "Ada", bool: True, int: 1}[f.kind] for f in MESSAGES[kind].fields if f.required}
+        good = {
+            f.name: {str: "Ada", bool: True, int: 1}[f.kind]
+            for f in MESSAGES[kind].fields
+            if f.required
+        }
         if kind == "move":
             good["square"] = "d3"
         hostile: list[object] = [None, [], {}, 1.5]
@@ -181,7 +200,10 @@ def test_every_field_of_every_kind_refuses_wrong_types_and_hostile_text(kind: st
 
 def test_the_readme_lists_exactly_the_message_table() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    start, end = "<!-- messages: made by course.classroom.protocol.readme_table() -->", "<!-- /messages -->"
+    start, end = (
+        "<!-- messages: made by course.classroom.protocol.readme_table() -->",
+        "<!-- /messages -->",
+    )
     assert start in readme and end in readme
     block = readme.split(start, 1)[1].split(end, 1)[0].strip()
     assert block == readme_table()
@@ -193,10 +215,14 @@ def test_time_outs_forfeit_the_move_only_unless_the_room_says_otherwise(tmp_path
     assert sum(p.timeout for p in desk.game.plies) == 10 and desk.game.outcome is None
     assert "ran out of time" in desk.chat("o")[-1]
     resumed = restart(desk, Storage(tmp_path))  # and replays the same after a restart
-    assert resumed.game is not None and resumed.game.outcome is None and len(resumed.game.plies) == 10
+    assert (
+        resumed.game is not None and resumed.game.outcome is None and len(resumed.game.plies) == 10
+    )
     strict = Desk(move_time=1)
     strict.room.settings = RoomSettings(move_time=1, timeouts_to_end=4)
     strict.join("a", "Ada")
     strict.join("b", "Bob")
     strict.wait(4.5)
-    assert strict.game.outcome is not None and "kept running out of time" in str(strict.game.outcome)
+    assert strict.game.outcome is not None and "kept running out of time" in str(
+        strict.game.outcome
+    )
