@@ -12,6 +12,8 @@ import pytest
 from course.classroom.client import RoomClient
 from tests.course.classroom.server_process import ServerProcess
 
+pytestmark = pytest.mark.browser
+
 TIMEOUT = 15_000
 
 
