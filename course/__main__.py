@@ -187,19 +187,17 @@ def _release(args: argparse.Namespace) -> int:
 
 
 def _serve_arguments(serve: argparse.ArgumentParser) -> None:
-    serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to accept other machines")
-    serve.add_argument("--port", type=int, default=8765, help="0 picks a free port")
-    serve.add_argument("--data", type=Path, default=Path("classroom-data"), help="database folder")
-    serve.add_argument("--grace", type=float, default=60.0, help="seconds a seat is held")
-    serve.add_argument("--move-time", type=float, default=None, help="seconds per move")
-    serve.add_argument("--export", type=Path, default=None, metavar="FOLDER",
-                       help="write the finished games as save files and exit")  # fmt: skip
+    from course.classroom.cli import add_arguments
+
+    add_arguments(serve)
 
 
 def _serve(args: argparse.Namespace) -> int:
     from course.classroom.cli import serve
+    from course.classroom.people import Limits
 
-    return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export)
+    limits = Limits(args.max_connections_per_address, args.max_rooms_per_address)
+    return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export, limits)
 
 
 def _worksheets_arguments(parser: argparse.ArgumentParser) -> None:

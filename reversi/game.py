@@ -107,6 +107,8 @@ class Game:
         self.pending_undo: Color | None = None
         self.undos_used = {BLACK: 0, WHITE: 0}
         self._consecutive_timeouts = 0
+        #: Time-outs in a row that end the game (``None``: never; the class server's rooms).
+        self.timeouts_to_end: int | None = MAX_CONSECUTIVE_TIMEOUTS
         self.log.append(f"New game: {self.title(BLACK)} against {self.title(WHITE)}")
 
     # -- reading the game ------------------------------------------------------------
@@ -429,7 +431,7 @@ class Game:
         self._consecutive_timeouts += 1
         self.move_clock.forfeit()
         self.log.append(f"{len(self.plies)}. {color} ran out of time and loses the turn")
-        if self._consecutive_timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
+        if self.timeouts_to_end is not None and self._consecutive_timeouts >= self.timeouts_to_end:
             self._finish(leader(self.board), EndReason.TIMEOUTS)
             return
         self._advance(color, keep_clock=True)

@@ -48,13 +48,17 @@ class RoomBoard(w.VBox):
         self.log_panel = _html("reversi-log")
         self.chat_panel = _html("reversi-chat")
         self.status = _html("reversi-status")
-        self.chat_input = w.Text(placeholder="Say something to the room", layout=w.Layout(width="220px"))
+        self.chat_input = w.Text(placeholder="Say something to the room", continuous_update=False,
+                                 layout=w.Layout(width="220px"))  # fmt: skip
         self.chat_input.add_class("reversi-chat-input")
+        # Enter (or leaving the box) commits the value: that sends the line.
+        self.chat_input.observe(lambda _change: self._guarded(self._send_chat), "value")
         send = w.Button(description="Send", layout=w.Layout(width="auto"))
         send.add_class("reversi-chat-send")
         send.on_click(lambda _b: self._guarded(self._send_chat))
         self.buttons = {
             "undo": _button("Undo", "reversi-undo", lambda: self._ask("undo")),
+            "cancel": _button("Withdraw undo", "reversi-cancel", lambda: self._ask("cancel")),
             "resign": _button("Resign", "reversi-resign", lambda: self._ask("resign")),
             "rematch": _button("Rematch", "reversi-rematch", lambda: self._ask("rematch")),
         }
@@ -117,7 +121,7 @@ class RoomBoard(w.VBox):
         kind = message["type"]
         if kind == "state":
             self._show_state(message)
-        elif kind in ("chat", "history"):
+        elif kind in ("chat", "history", "unsaid"):
             self._show_chat()
         elif kind == "question":
             self.question.value = f"<b>{html.escape(message['text'])}</b>"
@@ -153,14 +157,17 @@ class RoomBoard(w.VBox):
         self.log_panel.value = log_html(game["log"])
         if self.client.question is None:
             self.question_box.layout.display = "none"
-        self.buttons["undo"].disabled = bool(game["outcome"] or game["undo_pending"])
+        mine = state["seats"].get(self.client.role or "", {})
+        self.buttons["undo"].disabled = not mine.get("can_undo", False)
+        self.buttons["cancel"].disabled = game["undo_pending"] != self.client.role
         self.buttons["resign"].disabled = bool(game["outcome"])
         self.buttons["rematch"].disabled = not game["outcome"]
         self.status.value = status_html(_turn_text(state, self.client.role))
         self._show_clocks()
 
     def _show_chat(self) -> None:
-        self.chat_panel.value = log_html(self.client.chat_texts()[-60:])
+        lines = log_html(self.client.chat_texts()[-60:])  # long lines wrap, never clipped
+        self.chat_panel.value = f'<div style="overflow-wrap:anywhere;white-space:pre-wrap">{lines}</div>'
 
     def _show_clocks(self) -> None:
         state = self.client.state

@@ -1,13 +1,55 @@
-"""``python -m course serve``: start the class server, or export its finished games."""
+"""``python -m course serve``: start the class server, or export its finished games.
+
+Every flag is checked where argparse reads it (the types of :mod:`course.arguments`),
+so a bad port, a ``nan`` grace or an empty host exits 2 naming the flag before the
+server opens anything.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import signal
 import sys
 from pathlib import Path
 
+from course.arguments import host, output_folder, port, seconds, whole
+from course.classroom.people import Limits
 from course.classroom.room import RoomSettings
+
+#: Longest grace or move time a room accepts, in seconds (a day).
+MAX_SECONDS = 86400.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``serve`` command's flags, each with its checked type."""
+    parser.add_argument(
+        "--host", type=host, default="127.0.0.1", help="0.0.0.0 to accept other machines"
+    )
+    parser.add_argument("--port", type=port, default=8765, help="0 picks a free port")
+    parser.add_argument(
+        "--data", type=output_folder, default=Path("classroom-data"), help="database folder"
+    )
+    parser.add_argument(
+        "--grace", type=seconds(maximum=MAX_SECONDS), default=60.0, help="seconds a seat is held"
+    )
+    parser.add_argument(
+        "--move-time", type=seconds(maximum=MAX_SECONDS), default=None, help="seconds per move"
+    )
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=whole(1, 100_000),
+        default=Limits.connections,
+        help="connections one client address may hold at once",
+    )
+    parser.add_argument(
+        "--max-rooms-per-address",
+        type=whole(1, 100_000),
+        default=Limits.rooms,
+        help="new rooms one client address may open in 10 minutes",
+    )
+    parser.add_argument("--export", type=output_folder, default=None, metavar="FOLDER",
+                        help="write the finished games as save files and exit")  # fmt: skip
 
 
 def serve(
@@ -17,21 +59,14 @@ def serve(
     grace: float,
     move_time: float | None,
     export: Path | None = None,
+    limits: Limits | None = None,
 ) -> int:
     """Run the server until Ctrl-C (exit status 0), or export the finished games and exit."""
     if grace <= 0 or (move_time is not None and move_time <= 0):
         print("error: --grace and --move-time must be positive numbers of seconds", file=sys.stderr)
         return 2
     if export is not None:
-        from course.classroom.storage import Storage
-
-        storage = Storage(data)
-        written = storage.export(export)
-        storage.close()
-        for path in written:
-            print(f"wrote {path}")
-        print(f"Exported {len(written)} finished games; open one with reversi.load_game(path).")
-        return 0
+        return _export(data, export)
     from course.classroom.server import run
 
     # "Press Ctrl-C to stop" holds even when the program that started us ignores Ctrl-C
@@ -42,10 +77,26 @@ def serve(
         print(line, flush=True)
 
     try:
-        asyncio.run(run(host, port, data, RoomSettings(move_time, grace), say))
+        asyncio.run(run(host, port, data, RoomSettings(move_time, grace), say, limits=limits))
     except KeyboardInterrupt:
         pass
     except OSError as failed:
         print(f"error: cannot listen on {host}:{port}: {failed.strerror}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _export(data: Path, export: Path) -> int:
+    from course.classroom.storage import FILE_NAME, Storage
+
+    if not (data / FILE_NAME).is_file():
+        print(f"error: argument --data: {str(data)!r} holds no class server database "
+              f"({FILE_NAME}): nothing to export", file=sys.stderr)  # fmt: skip
+        return 2
+    storage = Storage(data)
+    written = storage.export(export)
+    storage.close()
+    for path in written:
+        print(f"wrote {path}")
+    print(f"Exported {len(written)} finished games; open one with reversi.load_game(path).")
     return 0

@@ -30,8 +30,18 @@ from course.classroom.protocol import ClassroomError, MessageError
 from reversi.board import Board
 
 Listener = Callable[[dict[str, Any]], None]
+#: What opening a connection may raise when the server cannot be reached.
+UNREACHABLE = (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError)
 #: Seconds between attempts to come back after the connection dropped.
 RECONNECT_DELAY = 1.0
+
+
+async def open_websocket(url: str, timeout: float = 10.0) -> ClientConnection:
+    """The one place where a client opens its connection (``send``, ``recv``, ``close``, ``async for``).
+
+    Raises one of :data:`UNREACHABLE` if the server cannot be reached.
+    """
+    return await asyncio.wait_for(connect(url, max_size=2**20, compression=None), timeout)
 
 
 class RoomClient:
@@ -70,8 +80,8 @@ class RoomClient:
         Raises :class:`ClassroomError` with the server's reason if the room refuses.
         """
         try:
-            socket = await asyncio.wait_for(connect(self.url, max_size=2**20, compression=None), timeout)
-        except (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as failed:
+            socket = await open_websocket(self.url, timeout)
+        except UNREACHABLE as failed:
             raise ClassroomError(f"cannot reach the class server at {self.url!r}: {failed}") from None
         self._socket = socket
         hello: dict[str, Any] = {"type": "hello", "room": self.room, "name": self.name}
@@ -81,7 +91,8 @@ class RoomClient:
             hello["watch"] = True
         if self.key:
             hello["key"] = self.key
-        await socket.send(json.dumps(hello))
+        with contextlib.suppress(ConnectionClosed):  # a refusal may close first: it is read below
+            await socket.send(json.dumps(hello))
         while True:
             try:
                 raw = await asyncio.wait_for(socket.recv(), timeout)
@@ -127,6 +138,9 @@ class RoomClient:
 
     async def answer(self, accept: bool) -> None:
         await self.send("answer", accept=accept)
+
+    async def cancel(self) -> None:
+        await self.send("cancel")
 
     async def resign(self) -> None:
         await self.send("resign")
@@ -208,6 +222,8 @@ class RoomClient:
             self.chat = list(message["lines"])
         elif kind == "chat":
             self.chat.append(message)
+        elif kind == "unsaid":
+            self.chat = [line for line in self.chat if line.get("id") != message["line"]]
         elif kind == "question":
             self.question = message
         elif kind == "error":
@@ -246,11 +262,11 @@ class RoomClient:
         while time.monotonic() < deadline and not self._stopping:
             await asyncio.sleep(RECONNECT_DELAY)
             try:
-                socket = await connect(self.url, max_size=2**20, compression=None)
+                socket = await open_websocket(self.url)
                 hello = {"type": "hello", "room": self.room, "name": self.name, "token": self.token}
                 await socket.send(json.dumps(hello))
                 first = json.loads(await asyncio.wait_for(socket.recv(), 5))
-            except (OSError, InvalidHandshake, ConnectionClosed, asyncio.TimeoutError, MessageError):
+            except (*UNREACHABLE, ConnectionClosed, MessageError):
                 continue
             if first.get("type") == "error":
                 await socket.close()

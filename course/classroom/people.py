@@ -1,9 +1,10 @@
 """Who is in a room and what each may send: roles, the routing table, seats and their tokens.
 
 A room has two seats (Black and White) and any number of observers; a connection
-that gave the teacher key is the teacher.  :data:`ROUTES` says which role may send
-which message type: the room consults it before anything else, so an observer's
-move, undo, resignation or answer never reaches the rules.
+that gave the teacher key is the teacher.  Which role may send which message type
+is declared in :data:`course.classroom.protocol.MESSAGES`: the room consults it
+before anything else, so an observer's move, undo, resignation or answer never
+reaches the rules.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from course.classroom.protocol import MESSAGES, TEACHER
 from reversi.notation import Color
 
 #: Whatever the server uses to tell connections apart (the room only compares them).
@@ -21,27 +23,29 @@ ConnId = Hashable
 Outgoing = tuple[tuple[ConnId, ...], dict[str, Any]]
 
 PLAYERS = frozenset({"black", "white"})
-EVERYONE = frozenset({"black", "white", "observer", "teacher"})
-#: Which role may send which message type: the one place where the room routes by role.
-ROUTES: dict[str, frozenset[str]] = {
-    "move": PLAYERS,
-    "undo": PLAYERS,
-    "answer": PLAYERS,
-    "resign": PLAYERS,
-    "rematch": PLAYERS,
-    "chat": EVERYONE,
-    "close": frozenset({"teacher"}),
-    "export": frozenset({"teacher"}),
-}
 
 
 @dataclass(frozen=True)
 class RoomSettings:
-    """``move_time`` seconds per move (``None``: no clock), ``grace`` seconds a seat is held."""
+    """``move_time`` seconds per move (``None``: no clock), ``grace`` seconds a seat is held.
+
+    ``timeouts_to_end``: time-outs in a row that end a game (``None``, the default: never;
+    running out of time gives up the move, not the game).
+    """
 
     move_time: float | None = None
     grace: float = 60.0
     size: int = 8
+    timeouts_to_end: int | None = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client address may hold: connections at once, and new rooms per ``window`` seconds."""
+
+    connections: int = 60
+    rooms: int = 20
+    window: float = 600.0
 
 
 @dataclass
@@ -68,8 +72,8 @@ def token_hash(token: str) -> str:
 
 def not_allowed(role: str, kind: str) -> str:
     """Why ``role`` may not send a ``kind`` message (the refusal sent back)."""
-    if role in ("observer", "teacher") and kind != "close" and kind != "export":
+    if MESSAGES[kind].senders == TEACHER:
+        return f"only the teacher (with the teacher key) may send {kind!r} in a room"
+    if role in ("observer", "teacher"):
         return f"observers can only watch and chat: a {kind!r} request is refused"
-    if kind in ("close", "export"):
-        return f"only the teacher (with the teacher key) may {kind} a room"
     return f"a {role} may not send {kind!r}"

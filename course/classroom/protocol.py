@@ -1,4 +1,4 @@
-r"""The room protocol: JSON objects with a ``"type"``, their limits, and their validation.
+r"""The room protocol: one table of message kinds, their fields and limits, and the parser.
 
 This module is the trust boundary of the class server.  Whatever arrives over the
 network was written by a program we do not control (a student's notebook, a
@@ -6,30 +6,14 @@ script, a fuzzer), so every message is parsed and checked here, on arrival, into
 plain values; the rules never see raw text.  A message that breaks a limit is
 refused with a :class:`MessageError` that names the field and the reason.
 
-Client to server (``type`` and its fields):
+:data:`MESSAGES` declares each kind a client may send once: its fields (type,
+limits, required or not), who may send it, and what it does.  :func:`parse`
+checks against it, the room routes by its ``senders`` and dispatches to the
+handler registered for the kind (see :func:`handles`), and the README's list of
+messages is :func:`readme_table` (a test compares the two).  Adding a kind is one
+entry here and its handler in :mod:`course.classroom.room`.
 
-=========  ===================================================  ==============
-type       fields                                               who may send
-=========  ===================================================  ==============
-hello      room, name, token (optional), watch (optional),      anyone, first
-           key (optional teacher key)
-move       square (``"d3"``)                                    the player to move
-undo       (none)                                               a player
-answer     accept (true/false)                                  the asked player
-resign     (none)                                               a player
-rematch    (none)                                               a player, after the end
-chat       text                                                 everyone
-close      (none)                                               the teacher
-export     (none)                                               the teacher
-=========  ===================================================  ==============
-
-A forced pass is made by the server itself, so no client ever sends one.
-
-Server to client: ``welcome`` (your role and seat token), ``state`` (the whole
-game, after every change), ``chat`` (a line, ``alert`` true for the room's own
-notices), ``question`` (the undo confirm, sent to the asked player only),
-``error`` (to the sender only), ``export`` (finished games for the teacher),
-``closed``.
+:data:`SERVER_MESSAGES` lists what the server sends.
 
 >>> parse('{"type": "move", "square": "D3"}')
 {'type': 'move', 'square': 'd3'}
@@ -44,41 +28,41 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+from reversi.errors import ReversiError
 
 #: Longest player name (the ZX-81 program's limit of 9 letters).
 MAX_NAME = 9
 #: Longest chat line, in characters.
 MAX_CHAT = 200
+#: Longest seat token or teacher key read, in characters.
+MAX_TOKEN = 64
 #: Longest message the server reads, in bytes of UTF-8; a longer one gets an error.
 MAX_MESSAGE_BYTES = 2048
-#: Above this the websocket library closes the connection (code 1009) without reading it.
+#: Above this the server closes the connection (code 1009) without reading it.
 MAX_FRAME_BYTES = 16 * 1024
 #: Per connection: this many messages a second on average, with bursts up to RATE_BURST.
 RATE_PER_SECOND = 20.0
 RATE_BURST = 40
 #: A connection that sends this many messages over its rate is disconnected.
 MAX_DROPPED = 200
+#: Largest chat line number a ``unsay`` may name.
+MAX_LINE_ID = 2**53
 
-ROOM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
-SQUARE = re.compile(r"^[a-p](1[0-6]|[1-9])$")
+ROOM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,23}\Z")
+SQUARE = re.compile(r"[a-p](1[0-6]|[1-9])\Z")
 
-#: Fields each client message type may carry (besides ``type``).
-FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "hello": {"room": str, "name": str, "token": str, "watch": bool, "key": str},
-    "move": {"square": str},
-    "undo": {},
-    "answer": {"accept": bool},
-    "resign": {},
-    "rematch": {},
-    "chat": {"text": str},
-    "close": {},
-    "export": {},
-}
-REQUIRED = {"hello": ("room", "name"), "move": ("square",), "answer": ("accept",), "chat": ("text",)}
+PLAYERS = frozenset({"black", "white"})
+EVERYONE = frozenset({"black", "white", "observer", "teacher"})
+TEACHER = frozenset({"teacher"})
+#: ``senders`` of the first message, which joins a room.
+ANYONE_FIRST = frozenset({"anyone, first"})
 
 
-class ClassroomError(Exception):
+class ClassroomError(ReversiError):
     """Base class of every error of the class server and the board that joins it."""
 
 
@@ -90,54 +74,78 @@ class RuleError(ClassroomError):
     """A well-formed request the rules refuse (out of turn, illegal, not yours to send)."""
 
 
-def parse(raw: str | bytes) -> dict[str, Any]:
-    """Check one incoming message and return it as a clean dict (names stripped, squares lower case)."""
-    if isinstance(raw, bytes):
-        if len(raw) > MAX_MESSAGE_BYTES:
-            raise MessageError(f"the message is {len(raw)} bytes; at most {MAX_MESSAGE_BYTES} are read")
-        try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise MessageError("the message is not UTF-8 text") from None
-    size = len(raw.encode("utf-8", "surrogatepass"))
-    if size > MAX_MESSAGE_BYTES:
-        raise MessageError(f"the message is {size} bytes; at most {MAX_MESSAGE_BYTES} are read")
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
-        raise MessageError("the message is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise MessageError(f"a message must be a JSON object with a 'type', not {type(data).__name__}")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        shown = repr(kind)[:40]
-        raise MessageError(f"unknown message type {shown}; known: {', '.join(FIELDS)}")
-    allowed = FIELDS[kind]
-    for key, value in data.items():
-        if key == "type":
-            continue
-        if key not in allowed:
-            raise MessageError(f"a {kind!r} message has no field {key[:30]!r}")
-        want = allowed[key]
-        if not isinstance(value, want) or (want is not bool and isinstance(value, bool)):
-            raise MessageError(f"field {key!r} of a {kind!r} message has the wrong type")
-    for key in REQUIRED.get(kind, ()):
-        if key not in data:
-            raise MessageError(f"a {kind!r} message needs the field {key!r}")
-    clean: dict[str, Any] = dict(data)
-    if kind == "hello":
-        clean["room"] = room_name(data["room"])
-        clean["name"] = player_name(data["name"])
-        if "token" in data:
-            clean["token"] = _text(data["token"], "token", 64)
-    elif kind == "move":
-        square = data["square"].strip().lower()
-        if not SQUARE.match(square):
-            raise MessageError(f"{data['square'][:10]!r} is not a square like 'd3'")
-        clean["square"] = square
-    elif kind == "chat":
-        clean["text"] = chat_text(data["text"])
-    return clean
+@dataclass(frozen=True)
+class Field:
+    """One field of a message: its JSON type, whether it is required, and its limit.
+
+    Strings are stripped and must be non-blank, at most ``limit`` characters, with
+    no control character or lone surrogate; whole numbers are at most ``limit``
+    and at least 0; ``clean`` (if any) checks and normalises the value further.
+    """
+
+    name: str
+    kind: type
+    required: bool = True
+    limit: int = 0
+    clean: Callable[[Any], Any] | None = None
+    what: str = ""
+    #: Whether surrounding spaces are dropped (a room name is taken exactly as sent).
+    strip: bool = True
+
+    def read(self, message: str, raw: object) -> Any:
+        """The checked value of this field in a ``message`` message, or a MessageError."""
+        value: Any = raw
+        if type(value) is not self.kind and not (self.kind is float and type(value) is int):
+            raise MessageError(f"field {self.name!r} of a {message!r} message has the wrong type")
+        if isinstance(value, str):
+            checked = _text(value, self.name, self.limit, self.what or None)
+            if self.strip:
+                value = checked
+        elif self.kind is int and isinstance(value, int) and not 0 <= value <= self.limit:
+            raise MessageError(f"field {self.name!r} must be from 0 to {self.limit}, not {value}")
+        return self.clean(value) if self.clean else value
+
+    def describe(self) -> str:
+        optional = "" if self.required else " (optional)"
+        limit = {str: f", 1-{self.limit} characters", int: f", 0 to {self.limit}"}.get(
+            self.kind, ""
+        )
+        return f"{self.name}{optional}: {self.kind.__name__}{limit}"
+
+
+@dataclass(frozen=True)
+class Message:
+    """One kind of client message: its fields, who may send it, and what it does."""
+
+    kind: str
+    fields: tuple[Field, ...]
+    senders: frozenset[str]
+    does: str
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+def _square(text: str) -> str:
+    square = text.lower()
+    if not SQUARE.match(square):
+        raise MessageError(f"{text[:10]!r} is not a square like 'd3'")
+    return square
+
+
+def room_name(name: str) -> str:
+    """A room's name: letters, digits, ``-`` and ``_``, at most 24, like ``table-3``.
+
+    >>> room_name("d3\\n")
+    Traceback (most recent call last):
+    ...
+    course.classroom.protocol.MessageError: the room name 'd3\\n' is not valid: use 1 to 24 letters, digits, '-' or '_'
+    """
+    if not isinstance(name, str) or not ROOM_NAME.match(name):
+        raise MessageError(
+            f"the room name {str(name)[:30]!r} is not valid: use 1 to 24 letters, digits, '-' or '_'"
+        )
+    return name
 
 
 def player_name(name: str) -> str:
@@ -156,18 +164,116 @@ def player_name(name: str) -> str:
     return name
 
 
-def room_name(name: str) -> str:
-    """A room's name: letters, digits, ``-`` and ``_``, at most 24, like ``table-3``."""
-    if not ROOM_NAME.match(name):
-        raise MessageError(
-            f"the room name {name[:30]!r} is not valid: use 1 to 24 letters, digits, '-' or '_'"
-        )
-    return name
-
-
 def chat_text(text: str) -> str:
     """A chat line: not blank, at most :data:`MAX_CHAT` characters, no control characters."""
     return _text(text, "text", MAX_CHAT)
+
+
+ROOM = Field("room", str, limit=24, clean=room_name, strip=False)
+NAME = Field("name", str, limit=MAX_NAME, what="the name", clean=player_name)
+TARGET = Field("name", str, limit=MAX_NAME, what="the name")
+
+#: Every message a client may send: the one table of the protocol.
+MESSAGES: dict[str, Message] = {
+    m.kind: m
+    for m in (
+        Message("hello", (ROOM, NAME, Field("token", str, False, MAX_TOKEN),
+                          Field("watch", bool, False), Field("key", str, False, MAX_TOKEN)),
+                ANYONE_FIRST, "join a room: back to your seat with its token, a free seat, "
+                "or watch (`watch` true, or the seats are taken); `key` is the teacher key"),
+        Message("move", (Field("square", str, limit=3, clean=_square),), PLAYERS,
+                "play a disc on `square` (like `d3`), on your turn"),
+        Message("undo", (), PLAYERS, "ask the opponent to take back your last move (once a game)"),
+        Message("cancel", (), PLAYERS, "withdraw your undo question before it is answered"),
+        Message("answer", (Field("accept", bool),), PLAYERS, "accept or decline the undo question asked of you"),
+        Message("resign", (), PLAYERS, "give up the game"),
+        Message("rematch", (), PLAYERS, "after the end: both ask, and a new game starts with colours swapped"),
+        Message("chat", (Field("text", str, limit=MAX_CHAT),), EVERYONE,
+                "say a line (observers reach only observers while a game runs)"),
+        Message("mute", (TARGET,), TEACHER, "silence the person called `name` in this room"),
+        Message("unmute", (TARGET,), TEACHER, "let the person called `name` chat again"),
+        Message("unsay", (Field("line", int, limit=MAX_LINE_ID),), TEACHER,
+                "remove chat line number `line` for everyone"),
+        Message("kick", (TARGET,), TEACHER,
+                "disconnect the person called `name` (a player's seat is held for the grace time)"),
+        Message("end", (), TEACHER, "end the running game as abandoned (no winner)"),
+        Message("close", (), TEACHER, "close the room: its game stops, recorded as aborted"),
+        Message("export", (), TEACHER, "get the room's finished games as saves"),
+    )
+}  # fmt: skip
+
+#: What the server sends, and when.
+SERVER_MESSAGES: dict[str, str] = {
+    "welcome": "your role (`black`, `white`, `observer`, `teacher`) and your seat's token",
+    "history": "the chat lines so far (right after `welcome`)",
+    "state": "the whole room and its game, after every change (the same text for everyone)",
+    "chat": "a chat line (`id`, `from`, `text`; `alert` true for the room's own notices)",
+    "unsaid": "chat line `line` was removed by the teacher",
+    "question": "the undo question, to the asked player only",
+    "error": "why your message was refused (to you alone)",
+    "export": "the finished games (to the teacher)",
+    "closed": "the room closed or you were disconnected, with the reason",
+}
+
+
+def parse(raw: Any) -> dict[str, Any]:
+    """Check one incoming message and return it as a clean dict (names stripped, squares lower case)."""
+    data = _json_object(raw)
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGES:
+        shown = repr(kind)[:40]
+        raise MessageError(f"unknown message type {shown}; known: {', '.join(MESSAGES)}")
+    declared = MESSAGES[kind]
+    clean: dict[str, Any] = {"type": kind}
+    for key, value in data.items():
+        if key == "type":
+            continue
+        found = declared.field(key)
+        if found is None:
+            raise MessageError(f"a {kind!r} message has no field {str(key)[:30]!r}")
+        clean[key] = found.read(kind, value)
+    for needed in declared.fields:
+        if needed.required and needed.name not in data:
+            raise MessageError(f"a {kind!r} message needs the field {needed.name!r}")
+    return clean
+
+
+def _json_object(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_MESSAGE_BYTES:
+            raise MessageError(
+                f"the message is {len(raw)} bytes; at most {MAX_MESSAGE_BYTES} are read"
+            )
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise MessageError("the message is not UTF-8 text") from None
+    if not isinstance(raw, str):
+        raise MessageError(f"a message must be JSON text, not {type(raw).__name__}")
+    size = len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise MessageError(f"the message is {size} bytes; at most {MAX_MESSAGE_BYTES} are read")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
+        raise MessageError("the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise MessageError(
+            f"a message must be a JSON object with a 'type', not {type(data).__name__}"
+        )
+    return data
+
+
+def readme_table() -> str:
+    """The README's list of messages, made from :data:`MESSAGES` and :data:`SERVER_MESSAGES`."""
+    lines = ["| client sends | fields | who may send | what it does |", "|---|---|---|---|"]
+    for m in MESSAGES.values():
+        fields = "; ".join(f.describe() for f in m.fields) or "(none)"
+        senders = ", ".join(sorted(m.senders))
+        lines.append(f"| `{m.kind}` | {fields} | {senders} | {m.does} |")
+    lines += ["", "| server sends | when |", "|---|---|"]
+    lines += [f"| `{kind}` | {when} |" for kind, when in SERVER_MESSAGES.items()]
+    return "\n".join(lines)
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -9,9 +9,14 @@ thin asyncio shell around it.
 The rules of the game are not repeated here: every move, lost turn, undo and
 resignation goes through :class:`reversi.Game`, which refuses what is illegal.
 The room adds what only a room knows: who sits where, who may send what (the
-:data:`~course.classroom.people.ROUTES` table), who hears what (the undo question goes to the opponent
+:data:`~course.classroom.protocol.MESSAGES` table), who hears what (the undo question goes to the opponent
 alone, observers' chat stays among observers while a game runs), the seat held
 for an absent player, and the alert line in the chat for every event.
+
+Every message kind a member may send is declared in
+:data:`~course.classroom.protocol.MESSAGES` (fields, senders); its handler here is
+registered with :func:`handles`.  A room and each of its games carry an id of their
+own, so storage never mixes two games that share a room name or a number.
 
 The move clock keeps running while a player is away.  Pausing it would let a
 player stop their clock by pulling the cable; the grace time already bounds the
@@ -22,12 +27,12 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from course.classroom.people import (
     PLAYERS,
-    ROUTES,
     ConnId,
     Member,
     Outgoing,
@@ -36,7 +41,7 @@ from course.classroom.people import (
     not_allowed,
     token_hash,
 )
-from course.classroom.protocol import RuleError, error
+from course.classroom.protocol import MESSAGES, RuleError, error
 from course.classroom.views import state_message
 from reversi.errors import ReversiError
 from reversi.game import Game
@@ -46,6 +51,31 @@ from reversi.saves import game_from_dict, game_to_dict
 
 #: Chat lines a room remembers (and sends to whoever joins).
 CHAT_HISTORY = 200
+
+Handler = Callable[["Room", ConnId, Member, dict[str, Any]], list[Outgoing]]
+#: The handler of each client message kind of :data:`~course.classroom.protocol.MESSAGES` but hello.
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(kind: str) -> Callable[[Handler], Handler]:
+    """Register the decorated method as the handler of message ``kind`` (declared in MESSAGES)."""
+    if kind not in MESSAGES or kind == "hello":
+        raise KeyError(f"{kind!r} is not a room message of the protocol's table")
+
+    def register(method: Handler) -> Handler:
+        HANDLERS[kind] = method
+        return method
+
+    return register
+
+
+#: What the room calls the teacher's overview page when it acts (it is no connection of the room).
+OVERVIEW = "teacher overview"
+
+
+def new_id() -> str:
+    """A fresh identifier for a room or a game (never reused, whatever the names)."""
+    return secrets.token_hex(8)
 
 
 @dataclass
@@ -62,6 +92,22 @@ class Room:
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
     finished: list[dict[str, Any]] = field(default_factory=list)
     closed: bool = False
+    #: This room's identity (a closed room's name may be reused by a new room).
+    room_id: str = field(default_factory=new_id)
+    #: The current game's identity (``None`` before the first game).
+    game_id: str | None = None
+    #: Why the current game stopped outside the rules: "abandoned" or "aborted" (or None).
+    stopped: str | None = None
+    #: Names (case-folded) the teacher muted.
+    muted: set[str] = field(default_factory=set)
+    #: The number the next chat line gets.
+    next_line: int = 1
+    #: Since when nobody is in the room and no game runs (None while someone is or a game runs).
+    idle_since: float | None = None
+    #: Seconds an undo question waits before it lapses.
+    undo_wait: float = 30.0
+    #: When the pending undo question was asked, and how long the asked player had thought by then.
+    _asked: tuple[float, float] | None = None
     #: What happened since the server last stored the room: ("chat", line), ("action",
     #: {"game": n, "action": ...}) for each step of a game, ("finished", save).
     records: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -69,13 +115,30 @@ class Room:
     dirty: bool = False
     _stored_actions: int = 0
     _rematch: set[Color] = field(default_factory=set)
+    _announced: bool = False
 
     # -- reading ------------------------------------------------------------------------
 
     @property
     def running(self) -> bool:
         """Whether a game is being played (both seats taken, not over)."""
-        return self.game is not None and not self.game.is_over
+        return self.game is not None and not self.game.is_over and self.stopped is None
+
+    def time_left(self) -> float | None:
+        """Seconds the side to move has left; frozen while an undo question waits (it costs no one)."""
+        game = self.game
+        if game is None or not self.running or game.time_per_move is None:
+            return None
+        if self._asked is not None:
+            return max(0.0, game.time_per_move - self._asked[1])
+        return game.time_left()
+
+    def can_undo(self, color: Color) -> bool:
+        """Whether ``color`` may ask for an undo now (a move to take back, an undo left, no question open)."""
+        game = self.game
+        if game is None or not self.running or game.pending_undo is not None:
+            return False
+        return game.history.last_move_index(color) is not None and game.undos_left(color) != 0
 
     def role_of(self, conn: ConnId) -> str | None:
         member = self.members.get(conn)
@@ -87,7 +150,9 @@ class Room:
 
     # -- people coming and going --------------------------------------------------------
 
-    def join(self, conn: ConnId, hello: dict[str, Any], now: float, teacher: bool = False) -> list[Outgoing]:
+    def join(
+        self, conn: ConnId, hello: dict[str, Any], now: float, teacher: bool = False
+    ) -> list[Outgoing]:
         """Someone says hello: back to their seat (with its token), a free seat, or the audience."""
         self.now = now
         if self.closed:
@@ -97,7 +162,9 @@ class Room:
         out: list[Outgoing] = []
         seat = self._seat_for_token(token) if token else None
         if token and seat is None:
-            return [((conn,), error(f"that token does not hold a seat in room {self.name!r}", "hello"))]
+            return [
+                ((conn,), error(f"that token does not hold a seat in room {self.name!r}", "hello"))
+            ]
         if seat is None:
             problem = self._name_problem(name)
             if problem:
@@ -107,7 +174,9 @@ class Room:
             if seat.conn is not None and seat.conn in self.members:
                 old = seat.conn
                 del self.members[old]
-                out.append(((old,), {"type": "closed", "reason": "you joined this seat from another page"}))
+                out.append(
+                    ((old,), {"type": "closed", "reason": "you joined this seat from another page"})
+                )
             back = seat.away_since is not None
             seat.conn, seat.away_since = conn, None
             self.members[conn] = Member(seat.name, seat.color.value)
@@ -129,11 +198,15 @@ class Room:
         self.dirty = True
         welcome = {"type": "welcome", "room": self.name, "name": member.name, "role": member.role,
                    "token": new_token}  # fmt: skip
-        history = {"type": "history", "lines": [line for line in earlier if self._may_read(member, line)]}
+        history = {
+            "type": "history",
+            "lines": [line for line in earlier if self._may_read(member, line)],
+        }
         out = [((conn,), welcome), ((conn,), history), *out, (self._everyone(), self.state())]
         game = self.game
         if game and game.pending_undo and member.role == game.pending_undo.opponent.value:
             out.append(((conn,), self._question()))
+        self.note_idle()
         return out
 
     def leave(self, conn: ConnId, now: float) -> list[Outgoing]:
@@ -151,6 +224,7 @@ class Room:
                     f"{seat.name} lost the connection; the seat is held for {self.settings.grace:g} s"
                 )
         self.dirty = True
+        self.note_idle()
         return [*out, (self._everyone(), self.state())]
 
     # -- messages ------------------------------------------------------------------------
@@ -162,24 +236,40 @@ class Room:
         kind = message["type"]
         if member is None:
             return [((conn,), error("say hello first: join a room with a name", kind))]
-        if member.role not in ROUTES.get(kind, frozenset()):
+        if member.role not in MESSAGES[kind].senders:
             return [((conn,), error(not_allowed(member.role, kind), kind))]
         out = self._run_clock()
         try:
-            out += getattr(self, "_on_" + kind)(conn, member, message)
+            out += HANDLERS[kind](self, conn, member, message)
         except (RuleError, ReversiError) as refused:
             return [*out, ((conn,), error(str(refused), kind))]
         return out
 
-    def tick(self, now: float) -> list[Outgoing]:
-        """Time passes: lost turns on the clock, and absent players past their grace time."""
+    def moderate(self, message: dict[str, Any], now: float) -> list[Outgoing]:
+        """A teacher's checked message from the overview page (not a member of the room).
+
+        Raises :class:`RuleError` (or another kit error) with the reason when refused.
+        """
         self.now = now
         out = self._run_clock()
-        for seat in list(self.seats.values()):
-            if seat.away_since is None or now - seat.away_since < self.settings.grace:
-                continue
+        return out + HANDLERS[message["type"]](
+            self, OVERVIEW, Member("teacher", "teacher"), message
+        )
+
+    def tick(self, now: float) -> list[Outgoing]:
+        """Time passes: lost turns on the clock, lapsed undo questions, absent players past their grace."""
+        self.now = now
+        if self.closed:
+            return []
+        out = self._run_clock() + self._lapse_question()
+        expired = [s for s in self.seats.values()
+                   if s.away_since is not None and now - s.away_since >= self.settings.grace]  # fmt: skip
+        if expired and self.running and all(s.conn is None for s in self.seats.values()):
+            names = " and ".join(s.name for s in self.seats.values())
+            out += self._alert(f"Neither player came back ({names}): the game is abandoned")
+            return out + self._stop("abandoned")
+        for seat in expired:
             if self.running:
-                assert self.game is not None
                 out += self._alert(
                     f"{seat.name} did not come back within {self.settings.grace:g} s and resigns"
                 )
@@ -190,10 +280,19 @@ class Room:
                 self.dirty = True
                 out += self._alert(f"{seat.name} did not come back; the {seat.color} seat is free")
                 out.append((self._everyone(), self.state()))
+        self.note_idle()
         return out
+
+    def note_idle(self) -> None:
+        """Mark since when the room is empty with no game running (the server forgets it later)."""
+        if self.members or self.running:
+            self.idle_since = None
+        elif self.idle_since is None:
+            self.idle_since = self.now
 
     # -- each message type -------------------------------------------------------------
 
+    @handles("move")
     def _on_move(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
         game = self._game_running()
         color = Color(member.role)
@@ -202,10 +301,12 @@ class Room:
         game.play(message["square"])
         return self._after_change()
 
+    @handles("undo")
     def _on_undo(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
         game = self._game_running()
         color = Color(member.role)
         game.request_undo(color)
+        self._asked = (self.now, game.elapsed())
         out = self._alert(
             f"{member.name} ({color}) asks to take back their last move; "
             f"{self.seats[color.opponent].name} decides"
@@ -215,23 +316,58 @@ class Room:
             out.append(((opponent,), self._question()))
         return out + self._after_change()
 
+    @handles("answer")
     def _on_answer(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
         game = self._game_running()
         color = Color(member.role)
         if game.pending_undo is not color.opponent:
             raise RuleError("there is no undo question for you to answer")
-        game.answer_undo(message["accept"])
+        self._end_question(message["accept"])
         asker = self.seats[color.opponent].name
         verdict = "accepts" if message["accept"] else "declines"
         out = self._alert(f"{member.name} {verdict} {asker}'s undo request")
         return out + self._after_change()
 
+    @handles("cancel")
+    def _on_cancel(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        game = self._game_running()
+        if game.pending_undo is not Color(member.role):
+            raise RuleError("you have no undo question waiting to withdraw")
+        self._end_question(False)
+        out = self._alert(f"{member.name} withdraws the undo question")
+        return out + self._after_change()
+
+    def _end_question(self, accept: bool) -> None:
+        """Answer the waiting question; the asked player's clock resumes where it stood when asked."""
+        game = self.game
+        assert game is not None
+        thought = self._asked[1] if self._asked else 0.0
+        self._asked = None
+        game.answer_undo(accept)
+        if not accept:
+            game.move_clock.start(elapsed=thought)  # the wait is charged to no one
+
+    def _lapse_question(self) -> list[Outgoing]:
+        game = self.game
+        if game is None or game.pending_undo is None or self._asked is None:
+            return []
+        if self.now - self._asked[0] < self.undo_wait:
+            return []
+        asker = self.seats[game.pending_undo].name
+        self._end_question(False)
+        out = self._alert(
+            f"Nobody answered {asker}'s undo question within {self.undo_wait:g} s: it lapsed"
+        )
+        return out + self._after_change()
+
+    @handles("resign")
     def _on_resign(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
         self._game_running()
         out = self._alert(f"{member.name} ({Color(member.role)}) resigns")
         self._resign(Color(member.role))
         return out + self._after_change()
 
+    @handles("rematch")
     def _on_rematch(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
         if self.running or self.game is None:
             raise RuleError("a rematch can be asked for only after a game has ended")
@@ -252,19 +388,97 @@ class Room:
         out.append((self._everyone(), self.state()))
         return out
 
+    @handles("chat")
     def _on_chat(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        if member.name.casefold() in self.muted and member.role != "teacher":
+            raise RuleError("the teacher has muted you in this room: you can still play and read")
         audience = "observers" if member.role == "observer" and self.running else "all"
         sender = f"Teacher {member.name}" if member.role == "teacher" else member.name
         line = {"type": "chat", "from": sender, "text": message["text"], "alert": False,
                 "audience": audience}  # fmt: skip
         return self._say(line)
 
+    @handles("close")
     def _on_close(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
         out = self._alert("The teacher closed this room")
+        if self.running:
+            out += self._stop("aborted")
         self.closed = True
         self.dirty = True
-        return [*out, (self._everyone(), {"type": "closed", "reason": "the teacher closed the room"})]
+        return [
+            *out,
+            (self._everyone(), {"type": "closed", "reason": "the teacher closed the room"}),
+        ]
 
+    @handles("end")
+    def _on_end(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        if not self.running:
+            raise RuleError("no game is running in this room")
+        return self._alert("The teacher ended the game: abandoned, no winner") + self._stop(
+            "abandoned"
+        )
+
+    @handles("mute")
+    def _on_mute(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        name = self._someone(message["name"])
+        self.muted.add(name.casefold())
+        self.dirty = True
+        return self._alert(f"The teacher muted {name}") + [(self._everyone(), self.state())]
+
+    @handles("unmute")
+    def _on_unmute(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        folded = message["name"].casefold()
+        if folded not in self.muted:
+            raise RuleError(f"nobody called {message['name']!r} is muted in this room")
+        self.muted.discard(folded)
+        self.dirty = True
+        return self._alert(f"{message['name']} may chat again") + [(self._everyone(), self.state())]
+
+    @handles("unsay")
+    def _on_unsay(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        line = next((x for x in self.chat if x.get("id") == message["line"]), None)
+        if line is None:
+            raise RuleError(f"there is no chat line number {message['line']} in this room")
+        self.chat.remove(line)
+        self.records.append(("unsay", {"line": line["id"]}))
+        return [(self._everyone(), {"type": "unsaid", "line": line["id"]})]
+
+    @handles("kick")
+    def _on_kick(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+        folded = message["name"].casefold()
+        target = next((c for c, m in self.members.items()
+                       if m.name.casefold() == folded and m.role != "teacher"), None)  # fmt: skip
+        if target is None:
+            raise RuleError(f"nobody called {message['name']!r} is connected to this room")
+        name = self.members[target].name
+        out: list[Outgoing] = [
+            ((target,), {"type": "closed", "reason": "the teacher disconnected you"})
+        ]
+        out += self._alert(f"The teacher disconnected {name}")
+        return out + self.leave(target, self.now)
+
+    def _someone(self, name: str) -> str:
+        folded = name.casefold()
+        names = [m.name for m in self.members.values()] + [s.name for s in self.seats.values()]
+        found = next((n for n in names if n.casefold() == folded), None)
+        if found is None:
+            raise RuleError(f"nobody called {name!r} is in this room")
+        return found
+
+    def _stop(self, why: str) -> list[Outgoing]:
+        """Stop the running game outside the rules ("abandoned" or "aborted"): stored, never as finished."""
+        game = self.game
+        assert game is not None
+        if game.pending_undo is not None:
+            self._end_question(False)
+        self.stopped = why
+        self.records.append(
+            ("stopped", {"game": self.game_id, "save": game_to_dict(game), "status": why})
+        )
+        self.dirty = True
+        return [(self._everyone(), self.state())]
+
+    @handles("export")
     def _on_export(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
         return [((conn,), {"type": "export", "room": self.name, "games": list(self.finished)})]
 
@@ -275,11 +489,16 @@ class Room:
         return {
             "name": self.name,
             "settings": {"move_time": self.settings.move_time, "grace": self.settings.grace,
-                         "size": self.settings.size},
+                         "size": self.settings.size, "timeouts_to_end": self.settings.timeouts_to_end},
             "seats": {s.color.value: {"name": s.name, "token_hash": s.token_hash} for s in self.seats.values()},
             "game": game_to_dict(self.game) if self.game is not None else None,
             "games_played": self.games_played,
             "closed": self.closed,
+            "room_id": self.room_id,
+            "game_id": self.game_id,
+            "stopped": self.stopped,
+            "muted": sorted(self.muted),
+            "next_line": self.next_line,
         }  # fmt: skip
 
     @classmethod
@@ -300,10 +519,14 @@ class Room:
         server was down is nobody's fault.
         """
         saved = snapshot["settings"]
-        settings = settings or RoomSettings(saved["move_time"], saved["grace"], saved["size"])
+        settings = settings or RoomSettings(saved["move_time"], saved["grace"], saved["size"],
+                                            saved.get("timeouts_to_end"))  # fmt: skip
         room = cls(snapshot["name"], settings, now=now, games_played=snapshot["games_played"],
-                   closed=snapshot["closed"], finished=list(finished))  # fmt: skip
+                   closed=snapshot["closed"], finished=list(finished), room_id=snapshot["room_id"],
+                   game_id=snapshot["game_id"], stopped=snapshot["stopped"],
+                   muted=set(snapshot["muted"]), next_line=snapshot["next_line"])  # fmt: skip
         room.chat.extend(chat)
+        room.next_line = max([room.next_line, *(line.get("id", 0) + 1 for line in chat)])
         for color_name, seat in snapshot["seats"].items():
             color = Color(color_name)
             room.seats[color] = Seat(color, seat["name"], seat["token_hash"], None, now)
@@ -311,8 +534,9 @@ class Room:
             saved_game = dict(snapshot["game"], elapsed=0.0)
             if actions is not None:
                 saved_game.update(actions=actions, board=None)
-            room.game = game_from_dict(saved_game, clock=room._clock, source=f"room {room.name!r}")
+            room.game = room._replay(saved_game)
             room._stored_actions = len(room.game.actions)
+            room._announced = room.game.is_over
         return room
 
     # -- inside -----------------------------------------------------------------------------
@@ -320,34 +544,61 @@ class Room:
     def _clock(self) -> float:
         return self.now
 
+    def _replay(self, saved: dict[str, Any]) -> Game:
+        """The stored game, replayed action by action under this room's time-out rule."""
+        source = f"room {self.name!r}"
+        game = game_from_dict(dict(saved, actions=[], board=None), clock=self._clock, source=source)
+        game.timeouts_to_end = self.settings.timeouts_to_end
+        for number, action in enumerate(saved["actions"], start=1):
+            try:
+                game.apply(action)
+            except (ReversiError, ValueError, TypeError, KeyError) as failed:
+                raise RuleError(
+                    f"cannot replay {source}: action {number} ({action!r:.60}): {failed}"
+                ) from None
+        if saved.get("board") is not None and str(game.board) != saved["board"]:
+            raise RuleError(
+                f"cannot replay {source}: the replayed board differs from the stored one"
+            )
+        return game
+
     def _start_game(self) -> list[Outgoing]:
         black, white = self.seats[BLACK], self.seats[WHITE]
         self.game = Game(
             HumanPlayer(black.name), HumanPlayer(white.name), size=self.settings.size,
             time_per_move=self.settings.move_time, undo_limit=1, clock=self._clock,
         )  # fmt: skip
+        self.game.timeouts_to_end = self.settings.timeouts_to_end
         self.games_played += 1
+        self.game_id = new_id()
+        self.stopped = None
+        self._asked = None
+        self._announced = False
         self._stored_actions = 0
         self._rematch.clear()
         self.dirty = True
-        return self._alert(f"Game {self.games_played} starts: {black.name} (Black) against {white.name} (White)")
+        return self._alert(
+            f"Game {self.games_played} starts: {black.name} (Black) against {white.name} (White)"
+        )
 
     def _game_running(self) -> Game:
         if self.game is None:
             raise RuleError("the game has not started: it needs two players")
         if self.game.is_over:
             raise RuleError(f"the game is over ({self.game.outcome})")
+        if self.stopped is not None:
+            raise RuleError(f"the game was stopped ({self.stopped})")
         return self.game
 
     def _resign(self, color: Color) -> None:
         game = self._game_running()
         if game.pending_undo is not None:
-            game.answer_undo(False)  # a waiting undo question cannot outlive the game
+            self._end_question(False)  # a waiting undo question cannot outlive the game
         game.resign(color)
 
     def _run_clock(self) -> list[Outgoing]:
         game = self.game
-        if game is None or game.is_over or game.time_per_move is None:
+        if game is None or not self.running or game.time_per_move is None:
             return []
         plies = len(game.plies)
         if not game.check_time():
@@ -367,22 +618,27 @@ class Room:
         assert game is not None
         out: list[Outgoing] = []
         while game.must_pass and game.pending_undo is None:
-            out += self._alert(f"{self.seats[game.turn].name} ({game.turn}) has no legal move and passes")
+            out += self._alert(
+                f"{self.seats[game.turn].name} ({game.turn}) has no legal move and passes"
+            )
             game.pass_turn()
         if self._newly_over():
             out += self._alert(f"Game over: {game.outcome}")
             save = game_to_dict(game)
             self.finished.append(save)
-            self.records.append(("finished", save))
+            self.records.append(("finished", {"game": self.game_id, "save": save}))
         for action in game.actions[self._stored_actions :]:  # a game's actions only grow
-            self.records.append(("action", {"game": self.games_played, "action": action.to_dict()}))
+            self.records.append(("action", {"game": self.game_id, "action": action.to_dict()}))
         self._stored_actions = len(game.actions)
         return [*out, (self._everyone(), self.state())]
 
     def _newly_over(self) -> bool:
         game = self.game
         assert game is not None
-        return len(self.finished) < self.games_played and game.is_over
+        if not game.is_over or self._announced:
+            return False
+        self._announced = True
+        return True
 
     def _question(self) -> dict[str, Any]:
         game = self.game
@@ -392,9 +648,18 @@ class Room:
                 "text": f"{asker.name} asks to take back their last move. Do you agree?"}  # fmt: skip
 
     def _alert(self, text: str) -> list[Outgoing]:
-        return self._say({"type": "chat", "from": "room", "text": text, "alert": True, "audience": "all"})
+        return self._say(
+            {"type": "chat", "from": "room", "text": text, "alert": True, "audience": "all"}
+        )
 
     def _say(self, line: dict[str, Any]) -> list[Outgoing]:
+        line = {
+            "type": "chat",
+            "id": self.next_line,
+            **{k: v for k, v in line.items() if k != "type"},
+        }
+        self.next_line += 1
+        self.dirty = True
         self.chat.append(line)
         self.records.append(("chat", line))
         to = tuple(c for c, m in self.members.items() if self._may_read(m, line))

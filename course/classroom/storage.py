@@ -1,25 +1,32 @@
-"""The class server's memory: every room, move, event and chat line in one SQLite file.
+"""The class server's memory: every room, game step and chat line in one SQLite file.
 
-Three tables: ``rooms`` holds each room's snapshot, written when its seats or its
-game change (the game in the kit's save format), ``events`` every step of a game
-(move, lost turn, undo request and answer, resignation: the actions of
-:attr:`reversi.Game.actions`) and every chat line as they happen (the room's
-alerts are chat lines, so disconnections and game ends are there too), and
-``games`` each finished game as a save that :func:`reversi.load_game` reads once
-exported.  A room is resumed by replaying its game's stored actions through the
-rules, so a damaged database is refused rather than trusted.
+Keyed by identity, never by name: each room and each game has an id of its own
+(:func:`course.classroom.room.new_id`), so no history of names, closes, rematches
+and restarts can make two games share a record.
 
-A move costs one small insert, not a rewrite of the whole game.
+Tables: ``rooms`` holds each live room's snapshot (by ``room_id``, with its name),
+written when its seats or its game change; ``events`` every step of a game (the
+actions of :attr:`reversi.Game.actions`, tagged with the game's id), every chat
+line and every removed line, in the order they happened; ``games`` each game that
+ended, by ``game_id``, with its status (``finished``, or ``abandoned`` / ``aborted``
+when it was stopped outside the rules) and its save; ``set_aside`` the snapshots of
+rooms that could not be resumed, with the reason (kept, never deleted).
+
+A room is resumed by replaying its current game's stored actions through the rules,
+so a damaged record is refused rather than trusted; the room is then set aside and
+the server starts with all the others.  A room that is closed or forgotten leaves
+``rooms``; its games stay in ``games`` for export.
 
 The database runs in WAL mode with ``synchronous=NORMAL``: a commit is a short
-append to the log, small enough to do on the event loop after each message
-(``benchmarks/classroom_load.py`` prints what it costs).  A crash loses at most
-the last commits, never the file.
+append to the log, made before anyone is told what changed.  A killed process
+loses nothing that was committed; a power cut may lose the last commits, never
+the file.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -30,14 +37,21 @@ from course.classroom.room import CHAT_HISTORY, Room, RoomSettings
 from reversi.saves import game_from_dict, save_game
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS rooms (name TEXT PRIMARY KEY, snapshot TEXT NOT NULL, updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms (
+    room_id TEXT PRIMARY KEY, name TEXT NOT NULL, snapshot TEXT NOT NULL, updated REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY, room TEXT NOT NULL, at REAL NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS events_by_room ON events (room, id);
+    id INTEGER PRIMARY KEY, room_id TEXT NOT NULL, at REAL NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_by_room ON events (room_id, id);
 CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY, room TEXT NOT NULL, finished REAL NOT NULL, save TEXT NOT NULL);
+    id INTEGER PRIMARY KEY, game_id TEXT UNIQUE NOT NULL, room TEXT NOT NULL, room_id TEXT NOT NULL,
+    status TEXT NOT NULL, ended REAL NOT NULL, save TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS set_aside (
+    id INTEGER PRIMARY KEY, room_id TEXT NOT NULL, name TEXT NOT NULL, snapshot TEXT NOT NULL,
+    reason TEXT NOT NULL, at REAL NOT NULL);
 """
 FILE_NAME = "classroom.sqlite3"
+
+log = logging.getLogger("course.classroom")
 
 
 class Storage:
@@ -54,9 +68,23 @@ class Storage:
             self.db = sqlite3.connect(self.path)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+        self._keep_an_older_layout()
         self.db.executescript(SCHEMA)
         self.writes = 0
         self.write_seconds = 0.0
+        #: What :meth:`load_rooms` set aside: "room NAME: reason" lines.
+        self.set_aside: list[str] = []
+
+    def _keep_an_older_layout(self) -> None:
+        """A database of the first layout (rooms keyed by name) is renamed ``*_v1``, never dropped."""
+        columns = [row[1] for row in self.db.execute("PRAGMA table_info(rooms)")]
+        if columns and "room_id" not in columns:
+            with self.db:
+                for table in ("rooms", "events", "games"):
+                    self.db.execute(f"ALTER TABLE {table} RENAME TO {table}_v1")
+                self.db.execute("DROP INDEX IF EXISTS events_by_room")
+
+    # -- writing -------------------------------------------------------------------------
 
     def save(self, room: Room) -> None:
         """Store what changed in ``room`` since the last call (one transaction)."""
@@ -66,76 +94,139 @@ class Storage:
         wall = time.time()
         with self.db:
             for kind, data in room.records:
-                if kind == "finished":
+                if kind in ("finished", "stopped"):
+                    status = data.get("status", "finished")
                     self.db.execute(
-                        "INSERT INTO games (room, finished, save) VALUES (?, ?, ?)",
-                        (room.name, wall, json.dumps(data)),
+                        "INSERT OR REPLACE INTO games (game_id, room, room_id, status, ended, save) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (
+                            data["game"],
+                            room.name,
+                            room.room_id,
+                            status,
+                            wall,
+                            json.dumps(data["save"]),
+                        ),
                     )
                 else:
                     self.db.execute(
-                        "INSERT INTO events (room, at, kind, data) VALUES (?, ?, ?, ?)",
-                        (room.name, wall, kind, json.dumps(data)),
+                        "INSERT INTO events (room_id, at, kind, data) VALUES (?, ?, ?, ?)",
+                        (room.room_id, wall, kind, json.dumps(data)),
                     )
             if room.dirty:
                 self.db.execute(
-                    "INSERT INTO rooms (name, snapshot, updated) VALUES (?, ?, ?) "
-                    "ON CONFLICT(name) DO UPDATE SET snapshot = excluded.snapshot, updated = excluded.updated",
-                    (room.name, json.dumps(room.snapshot()), wall),
+                    "INSERT INTO rooms (room_id, name, snapshot, updated) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(room_id) DO UPDATE SET snapshot = excluded.snapshot, "
+                    "updated = excluded.updated",
+                    (room.room_id, room.name, json.dumps(room.snapshot()), wall),
                 )
         room.records.clear()
         room.dirty = False
         self.writes += 1
         self.write_seconds += time.perf_counter() - started
 
+    def forget(self, room: Room) -> None:
+        """Drop ``room`` from the live rooms (closed or idle); its games and chat stay for export."""
+        self.save(room)
+        with self.db:
+            self.db.execute("DELETE FROM rooms WHERE room_id = ?", (room.room_id,))
+
+    # -- reading -------------------------------------------------------------------------
+
     def load_rooms(self, now: float, settings: RoomSettings | None = None) -> list[Room]:
-        """Every room that was not closed, rebuilt (games replayed through the rules)."""
-        rooms = []
-        for (snapshot_text,) in self.db.execute("SELECT snapshot FROM rooms ORDER BY name"):
-            snapshot = json.loads(snapshot_text)
-            if snapshot["closed"]:
+        """Every live room, rebuilt (games replayed through the rules); broken ones are set aside."""
+        rooms: dict[str, Room] = {}
+        rows = list(self.db.execute("SELECT room_id, name, snapshot FROM rooms ORDER BY updated"))
+        for room_id, name, snapshot_text in rows:
+            try:
+                room = self._restore(room_id, snapshot_text, now, settings)
+                if room.name in rooms:
+                    raise ValueError(f"another stored room is called {room.name!r}")
+            except Exception as broken:  # anything a damaged record can raise: set it aside, go on
+                self._set_aside(room_id, name, snapshot_text, f"{type(broken).__name__}: {broken}")
                 continue
-            name = snapshot["name"]
-            chat = [
-                json.loads(data)
-                for (data,) in self.db.execute(
-                    "SELECT data FROM (SELECT id, data FROM events WHERE room = ? AND kind = 'chat' "
-                    "ORDER BY id DESC LIMIT ?) ORDER BY id",
-                    (name, CHAT_HISTORY),
-                )
-            ]
-            finished = self.finished_games(name)
-            actions = [
-                step["action"]
-                for (data,) in self.db.execute(
-                    "SELECT data FROM events WHERE room = ? AND kind = 'action' ORDER BY id", (name,)
-                )
-                if (step := json.loads(data))["game"] == snapshot["games_played"]
-            ]
-            rooms.append(Room.restore(snapshot, chat, finished, now, settings, actions))
-        return rooms
+            if not room.closed:
+                rooms[room.name] = room
+        return sorted(rooms.values(), key=lambda room: room.name)
+
+    def _restore(
+        self, room_id: str, snapshot_text: str, now: float, settings: RoomSettings | None
+    ) -> Room:
+        snapshot = json.loads(snapshot_text)
+        removed = {
+            json.loads(data)["line"]
+            for (data,) in self.db.execute(
+                "SELECT data FROM events WHERE room_id = ? AND kind = 'unsay'", (room_id,)
+            )
+        }
+        chat = [
+            line
+            for (data,) in self.db.execute(
+                "SELECT data FROM (SELECT id, data FROM events WHERE room_id = ? AND kind = 'chat' "
+                "ORDER BY id DESC LIMIT ?) ORDER BY id",
+                (room_id, CHAT_HISTORY + len(removed)),
+            )
+            if (line := json.loads(data)).get("id") not in removed
+        ][-CHAT_HISTORY:]
+        finished = [
+            json.loads(save)
+            for (save,) in self.db.execute(
+                "SELECT save FROM games WHERE room_id = ? AND status = 'finished' ORDER BY id",
+                (room_id,),
+            )
+        ]
+        game_id = snapshot["game_id"]
+        actions = [
+            step["action"]
+            for (data,) in self.db.execute(
+                "SELECT data FROM events WHERE room_id = ? AND kind = 'action' ORDER BY id",
+                (room_id,),
+            )
+            if (step := json.loads(data))["game"] == game_id
+        ]
+        return Room.restore(snapshot, chat, finished, now, settings, actions)
+
+    def _set_aside(self, room_id: str, name: str, snapshot: str, reason: str) -> None:
+        log.error("room %r cannot be resumed and is set aside: %s", name, reason)
+        self.set_aside.append(f"room {name!r}: {reason}")
+        with self.db:
+            self.db.execute(
+                "INSERT INTO set_aside (room_id, name, snapshot, reason, at) VALUES (?, ?, ?, ?, ?)",
+                (room_id, name, snapshot, reason, time.time()),
+            )
+            self.db.execute("DELETE FROM rooms WHERE room_id = ?", (room_id,))
 
     def finished_games(self, room: str | None = None) -> list[dict[str, Any]]:
-        """The saves of the finished games, oldest first (of one room, or of all)."""
-        if room is None:
-            rows = self.db.execute("SELECT save FROM games ORDER BY id")
-        else:
-            rows = self.db.execute("SELECT save FROM games WHERE room = ? ORDER BY id", (room,))
+        """The saves of the finished games, oldest first (of rooms called ``room``, or of all)."""
+        query = "SELECT save FROM games WHERE status = 'finished'"
+        rows = (self.db.execute(query + " ORDER BY id") if room is None
+                else self.db.execute(query + " AND room = ? ORDER BY id", (room,)))  # fmt: skip
         return [json.loads(save) for (save,) in rows]
 
     def export(self, folder: str | os.PathLike[str]) -> list[Path]:
-        """Write every finished game as a save file ``ROOM-N.json``; ``reversi.load_game`` reads them."""
+        """Write every ended game as a save file: ``ROOM-N.json``, or ``ROOM-N-abandoned.json``.
+
+        ``N`` counts the games of rooms of that name, oldest first; ``reversi.load_game``
+        reads every file (a stopped game loads as the position where it stopped).
+        """
         written = []
         counts: dict[str, int] = {}
-        for room, save in self.db.execute("SELECT room, save FROM games ORDER BY id"):
+        for room, status, save in self.db.execute(
+            "SELECT room, status, save FROM games ORDER BY id"
+        ):
             counts[room] = counts.get(room, 0) + 1
-            game = game_from_dict(json.loads(save), source=f"a finished game of room {room!r}")
-            written.append(save_game(game, Path(folder) / f"{room}-{counts[room]}.json"))
+            game = game_from_dict(json.loads(save), source=f"a game of room {room!r}")
+            suffix = "" if status == "finished" else f"-{status}"
+            written.append(save_game(game, Path(folder) / f"{room}-{counts[room]}{suffix}.json"))
         return written
 
     def chat_lines(self, room: str) -> list[dict[str, Any]]:
-        """Every chat line (alerts included) ever said in ``room``, oldest first."""
+        """Every chat line (alerts included) ever said in rooms called ``room``, oldest first."""
         rows = self.db.execute(
-            "SELECT data FROM events WHERE room = ? AND kind = 'chat' ORDER BY id", (room,)
+            "SELECT e.data FROM events e WHERE e.kind = 'chat' AND e.room_id IN "
+            "(SELECT room_id FROM rooms WHERE name = ? UNION SELECT room_id FROM games WHERE room = ?) "
+            "ORDER BY e.id",
+            (room, room),
         )
         return [json.loads(data) for (data,) in rows]
 

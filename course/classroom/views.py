@@ -27,6 +27,8 @@ def state_message(room: Room) -> dict[str, Any]:
             "name": seat.name,
             "present": seat.conn is not None,
             "undos_left": game.undos_left(seat.color) if game else 1,
+            "can_undo": room.can_undo(seat.color),
+            "away_for": None if seat.away_since is None else round(room.now - seat.away_since, 1),
         }
         for seat in room.seats.values()
     }
@@ -34,7 +36,7 @@ def state_message(room: Room) -> dict[str, Any]:
     message: dict[str, Any] = {
         "type": "state", "room": room.name, "seats": seats, "watching": watching,
         "move_time": room.settings.move_time, "grace": room.settings.grace,
-        "game": None,
+        "muted": sorted(room.muted), "game": None,
     }  # fmt: skip
     if game is not None:
         last = game.plies[-1] if game.plies else None
@@ -45,9 +47,10 @@ def state_message(room: Room) -> dict[str, Any]:
             "turn": game.turn.value,
             "legal": [s.name for s in game.legal_moves()],
             "plies": len(game.plies),
-            "time_left": game.time_left(),
+            "time_left": room.time_left(),
             "undo_pending": game.pending_undo.value if game.pending_undo else None,
             "outcome": str(game.outcome) if game.outcome else None,
+            "stopped": room.stopped,
             "winner": game.winner.value if game.winner else None,
             "last": None if last is None or not isinstance(last.move, Square) else {
                 "color": last.color.value, "square": last.move.name,

@@ -112,6 +112,14 @@ def test_two_kernels_play_in_one_room(jupyter_server, page, browser, room_server
         bob.page.locator(".reversi-chat-input input").fill("well asked")
         bob.page.locator(".reversi-chat-send button, button.reversi-chat-send").first.click()
         ada.wait_text(".reversi-chat", "Bob: well asked", timeout=TIMEOUT)
+        long_line = "and " + "wraps-" * 30 + "end"  # one long word: it must wrap, not be clipped
+        ada.page.locator(".reversi-chat-input input").fill(long_line)
+        ada.page.locator(".reversi-chat-input input").press("Enter")  # Enter sends
+        bob.wait_text(".reversi-chat", "Ada: " + long_line, timeout=TIMEOUT)
+        panel = bob.page.locator(".reversi-chat").first
+        widths = panel.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert widths[0] <= widths[1] + 1, f"the chat panel scrolls sideways: {widths}"
+        assert ada.page.locator(".reversi-chat-input input").input_value() == ""
         assert ada.errors() == [] and bob.errors() == []
     finally:
         context.close()

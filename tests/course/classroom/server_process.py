@@ -20,8 +20,11 @@ START_TIMEOUT = 30.0
 class ServerProcess:
     """``python -m course serve`` with its own data folder; ``url`` and ``key`` once started."""
 
-    def __init__(self, data: Path, grace: float, move_time: float | None, port: int = 0) -> None:
+    def __init__(
+        self, data: Path, grace: float, move_time: float | None, port: int = 0, extra: tuple[str, ...] = ()
+    ) -> None:
         self.data, self.grace, self.move_time, self.port = data, grace, move_time, port
+        self.extra = extra
         self.process: subprocess.Popen[str] | None = None
         self.url = self.key = ""
         self.lines: list[str] = []
@@ -31,6 +34,7 @@ class ServerProcess:
                    "--data", str(self.data), "--grace", str(self.grace)]  # fmt: skip
         if self.move_time is not None:
             command += ["--move-time", str(self.move_time)]
+        command += self.extra
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env

@@ -67,3 +67,26 @@ def test_join_checks_its_arguments_first() -> None:
         join("ws://127.0.0.1:1", room="table 1", name="Ada")
     with pytest.raises(ClassroomError, match="running asyncio loop"):
         join("ws://127.0.0.1:1", room="table-1", name="Ada")
+
+
+def test_undo_is_enabled_only_with_something_to_take_back_and_enter_sends_a_line() -> None:
+    board, desk = board_for("a", "black")
+    assert board.buttons["undo"].disabled  # no move of Ada's yet
+    desk.send("a", "move", square="d3")
+    board.client._take(desk.room.state())
+    assert not board.buttons["undo"].disabled and board.buttons["cancel"].disabled
+    desk.send("a", "undo")
+    board.client._take(desk.room.state())
+    assert board.buttons["undo"].disabled and not board.buttons["cancel"].disabled
+    asked: list[tuple[str, dict]] = []
+    board._ask = lambda kind, **fields: asked.append((kind, fields))  # type: ignore[method-assign]
+    board.chat_input.value = "hello"  # what Enter commits in the browser
+    assert asked == [("chat", {"text": "hello"})] and board.chat_input.value == ""
+
+
+def test_a_removed_line_leaves_the_board() -> None:
+    board, desk = board_for("o", "observer")
+    board.client._take({"type": "chat", "id": 7, "from": "Bob", "text": "rude", "alert": False, "audience": "all"})
+    assert "rude" in board.chat_panel.value
+    board.client._take({"type": "unsaid", "line": 7})
+    assert "rude" not in board.chat_panel.value

@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from course.classroom.protocol import FIELDS
+from course.classroom.protocol import MESSAGES
 from tests.course.classroom.play import game_of, play_random_game, run, table
 from tests.course.classroom.test_protocol import json_values
 
 fields = st.fixed_dictionaries(
-    {"type": st.sampled_from(sorted(FIELDS))},
+    {"type": st.sampled_from(sorted(MESSAGES))},
     optional={
         "room": st.sampled_from(["wild", "wild-2", "bad room", ""]) | st.text(max_size=30),
         "name": st.text(max_size=14),

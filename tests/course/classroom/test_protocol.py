@@ -9,15 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from course.classroom.protocol import (
-    FIELDS,
     MAX_CHAT,
     MAX_MESSAGE_BYTES,
     MAX_NAME,
+    MESSAGES,
     ClassroomError,
     MessageError,
     parse,
 )
 from course.classroom.server import RateLimit
+from reversi.errors import ReversiError
 
 
 @pytest.mark.parametrize(
@@ -40,6 +41,10 @@ from course.classroom.server import RateLimit
         ('{"type": "hello", "room": "t", "name": "room"}', "kept for the room's own messages"),
         ('{"type": "hello", "room": "t", "name": "Ada", "token": 5}', "wrong type"),
         (b"\xff\xfe", "not UTF-8"),
+        (None, "must be JSON text, not NoneType"),
+        (12, "must be JSON text, not int"),
+        ('{"type": "hello", "room": "d3\\n", "name": "Ada"}', "the room name 'd3\\n' is not valid"),
+        ('{"type": "hello", "room": "t", "name": "Ada", "key": "\\ud800"}', "control character"),
         ("[" * 100_000, "bytes; at most"),
         ("[" * 2000, "not valid JSON"),
     ],
@@ -49,6 +54,7 @@ def test_bad_messages_are_refused_with_a_reason(raw: str | bytes, reason: str) -
         parse(raw)
     assert reason in str(caught.value)
     assert isinstance(caught.value, ClassroomError) and isinstance(caught.value, ValueError)
+    assert isinstance(caught.value, ReversiError)
 
 
 def test_limits() -> None:
@@ -80,7 +86,7 @@ messages = st.one_of(
     st.binary(max_size=300),
     json_values.map(json.dumps),
     st.fixed_dictionaries(
-        {"type": st.sampled_from(sorted(FIELDS))},
+        {"type": st.sampled_from(sorted(MESSAGES))},
         optional={k: json_values for k in ("room", "name", "square", "text", "accept", "token", "key")},
     ).map(json.dumps),
 )
@@ -93,8 +99,8 @@ def test_anything_is_either_a_clean_message_or_a_message_error(raw: str | bytes)
         message = parse(raw)
     except MessageError:
         return
-    assert message["type"] in FIELDS
-    assert set(message) <= set(FIELDS[message["type"]]) | {"type"}
+    assert message["type"] in MESSAGES
+    assert set(message) <= {f.name for f in MESSAGES[message["type"]].fields} | {"type"}
 
 
 def test_the_rate_limit_lets_bursts_through_and_then_refills() -> None:

@@ -71,6 +71,7 @@ def test_refusals_reach_only_their_sender_and_change_nothing(class_server):
             assert reason in await who.expect_error()
         # Nothing of that reached the others: the next thing they got is Bob's chat line.
         assert await nothing_else(ada, bob, "barrier 1") == []
+        await cy.wait_for(lambda m: m["type"] == "chat" and m["text"] == "barrier 1")  # it was on its way
         assert [m["type"] for m in await nothing_else(cy, bob, "barrier 2")] == []
         assert game_of(cy)["plies"] == 1 and game_of(cy)["turn"] == "white"
         await cy.say("go Ada!")  # observers' chat stays with observers while the game runs
@@ -282,6 +283,93 @@ def test_refused_hellos_leave_no_room_and_empty_rooms_are_forgotten():
                     break
                 await asyncio.sleep(0.05)
             assert "lobby" not in server.rooms
+        finally:
+            await server.close()
+
+    run(scenario())
+
+
+def test_the_app_serves_the_rooms_at_slash_and_slash_room_beside_extra_routes():
+    """Contract 1: build_app(extra_routes=...) puts other pages on the same port as the rooms."""
+    import urllib.request
+
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    from course.classroom.server import ClassServer, build_app
+
+    async def hello_page(request):  # type: ignore[no-untyped-def]
+        return PlainTextResponse("a page beside the rooms")
+
+    async def scenario() -> None:
+        server = ClassServer()
+        url = await server.start(app=build_app(server, extra_routes=[Route("/site", hello_page)]))
+        try:
+            ada = await RoomClient(url, "t1", "Ada").connect()
+            bob = await RoomClient(url + "/room", "t1", "Bob").connect()
+            assert (ada.role, bob.role) == ("black", "white")
+            await ada.move("d3")
+            assert (await settled(bob, 1))["last"]["square"] == "d3"
+            http = url.replace("ws://", "http://") + "/site"
+            page = await asyncio.to_thread(lambda: urllib.request.urlopen(http, timeout=5).read())
+            assert page == b"a page beside the rooms"
+            assert server._ticker is not None  # the lifespan started the clocks
+        finally:
+            await server.close()
+        assert server._ticker is None  # and stopped them
+
+    run(scenario())
+
+
+def test_idle_rooms_leave_memory_and_storage_and_one_address_cannot_fill_the_server():
+    from course.classroom.room import RoomSettings
+    from course.classroom.server import ClassServer, Limits
+
+    async def scenario() -> None:
+        server = ClassServer(settings=RoomSettings(grace=0.3), limits=Limits(connections=4, rooms=3),
+                             forget_after=0.5)  # fmt: skip
+        url = await server.start()
+        try:
+            held = [await RoomClient(url, "r1", f"W{i}", watch=True).connect() for i in range(4)]
+            with pytest.raises(ClassroomError, match="too many connections from your address"):
+                await RoomClient(url, "r1", "W9", watch=True).connect()
+            await held[0].say("still here")
+            for client in held:
+                await client.close()
+            for name in ("r2", "r3"):
+                ada = await RoomClient(url, name, "Ada").connect()  # a seat: held, then freed
+                await ada.close()
+            with pytest.raises(ClassroomError, match="opened 3 rooms in the last 600 s"):
+                await RoomClient(url, "r4", "Ada").connect()
+            for _ in range(100):
+                if not server.rooms:
+                    break
+                await asyncio.sleep(0.05)
+            assert server.rooms == {}
+            assert server.storage.db.execute("SELECT count(*) FROM rooms").fetchone() == (0,)
+            said = server.storage.db.execute("SELECT data FROM events WHERE kind = 'chat'").fetchall()
+            assert any(json.loads(data)["text"] == "still here" for (data,) in said)  # chat is kept
+        finally:
+            await server.close()
+
+    run(scenario())
+
+
+def test_chat_is_held_to_human_speed_with_a_polite_refusal():
+    from course.classroom.server import CHAT_BURST, ClassServer
+
+    async def scenario() -> None:
+        server = ClassServer()
+        url = await server.start()
+        try:
+            ada = await RoomClient(url, "c1", "Ada").connect()
+            for i in range(CHAT_BURST + 3):
+                await ada.say(f"line {i}")
+            refusal = await ada.wait_for(lambda m: m["type"] == "error")
+            assert refusal["message"].startswith("please slow down")
+            await asyncio.sleep(0.3)
+            said = [line["text"] for line in ada.chat if not line["alert"]]
+            assert said == [f"line {i}" for i in range(CHAT_BURST)]
         finally:
             await server.close()
 

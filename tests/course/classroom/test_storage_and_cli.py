@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 from course.classroom.cli import serve
 from course.classroom.room import Room
 from course.classroom.storage import Storage
@@ -91,3 +93,56 @@ def test_ctrl_c_stops_the_server_even_if_its_parent_ignores_ctrl_c(class_server)
         signal.signal(signal.SIGINT, previous)
     rest = server.stop(signal.SIGINT)
     assert "Class server stopped; everything is stored." in rest
+
+
+@pytest.mark.parametrize(
+    "flags, named",
+    [
+        (["--port", "-1"], "--port"),
+        (["--port", "70000"], "--port"),
+        (["--port", "1" * 20], "--port"),
+        (["--grace", "nan"], "--grace"),
+        (["--grace", "0"], "--grace"),
+        (["--move-time", "inf"], "--move-time"),
+        (["--move-time", "-3"], "--move-time"),
+        (["--host", ""], "--host"),
+        (["--max-connections-per-address", "0"], "--max-connections-per-address"),
+        (["--max-rooms-per-address", "x"], "--max-rooms-per-address"),
+    ],
+)
+def test_every_serve_flag_refuses_a_bad_value_before_any_work(flags, named, tmp_path) -> None:
+    import subprocess
+    import sys
+
+    data = tmp_path / "never-made"
+    done = subprocess.run([sys.executable, "-m", "course", "serve", "--data", str(data), *flags],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2 and f"argument {named}" in done.stderr and "Traceback" not in done.stderr
+    assert not data.exists()
+
+
+def test_export_from_a_missing_database_is_refused(tmp_path, capsys) -> None:
+    assert serve("127.0.0.1", 0, tmp_path / "missing", 60, None, export=tmp_path / "out") == 2
+    assert "argument --data" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() and not (tmp_path / "missing").exists()
+
+
+def test_a_database_of_the_first_layout_is_kept_aside_and_the_server_starts(tmp_path) -> None:
+    import sqlite3
+
+    old = sqlite3.connect(tmp_path / "classroom.sqlite3")
+    old.executescript(
+        "CREATE TABLE rooms (name TEXT PRIMARY KEY, snapshot TEXT NOT NULL, updated REAL NOT NULL);"
+        "CREATE TABLE events (id INTEGER PRIMARY KEY, room TEXT, at REAL, kind TEXT, data TEXT);"
+        "CREATE INDEX events_by_room ON events (room, id);"
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, room TEXT, finished REAL, save TEXT);"
+        "INSERT INTO rooms VALUES ('reuse', '{}', 0);"
+    )
+    old.commit()
+    old.close()
+    storage = Storage(tmp_path)
+    assert storage.load_rooms(now=0.0) == []
+    tables = {name for (name,) in storage.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"rooms_v1", "events_v1", "games_v1", "rooms", "events", "games", "set_aside"} <= tables
+    assert storage.db.execute("SELECT name FROM rooms_v1").fetchall() == [("reuse",)]
+    storage.close()

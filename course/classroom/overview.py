@@ -1,0 +1,206 @@
+"""The teacher's overview: every room on one page at ``/teacher``, live, with moderation actions.
+
+The page (plain HTML and a little JavaScript, no framework) asks for the teacher
+key, opens the WebSocket ``/teacher/live`` and receives the overview whenever
+something changed: per room a small board, both clocks, who is away and for how
+long, a pending undo question, the chat's last lines, the people in it; then the
+extra sections other parts of the kit add (``build_app(sections=...)``, e.g. the
+hand-ins).  Its buttons send ``{"room": NAME, "message": {...}}`` where the message
+is one of the teacher's kinds of :data:`~course.classroom.protocol.MESSAGES`
+(mute, unmute, unsay, kick, end, close), checked by the same parser as any other.
+
+A section is a function returning ``{"title": str, "columns": [str], "rows": [[str]]}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from course.classroom.protocol import TEACHER, MessageError, parse, room_name
+from course.classroom.views import state_message
+
+if TYPE_CHECKING:
+    from course.classroom.room import Room
+
+#: A section of the overview beside the rooms (hand-ins, ...).
+Section = Callable[[], dict[str, Any]]
+#: Chat lines of each room shown on the overview.
+CHAT_LINES = 8
+
+
+def overview(rooms: list[Room], sections: list[Section]) -> dict[str, Any]:
+    """The whole overview message: every room's summary, then each section's table."""
+    shown = []
+    for section in sections:
+        try:
+            shown.append(section())
+        except Exception as failed:  # one broken section must not hide the rooms
+            shown.append(
+                {"title": "A section failed", "columns": ["error"], "rows": [[str(failed)]]}
+            )
+    return {"type": "overview", "rooms": [summary(room) for room in rooms], "sections": shown}
+
+
+def summary(room: Room) -> dict[str, Any]:
+    """What the teacher sees of one room."""
+    state = state_message(room)
+    game = state["game"]
+    people = [{"name": m.name, "role": m.role} for m in room.members.values()]
+    return {
+        "name": room.name,
+        "seats": state["seats"],
+        "people": people,
+        "muted": state["muted"],
+        "move_time": state["move_time"],
+        "game": None if game is None else {
+            "rows": game["rows"], "turn": game["turn"], "time_left": game["time_left"],
+            "undo_pending": game["undo_pending"], "outcome": game["outcome"],
+            "stopped": game["stopped"], "plies": game["plies"], "number": game["number"],
+        },
+        "chat": [{"id": line["id"], "from": line["from"], "text": line["text"], "alert": line["alert"]}
+                 for line in list(room.chat)[-CHAT_LINES:]],
+    }  # fmt: skip
+
+
+def action(raw: Any) -> tuple[str, dict[str, Any]]:
+    """A moderation request from the overview page: the room's name and the checked message."""
+    if not isinstance(raw, (str, bytes)):
+        raise MessageError("an action must be JSON text")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise MessageError("the action is not valid JSON") from None
+    if not isinstance(data, dict) or set(data) != {"room", "message"}:
+        raise MessageError('an action is {"room": NAME, "message": {...}}')
+    room = room_name(data["room"])
+    message = parse(json.dumps(data["message"]))
+    from course.classroom.protocol import MESSAGES
+
+    if MESSAGES[message["type"]].senders != TEACHER or message["type"] == "export":
+        raise MessageError(f"the overview sends the teacher's actions, not {message['type']!r}")
+    return room, message
+
+
+PAGE = r"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Class overview</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 1em; background: #f6f6f2; }
+#rooms { display: flex; flex-wrap: wrap; gap: 12px; }
+.room { background: white; border: 1px solid #ccc; border-radius: 6px; padding: 8px; width: 300px; }
+.room h2 { font-size: 1.1em; margin: 0 0 4px; }
+.board { display: grid; grid-template-columns: repeat(8, 14px); gap: 1px; background: #145a32;
+         padding: 2px; width: max-content; margin: 4px 0; }
+.cell { width: 14px; height: 14px; background: #1e8449; border-radius: 2px; }
+.cell.B::after, .cell.W::after { content: ""; display: block; width: 12px; height: 12px;
+         margin: 1px; border-radius: 50%; }
+.cell.B::after { background: #111; } .cell.W::after { background: #fafafa; }
+.chat { font-size: 0.85em; max-height: 10em; overflow-y: auto; overflow-wrap: anywhere; }
+.alert { color: #666; font-style: italic; }
+.away { color: #b03a2e; } .undo { color: #9a7d0a; }
+button { font-size: 0.8em; margin: 1px; }
+table { border-collapse: collapse; margin-top: 4px; } td, th { border: 1px solid #ccc; padding: 2px 6px; }
+#status { color: #666; }
+</style></head>
+<body>
+<h1>Class overview</h1>
+<form id="login"><label>Teacher key <input id="key" type="password" autocomplete="off"></label>
+<button type="submit">Open</button></form>
+<p id="status">Not connected.</p>
+<div id="rooms"></div>
+<div id="sections"></div>
+<script>
+"use strict";
+let socket = null;
+const $ = (tag, attrs = {}, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "onclick") e.onclick = v; else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+};
+function act(room, message) {
+  socket.send(JSON.stringify({room, message}));
+}
+function seconds(s) { return s === null || s === undefined ? "" : Math.round(s) + " s"; }
+function showRoom(room) {
+  const card = $("div", {class: "room", "data-room": room.name});
+  card.append($("h2", {}, "Room " + room.name));
+  const game = room.game;
+  for (const color of ["black", "white"]) {
+    const seat = room.seats[color];
+    if (!seat) continue;
+    const line = $("div", {class: "seat"}, color + ": " + seat.name);
+    if (game && game.turn === color && !game.outcome && !game.stopped && room.move_time)
+      line.append(" (" + seconds(game.time_left) + " left)");
+    if (seat.away_for !== null) line.append($("span", {class: "away"}, " away " + seconds(seat.away_for)));
+    card.append(line);
+  }
+  if (game) {
+    const board = $("div", {class: "board"});
+    for (const row of game.rows) for (const c of row) board.append($("div", {class: "cell " + c}));
+    card.append(board);
+    const end = game.outcome || (game.stopped ? "stopped: " + game.stopped : "move " + (game.plies + 1));
+    card.append($("div", {class: "result"}, "Game " + game.number + ": " + end));
+    if (game.undo_pending) card.append($("div", {class: "undo"}, game.undo_pending + " asked to undo"));
+  }
+  const people = $("div", {class: "people"});
+  for (const p of room.people) {
+    if (p.role === "teacher") continue;
+    const muted = room.muted.includes(p.name.toLowerCase());
+    people.append($("div", {class: "person", "data-name": p.name}, p.name + " (" + p.role + ") ",
+      $("button", {class: muted ? "unmute" : "mute",
+                   onclick: () => act(room.name, {type: muted ? "unmute" : "mute", name: p.name})},
+        muted ? "Unmute" : "Mute"),
+      $("button", {class: "kick", onclick: () => act(room.name, {type: "kick", name: p.name})}, "Kick")));
+  }
+  card.append(people);
+  const chat = $("div", {class: "chat"});
+  for (const line of room.chat) {
+    const row = $("div", {class: line.alert ? "line alert" : "line", "data-line": line.id},
+      (line.alert ? "* " : line.from + ": ") + line.text);
+    if (!line.alert) row.append(" ", $("button", {class: "unsay",
+      onclick: () => act(room.name, {type: "unsay", line: line.id})}, "Remove"));
+    chat.append(row);
+  }
+  card.append(chat);
+  if (game && !game.outcome && !game.stopped)
+    card.append($("button", {class: "end", onclick: () => act(room.name, {type: "end"})}, "End game"));
+  card.append($("button", {class: "close", onclick: () => act(room.name, {type: "close"})}, "Close room"));
+  return card;
+}
+function showSection(section) {
+  const box = $("section", {class: "section"}, $("h2", {}, section.title));
+  const table = $("table", {}, $("tr", {}, ...section.columns.map(c => $("th", {}, c))));
+  for (const row of section.rows) table.append($("tr", {}, ...row.map(c => $("td", {}, String(c)))));
+  box.append(table);
+  return box;
+}
+function show(data) {
+  if (data.type === "error") { document.getElementById("status").textContent = data.message; return; }
+  if (data.type !== "overview") return;
+  document.getElementById("rooms").replaceChildren(...data.rooms.map(showRoom));
+  document.getElementById("sections").replaceChildren(...data.sections.map(showSection));
+  document.getElementById("status").textContent =
+    "Live: " + data.rooms.length + " room(s), updated " + new Date().toLocaleTimeString();
+}
+function connect(key) {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  socket = new WebSocket(scheme + location.host + "/teacher/live");
+  socket.onopen = () => socket.send(JSON.stringify({key}));
+  socket.onmessage = (event) => show(JSON.parse(event.data));
+  socket.onclose = (event) => {
+    document.getElementById("status").textContent = "Disconnected: " + (event.reason || "the server went away");
+  };
+}
+document.getElementById("login").onsubmit = (event) => {
+  event.preventDefault();
+  connect(document.getElementById("key").value);
+};
+const fromUrl = new URLSearchParams(location.hash.slice(1)).get("key");
+if (fromUrl) connect(fromUrl);
+</script>
+</body></html>
+"""
