@@ -24,30 +24,41 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from course.arguments import existing_file, seconds, whole
 from course.grading import checker
 from course.grading.notebook import NotebookError
 
 
 def _grading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--timeout", type=float, default=checker.DEFAULT_TIMEOUT,
-        help="wall-clock seconds per answer cell and per question",
+        "--timeout", type=seconds(0.1, 3600.0), default=checker.DEFAULT_TIMEOUT,
+        help="seconds for the answer cells, and for each question (one clock per notebook)",
     )  # fmt: skip
-    parser.add_argument("--source", type=Path, default=checker.SOURCE_DIR, help="teacher sources")
     parser.add_argument(
-        "--seed", type=int, default=None,
+        "--source", type=Path, default=checker.SOURCE_DIR,
+        help="the teacher's folder (its seed gives the grade-time cases; optional for check)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--seed", type=whole(0, 2**63 - 1), default=None,
         help="seed of the grade-time cases (default: the one kept in the teacher folder)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-isolation", dest="isolate", action="store_false",
+        help="run students' code even where bubblewrap cannot isolate it "
+        "(every result then says it was not isolated)",
     )  # fmt: skip
 
 
 def _check_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("notebook", type=Path)
+    parser.add_argument("notebook", type=existing_file)
     parser.add_argument("--exercise", help="the exercise name (default: from the notebook)")
     _grading_options(parser)
 
 
 def _check(args: argparse.Namespace) -> int:
-    report = checker.check(args.notebook, args.exercise, args.source, args.timeout, args.seed)
+    report = checker.check(
+        args.notebook, args.exercise, args.source, args.timeout, args.seed, args.isolate
+    )
     print(report.render())
     return 0 if report.passed == report.total else 1
 
@@ -73,7 +84,7 @@ def _grade(args: argparse.Namespace) -> int:
     feedback = args.feedback or args.out.with_name(args.out.stem + "-feedback")
     graded = grade_folder(
         args.folder, args.out, args.source, args.timeout, max(1, args.jobs), args.seed,
-        feedback, progress_bar(sys.stderr),
+        feedback, progress_bar(sys.stderr), isolate=args.isolate,
     )  # fmt: skip
     for warning in graded.warnings:
         print(f"warning: {warning}")

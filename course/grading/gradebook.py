@@ -34,7 +34,7 @@ from course.grading import notebook as nbfile
 from course.grading.checker import CheckResult, Report
 from course.grading.exercise import Exercise
 from course.grading.notebook import NotebookError
-from course.grading.sandbox import Limits, Sandbox
+from course.grading.sandbox import Sandbox
 
 
 @dataclass(frozen=True)
@@ -55,16 +55,15 @@ class Grader:
         timeout: float = checker.DEFAULT_TIMEOUT,
         workers: int = 1,
         seed: int | None = None,
-        refused: Sequence[Path] = (),
-        use_scan: bool = True,
+        isolate: bool = True,
         progress: Callable[[int, int, str], None] | None = None,
     ) -> None:
         self.source_dir = Path(source_dir)
         self.seed = exercise_file.load_seed(self.source_dir) if seed is None else seed
         self.workers = max(1, workers)
-        self.use_scan = use_scan
+        self.timeout = timeout
         self.progress = progress
-        self.sandbox = Sandbox([self.source_dir, *refused], Limits(timeout=timeout))
+        self.sandbox = Sandbox(isolate)
         self._exercises: dict[str, Exercise] = {}
         self._files = _snapshot(self.source_dir)
         self._lock = threading.Lock()
@@ -86,9 +85,7 @@ class Grader:
 
         def one(item: tuple[Path, str]) -> Report:
             path, name = item
-            report = checker.grade_notebook(
-                self._exercises[name], path, self.sandbox, self.use_scan
-            )
+            report = checker.grade_notebook(self._exercises[name], path, self.sandbox, self.timeout)
             with self._lock:
                 changed = self._restore()
                 if changed:
@@ -197,16 +194,13 @@ def grade_folder(
     seed: int | None = None,
     feedback_dir: Path | None = None,
     progress: Callable[[int, int, str], None] | None = None,
-    use_scan: bool = True,
+    isolate: bool = True,
 ) -> Graded:
     """Grade every submission in ``folder``: the CSV to ``out``, feedback pages to ``feedback_dir``."""
     from course.grading import feedback
 
     submissions, warnings = collect(folder, source_dir)
-    refused = [Path(folder), Path(out)]  # the folders the sandbox may not read
-    if feedback_dir:
-        refused.append(Path(feedback_dir))
-    grader = Grader(source_dir, timeout, workers, seed, refused, use_scan, progress)
+    grader = Grader(source_dir, timeout, workers, seed, isolate, progress)
     reports = grader.grade([(s.path, s.exercise) for s in submissions])
     by_student: dict[str, dict[str, Report]] = {}
     for submission, report in zip(submissions, reports, strict=True):

@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from reversi.errors import ReversiError
+
 ANSWER = "answer:"
 CHECK = "check:"
 SETUP = "setup"
@@ -43,7 +45,7 @@ Notebook = dict[str, Any]
 Cell = dict[str, Any]
 
 
-class NotebookError(ValueError):
+class NotebookError(ReversiError, ValueError):
     """A file that is not an exercise notebook, or a source that breaks the conventions."""
 
 
@@ -58,6 +60,13 @@ def read(path: str | os.PathLike[str]) -> Notebook:
         raise NotebookError(
             f"{os.fspath(path)}: not a notebook (not valid JSON: {error})"
         ) from None
+    except RecursionError:
+        raise NotebookError(f"{os.fspath(path)}: not a notebook (nested too deep)") from None
+    return checked(data, path)
+
+
+def checked(data: Any, path: str | os.PathLike[str]) -> Notebook:
+    """``data`` (parsed JSON) if it is a format-4 notebook, keeping only cells that are dicts."""
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         raise NotebookError(f"{os.fspath(path)}: not a notebook (it has no list of cells)")
     if data.get("nbformat") != 4:
