@@ -312,6 +312,7 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
             "not written yet: the function raises NotImplementedError"
             if unwritten and len(failures) == total
             else f"{len(failures)} of {total} cases failed; first: {first.case.name}"
+            + _explained(first)
         )
     shown, unseen = (counts[False][0], counts[False][1]), (counts[True][0], counts[True][1])
     points = (
@@ -321,6 +322,16 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
     )
     return CheckResult(question.tag, not failures and not message, message, passed, total,
                        failures[:SHOWN_FAILURES], question, question.points, points)  # fmt: skip
+
+
+def _explained(failure: Failure) -> str:
+    """What the grader can say about a failure beyond its case: where, and the likely cause."""
+    said = ""
+    if isinstance(failure.actual, Raised) and failure.actual.where:
+        said += f" ({failure.actual.kind} at {failure.actual.where})"
+    if failure.cause:
+        said += f"; likely cause: {failure.cause}"
+    return said
 
 
 def _reply(case: Case, data: Any) -> Reply:
@@ -337,7 +348,8 @@ def _reply(case: Case, data: Any) -> Reply:
     raised = data.get("raised")
     if raised is not None:
         try:
-            kind, message, names, line = raised
+            kind, message, names, line, *more = raised
+            where = str(more[0])[:300] if more and type(more[0]) is str else ""
             names = tuple(str(n)[:200] for n in names[:20])
             names += tuple(
                 f"{c.__module__}.{c.__qualname__}"
@@ -347,7 +359,7 @@ def _reply(case: Case, data: Any) -> Reply:
             )
             line = line if type(line) is int else None
             return Reply(
-                args, None, Raised(str(kind)[:80], str(message)[:500], names, line), printed
+                args, None, Raised(str(kind)[:80], str(message)[:500], names, line, where), printed
             )
         except (TypeError, ValueError):
             return Reply(args, load_answer({"object": "malformed error"}), None, printed)

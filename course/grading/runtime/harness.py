@@ -61,7 +61,26 @@ def raised(error):
         message = "(unreadable)"
     names = [f"{c.__module__}.{c.__qualname__}" for c in type(error).__mro__][:20]
     line = getattr(error, "line", None)
-    return [type(error).__name__, message, names, line if type(line) is int else None]
+    return [type(error).__name__, message, names, line if type(line) is int else None,
+            where(error)]  # fmt: skip
+
+
+#: The answer cells' code by file name (``<answer:flips>``), to quote the line that failed.
+SOURCES = {}
+
+
+def where(error):
+    """``'line 5 of your code, in flips: return row[8]'``, the last cell line it passed."""
+    trace, found = error.__traceback__, ""
+    while trace is not None:
+        code = trace.tb_frame.f_code
+        if code.co_filename in SOURCES:
+            lines = SOURCES[code.co_filename].splitlines()
+            number = trace.tb_lineno
+            text = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+            found = f"line {number} of your code, in {code.co_name}: {text}"[:300]
+        trace = trace.tb_next
+    return found
 
 
 # -- arguments in ---------------------------------------------------------------------------------
@@ -187,6 +206,7 @@ def alarm(signum, frame):
 def run_cell(text, name, namespace, timeout):
     """Run one cell's code; the reason it failed, or None."""
     printed = Bounded()
+    SOURCES[f"<{name}>"] = text
     signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
@@ -196,7 +216,7 @@ def run_cell(text, name, namespace, timeout):
     except TimedOut:
         return f"it ran longer than {timeout:g} s"
     except (Exception, SystemExit) as error:
-        kind, message, _, _ = raised(error)
+        kind, message, _, _, _ = raised(error)
         line = error.lineno if isinstance(error, SyntaxError) else _line(error, name)
         where = f" (line {line})" if line else ""
         return f"raised {kind}{where}: {message}" if message else f"raised {kind}{where}"
