@@ -253,13 +253,14 @@ def _read(run: Any, exercise: Exercise) -> tuple[dict[str, Any], dict[int, str],
             problem = message.get("problem")
             if problem is not None:
                 problems[message["index"]] = str(problem)[:500]
-        elif event == "question" and ready and not cells and tags and message.get("tag") == tags[0]:
-            tag = tags.pop(0)
+        elif event == "question" and ready and not cells and message.get("tag") in tags:
+            tag = message["tag"]
+            tags.remove(tag)
             if "stopped" in message:
                 replies[tag] = str(message["stopped"])[:200]
             else:
                 replies[tag] = message.get("replies")
-        elif event == "end" and ready and not cells and not tags:
+        elif event == "end" and ready and not cells:
             ended = True
     if ended:
         return replies, problems, ""

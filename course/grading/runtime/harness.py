@@ -29,6 +29,7 @@ import time
 import allowed
 
 PRINTED = 2000
+SENT = 17  # the exit code of a question's child that sent its answers
 MAX_ITEMS = 200_000
 MAX_DEPTH = 12
 MAX_TEXT = 100_000
@@ -247,8 +248,9 @@ def question(channel, job, namespace, timeout):
             else:
                 replies = [call(function, arguments) for arguments in job["cases"]]
                 send(channel, event="question", tag=job["tag"], replies=replies)
+            os._exit(SENT)
         finally:
-            os._exit(0)
+            os._exit(1)
     status = wait(child, timeout)
     with contextlib.suppress(OSError):
         os.killpg(child, signal.SIGKILL)
@@ -257,7 +259,7 @@ def question(channel, job, namespace, timeout):
             os.kill(child, signal.SIGKILL)
         os.waitpid(child, 0)
         return f"timed out after {timeout:g} s"
-    return None if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else status
+    return None if os.WIFEXITED(status) and os.WEXITSTATUS(status) == SENT else status
 
 
 def wait(child, timeout):
@@ -286,7 +288,10 @@ def stopped_reason(status):
         if number == signal.SIGKILL:
             return "Python was killed (out of memory?)"
         return f"Python was stopped by signal {number}"
-    return f"Python stopped with exit code {os.WEXITSTATUS(status)} (os._exit, memory?)"
+    code = os.WEXITSTATUS(status)
+    if code == 0:
+        return "Python stopped before the end (os._exit or exit?)"
+    return f"Python stopped with exit code {code} (os._exit, memory?)"
 
 
 def main():
