@@ -199,13 +199,13 @@ def grade_notebook(
     job = {
         "timeout": timeout,
         "names": list(exercise.entry.names),
+        "modules": list(exercise.entry.modules),
         "cells": cells,
         "questions": [{"tag": q.tag, "function": q.function,
                        "cases": [a for p in q.parts for a in p.arguments]}
                       for q in exercise.questions],
     }  # fmt: skip
-    limits = Limits(wall=budget(exercise, timeout), cpu=int(budget(exercise, timeout)) + 1,
-                    lines=4 * (len(cells) + len(exercise.questions)) + 16)  # fmt: skip
+    limits = Limits(wall=budget(exercise, timeout), cpu=int(budget(exercise, timeout)) + 1)
     with sandbox.start(exercise.runtime, "harness.py", limits) as run:
         run.send(json.dumps(job).encode() + b"\n")
         run.close_input()

@@ -26,7 +26,7 @@ RUNTIME = Path(__file__).resolve().parent / "runtime"
 
 #: The pieces every runtime has.
 CORE = frozenset(
-    {"enum", "namedtuple", "COLUMNS", "LENT", "DIRECTIONS", "Color", "BLACK", "WHITE", "Square",
+    {"namedtuple", "COLORS", "COLUMNS", "LENT", "DIRECTIONS", "Color", "BLACK", "WHITE", "Square",
      "Pass", "PASS", "square", "Board", "_fill", "make_board", "lend", "NodeCounter",
      "MapFileError", "IllegalMoveError"}
 )  # fmt: skip
@@ -44,12 +44,15 @@ def _pieces() -> dict[str, tuple[str, frozenset[str]]]:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names = [node.name]
-        elif isinstance(node, ast.Assign):
+        elif isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
             names = [t.id for t in node.targets if isinstance(t, ast.Name)]
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [alias.asname or alias.name for alias in node.names]
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # the docstring
         else:
-            continue
+            raise ValueError(f"pieces.py line {node.lineno}: a piece is a def, a class, an "
+                             "import or NAME = VALUE")  # fmt: skip
         used = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
         source = ast.get_source_segment(text, node, padded=True) or ""
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.decorator_list:

@@ -8,9 +8,9 @@ One :class:`Entry` per exercise says
   from the teacher's seed, the grade-time ones), the student's function it calls, its
   points and its partial-credit rule (:class:`Partial`);
 * what the student runtime offers (:mod:`course.grading.compose`): ``names`` put in the
-  answer cells' namespace (``BLACK``, ``Board``, ``evaluate``...) and ``lends``, the board
+  answer cells' namespace (``BLACK``, ``Board``, ``evaluate``...), ``lends``, the board
   methods the exercise's boards have (``flips`` in exercise 05, never in 04, where
-  students write it).
+  students write it), and ``modules``, standard modules the setup cell imports.
 
 The grader (:mod:`course.grading.exercise`), the sandbox's runtime, ``release`` (which
 refuses a notebook that disagrees with its entry) and the tests all read this table;
@@ -66,6 +66,7 @@ class Entry:
     questions: tuple[Question, ...]
     names: tuple[str, ...] = ("BLACK", "WHITE", "Board")
     lends: tuple[str, ...] = ()
+    modules: tuple[str, ...] = ()  # standard modules the setup cell imports (``math``)
 
     @property
     def points(self) -> int:
@@ -133,11 +134,11 @@ TABLE: tuple[Entry, ...] = (
     Entry("09_minimax", ("minimax", "best_move"),
           (Question("minimax_value", "minimax", 2), Question("minimax_nodes", "minimax"),
            Question("best_move", "best_move")),
-          names=_SEARCH, lends=_PLAYER),
+          names=_SEARCH, lends=_PLAYER, modules=("math",)),
     Entry("10_alphabeta", ("alphabeta",),
           (Question("alphabeta_value", "alphabeta", 2), Question("alphabeta_window", "alphabeta"),
            Question("alphabeta_prunes", "alphabeta", 2)),
-          names=_SEARCH, lends=_PLAYER),
+          names=_SEARCH, lends=_PLAYER, modules=("math",)),
     Entry("11_map_files", ("parse_definitions",),
           (Question("parse_definitions", "parse_definitions", 2, Partial.CASES),
            Question("definition_errors", "parse_definitions", 2, Partial.CASES)),

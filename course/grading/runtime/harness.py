@@ -9,7 +9,7 @@ nothing here decides a grade; it only
 
 1. reads its job from standard input: the answer cells, the names the exercise offers,
    and each question's case arguments (never an expected answer);
-2. runs the cells in order (each stopped by an alarm after the job's ``timeout``);
+2. runs the cells in order (an alarm stops them once they have run ``timeout`` seconds);
 3. calls each question's function on its cases in a forked child, which the parent ends
    after ``timeout`` seconds, so an endless loop costs only that question;
 4. writes one JSON line per cell and per question to its standard output (the pipe to
@@ -17,6 +17,7 @@ nothing here decides a grade; it only
 """
 
 import contextlib
+import importlib
 import io
 import json
 import math
@@ -98,7 +99,7 @@ def argument(data):
     if "square" in data:
         return allowed.Square(*data["square"])
     if "color" in data:
-        return allowed.Color(data["color"])
+        return allowed.COLORS[data["color"]]
     if "pass" in data:
         return allowed.PASS
     if "board" in data:
@@ -204,18 +205,18 @@ def alarm(signum, frame):
     raise TimedOut
 
 
-def run_cell(text, name, namespace, timeout):
-    """Run one cell's code; the reason it failed, or None."""
+def run_cell(text, name, namespace, left, timeout):
+    """Run one cell's code for at most ``left`` seconds; the reason it failed, or None."""
     printed = Bounded()
     SOURCES[f"<{name}>"] = text
     signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+    signal.setitimer(signal.ITIMER_REAL, left)
     try:
         code = compile(text, f"<{name}>", "exec")
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
             exec(code, namespace)
     except TimedOut:
-        return f"it ran longer than {timeout:g} s"
+        return f"the answer cells ran longer than {timeout:g} s"
     except (Exception, SystemExit) as error:
         kind, message, _, _, _ = raised(error)
         line = error.lineno if isinstance(error, SyntaxError) else _line(error, name)
@@ -304,9 +305,15 @@ def main():
     timeout = float(job["timeout"])
     namespace = {"__name__": "__main__"}
     namespace.update({name: getattr(allowed, name) for name in job["names"]})
+    namespace.update({name: importlib.import_module(name) for name in job["modules"]})
     send(channel, event="ready")
+    ends = time.monotonic() + timeout  # the cells share one timeout
     for cell in job["cells"]:
-        problem = run_cell(cell["source"], cell["tag"], namespace, timeout)
+        left = ends - time.monotonic()
+        if left > 0:
+            problem = run_cell(cell["source"], cell["tag"], namespace, left, timeout)
+        else:
+            problem = f"not run: the answer cells had run for {timeout:g} s"
         send(channel, event="cell", index=cell["index"], problem=problem)
     for each in job["questions"]:
         status = question(channel, each, namespace, timeout)

@@ -14,7 +14,6 @@ cases (the tests compare them on random positions).
 
 # ruff: noqa: N801
 
-import enum
 from collections import namedtuple
 
 COLUMNS = "abcdefghijklmnop"
@@ -26,26 +25,26 @@ LENT = ()
 DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 
 
-class Color(enum.Enum):
-    """The colour of a disc: ``BLACK`` or ``WHITE``."""
+class Color:
+    """The colour of a disc: ``BLACK`` or ``WHITE`` (``color.opponent`` is the other one)."""
 
-    BLACK = "black"
-    WHITE = "white"
+    __slots__ = ("value", "name", "letter", "opponent")
 
-    @property
-    def opponent(self):
-        return Color.WHITE if self is Color.BLACK else Color.BLACK
-
-    @property
-    def letter(self):
-        return "B" if self is Color.BLACK else "W"
+    def __init__(self, value, name, letter, opponent=None):
+        self.value, self.name, self.letter, self.opponent = value, name, letter, opponent
+        if opponent is not None:
+            opponent.opponent = self
 
     def __str__(self):
         return self.value.capitalize()
 
+    def __repr__(self):
+        return f"<Color.{self.name}: {self.value!r}>"
 
-BLACK = Color.BLACK
-WHITE = Color.WHITE
+
+BLACK = Color("black", "BLACK", "B")
+WHITE = Color("white", "WHITE", "W", BLACK)
+COLORS = {"black": BLACK, "white": WHITE}
 
 
 class Square(namedtuple("Square", "row col")):
@@ -231,18 +230,18 @@ def flips(board, where, color):
     row, col = square(where, board._size)
     if type(color) is not Color:
         raise ValueError(f"{color!r} is not BLACK or WHITE")
-    rows, size = board._rows, board._size
+    rows, size, other = board._rows, board._size, color.opponent
     if rows[row][col] is not None:
         return []
     taken = []
     for dr, dc in DIRECTIONS:
         line, r, c = [], row + dr, col + dc
-        while 0 <= r < size and 0 <= c < size and rows[r][c] is color.opponent:
-            line.append(Square(r, c))
+        while 0 <= r < size and 0 <= c < size and rows[r][c] is other:
+            line.append((r, c))
             r, c = r + dr, c + dc
         if line and 0 <= r < size and 0 <= c < size and rows[r][c] is color:
             taken += line
-    return sorted(taken)
+    return [Square(r, c) for r, c in sorted(taken)]
 
 
 def is_legal(board, where, color):
@@ -252,7 +251,22 @@ def is_legal(board, where, color):
 
 def legal_moves(board, color):
     """The squares where ``color`` may move, in reading order."""
-    return [at for at in board.squares() if is_legal(board, at, color)]
+    rows, size, other = board._rows, board._size, color.opponent
+    found = []  # only empty squares next to an opponent's disc can capture
+    for row in range(size):
+        for col in range(size):
+            if (
+                rows[row][col] is None
+                and any(
+                    0 <= row + dr < size
+                    and 0 <= col + dc < size
+                    and rows[row + dr][col + dc] is other
+                    for dr, dc in DIRECTIONS
+                )
+                and is_legal(board, Square(row, col), color)
+            ):
+                found.append(Square(row, col))
+    return found
 
 
 def count(board, color):
@@ -299,11 +313,18 @@ def square_weight(row, col, size):
     return 1
 
 
+_TABLES = {}
+
+
 def weights(size):
     """The weight table of a ``size`` x ``size`` board, one tuple per row."""
     if type(size) is not int or size % 2 or not 4 <= size <= 16:
         raise ValueError(f"board size {size!r} is not an even number from 4 to 16")
-    return tuple(tuple(square_weight(row, col, size) for col in range(size)) for row in range(size))
+    if size not in _TABLES:
+        _TABLES[size] = tuple(
+            tuple(square_weight(row, col, size) for col in range(size)) for row in range(size)
+        )
+    return _TABLES[size]
 
 
 def evaluate(board, color):
