@@ -1,7 +1,8 @@
 """``python -m course``: the teacher's command line.
 
-python -m course check NOTEBOOK [--timeout S] [--seed N]
-    grade one notebook with the teacher's grader; prints each question and "Score: n/m",
+python -m course check NOTEBOOK [--timeout S] [--seed N] [--no-isolation]
+    grade one notebook with the teacher's grader (in a student's copy too: then only the
+    notebook's own cases); prints each question and "Score: n/m questions, p/q points",
     exits 0 only when every question passed
 python -m course grade SUBMISSIONS [--out grades.csv] [--feedback DIR] [--jobs N] [--timeout S]
     grade a folder of notebooks (one folder per student, or STUDENT__NAME.ipynb files):
