@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,14 @@ RUNTIME_ERRORS = {
 }
 #: The biggest notebook file the grader reads.
 MAX_NOTEBOOK = 20 << 20
+#: The reasons the harness gives for a stopped question; other text is not shown (it could
+#: carry anything, a grade-time case's arguments included).
+STOPPED = re.compile(
+    r"timed out after [0-9.]+ s|it used up its CPU time \(an endless loop\?\)"
+    r"|Python was killed \(out of memory\?\)|Python was stopped by signal [0-9]+"
+    r"|Python stopped before the end \(os\._exit or exit\?\)"
+    r"|Python stopped with exit code [0-9]+ \(os\._exit, memory\?\)"
+)
 NOT_ISOLATED = "this notebook ran WITHOUT isolation (--no-isolation): its results are not safe"
 
 
@@ -196,20 +205,20 @@ def grade_notebook(
     report.notes += notes
     cells = [{"index": i, "tag": tag, "source": report.answers[tag]}
              for i, tag in enumerate(exercise.answers)]  # fmt: skip
-    job = {
-        "timeout": timeout,
-        "names": list(exercise.entry.names),
-        "modules": list(exercise.entry.modules),
-        "cells": cells,
-        "questions": [{"tag": q.tag, "function": q.function,
-                       "cases": [a for p in q.parts for a in p.arguments]}
-                      for q in exercise.questions],
-    }  # fmt: skip
+    job = {"timeout": timeout, "names": list(exercise.entry.names),
+           "modules": list(exercise.entry.modules), "cells": cells}  # fmt: skip
+    questions = [{"tag": q.tag, "function": q.function,
+                  "cases": [a for p in q.parts for a in p.arguments]}
+                 for q in exercise.questions]  # fmt: skip
     limits = Limits(wall=budget(exercise, timeout), cpu=int(budget(exercise, timeout)) + 1)
     with sandbox.start(exercise.runtime, "harness.py", limits) as run:
         run.send(json.dumps(job).encode() + b"\n")
-        run.close_input()
-        replies, problems, stopped = _read(run, exercise)
+
+        def cells_done() -> None:  # only now may the cases' arguments go in
+            run.send(json.dumps(questions).encode() + b"\n")
+            run.close_input()
+
+        replies, problems, stopped = _read(run, exercise, cells_done)
     for index, problem in sorted(problems.items()):
         report.notes.append(f"your {exercise.answers[index]} cell failed: {problem}")
     results = []
@@ -232,15 +241,20 @@ def grade_notebook(
     return report
 
 
-def _read(run: Any, exercise: Exercise) -> tuple[dict[str, Any], dict[int, str], str]:
+def _read(
+    run: Any, exercise: Exercise, cells_done: Callable[[], None] = lambda: None
+) -> tuple[dict[str, Any], dict[int, str], str]:
     """What the run sent: replies (or why a question stopped) by tag, cells' problems,
-    and why the run ended early ('' if it ended well).  Messages out of order, repeated,
-    unknown or malformed are dropped; the wall clock is the run's own and never moves."""
+    and why the run ended early ('' if it ended well); ``cells_done`` is called once every
+    cell has reported.  Messages out of order, repeated, unknown or malformed are dropped;
+    the wall clock is the run's own and never moves."""
     replies: dict[str, Any] = {}
     problems: dict[int, str] = {}
     cells = list(range(len(exercise.answers)))
     tags = [q.tag for q in exercise.questions]
     ready = ended = False
+    if not cells:
+        cells_done()
     while not ended and (line := run.next_line()) is not None:
         message = wire.parse(line) if line.strip() else None
         if type(message) is not dict:
@@ -253,11 +267,14 @@ def _read(run: Any, exercise: Exercise) -> tuple[dict[str, Any], dict[int, str],
             problem = message.get("problem")
             if problem is not None:
                 problems[message["index"]] = str(problem)[:500]
+            if not cells:
+                cells_done()
         elif event == "question" and ready and not cells and message.get("tag") in tags:
             tag = message["tag"]
             tags.remove(tag)
             if "stopped" in message:
-                replies[tag] = str(message["stopped"])[:200]
+                said = str(message["stopped"])
+                replies[tag] = said if STOPPED.fullmatch(said) else "it stopped Python"
             else:
                 replies[tag] = message.get("replies")
         elif event == "end" and ready and not cells:

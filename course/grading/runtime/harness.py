@@ -7,8 +7,9 @@ library and ``allowed``.  Everything here is *hostile territory* once the studen
 first cell has run: the student's code can change anything in this process.  So
 nothing here decides a grade; it only
 
-1. reads its job from standard input: the answer cells, the names the exercise offers,
-   and each question's case arguments (never an expected answer);
+1. reads its job from standard input: the answer cells and the names the exercise
+   offers; then, only once the cells have run, each question's case arguments (never an
+   expected answer), so no cell can see a grade-time case;
 2. runs the cells in order (an alarm stops them once they have run ``timeout`` seconds);
 3. calls each question's function on its cases in a forked child, which the parent ends
    after ``timeout`` seconds, so an endless loop costs only that question;
@@ -296,7 +297,8 @@ def stopped_reason(status):
 
 
 def main():
-    job = json.loads(sys.stdin.buffer.readline())
+    inbox = os.fdopen(os.dup(0), "rb")
+    job = json.loads(inbox.readline())
     channel = os.fdopen(os.dup(1), "wb")
     quiet = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -315,7 +317,8 @@ def main():
         else:
             problem = f"not run: the answer cells had run for {timeout:g} s"
         send(channel, event="cell", index=cell["index"], problem=problem)
-    for each in job["questions"]:
+    questions = json.loads(inbox.readline() or "[]")  # sent once the cells have run
+    for each in questions:
         status = question(channel, each, namespace, timeout)
         if status is not None:
             send(channel, event="question", tag=each["tag"], stopped=stopped_reason(status))

@@ -324,6 +324,41 @@ def must_pass(board, color):
     return False
 """
 
+#: A cell that looks for the cases' arguments (grade-time ones included) while it runs.
+CELL_SPY = """
+import gc
+
+def _seen():
+    needle = '"' + "cas" + 'es": [['  # built, so that this cell's own text does not hold it
+    for thing in gc.get_objects():
+        if isinstance(thing, dict) and "cases" in thing and "function" in thing:
+            return True
+        if isinstance(thing, str) and needle in thing:
+            return True
+        if isinstance(thing, bytes) and needle.encode() in thing:
+            return True
+    return False
+
+if _seen():
+    def flips(board, square, color):
+        row, col = square
+        if board[row, col] is not None:
+            return []
+        taken = []
+        for dr, dc in DIRECTIONS:
+            line = []
+            r, c = row + dr, col + dc
+            while 0 <= r < board.size and 0 <= c < board.size and board[r, c] is color.opponent:
+                line.append((r, c))
+                r, c = r + dr, c + dc
+            if line and 0 <= r < board.size and 0 <= c < board.size and board[r, c] is color:
+                taken += line
+        return taken
+else:
+    def flips(board, square, color):
+        return []
+"""
+
 CELL_LOOP = """
 while True:
     pass
@@ -362,6 +397,8 @@ def attacks(teacher: Path, out: Path, classmates: Path) -> list[Attack]:
         a("seed_thief", "01_squares", {"answer:to_notation": SEED.format(places=places)},
           "to_notation"),
         a("root_reader", "01_squares", {"answer:from_notation": ROOT_SECRETS}, "from_notation"),
+        a("cell_spy", "04_flips", {"answer:flips": CELL_SPY},
+          "figure2", "flips", "is_legal"),
         a("lookup_table", "04_flips", {"answer:flips": LOOKUP},
           "figure2", "flips", "is_legal"),
         a("forger", "05_play", {"answer:replay": FORGED_EVENTS.format()}, "replay"),

@@ -189,9 +189,25 @@ def test_the_grader_keeps_only_expected_messages_in_order() -> None:
         _line(event="end"),
         _line(event="question", tag="check:to_notation", replies=good),  # after the end
     ]
-    replies, problems, stopped = checker._read(Scripted(lines), exercise)
+    sent: list[int] = []
+    replies, problems, stopped = checker._read(Scripted(lines), exercise, lambda: sent.append(1))
     assert replies == {"check:from_notation": "timed out after 1 s", "check:to_notation": None}
-    assert problems == {} and stopped == ""
+    assert problems == {} and stopped == "" and sent == [1]
+
+
+def test_a_stopped_question_says_only_the_harness_own_reasons() -> None:
+    """A forged reason could carry anything (a grade-time case's arguments): it is not shown."""
+    exercise = build("01_squares", None)
+    lines = [_line(event="ready"), _line(event="cell", index=0, problem=None),
+             _line(event="cell", index=1, problem=None),
+             _line(event="question", tag="check:to_notation", stopped="cases: [[3, 4], [5, 6]]"),
+             _line(event="question", tag="check:from_notation",
+                   stopped="it used up its CPU time (an endless loop?)")]  # fmt: skip
+    replies, _, _ = checker._read(Scripted(lines), exercise)
+    assert replies == {
+        "check:to_notation": "it stopped Python",
+        "check:from_notation": "it used up its CPU time (an endless loop?)",
+    }
 
 
 def test_a_run_that_stops_costs_only_what_had_no_answer() -> None:
