@@ -21,9 +21,7 @@ answer yet score 0, and nothing is run again.
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,8 +51,6 @@ RUNTIME_ERRORS = {
     "allowed.MapFileError": MapFileError,
     "allowed.IllegalMoveError": IllegalMoveError,
 }
-#: The biggest notebook file the grader reads.
-MAX_NOTEBOOK = 20 << 20
 #: The reasons the harness gives for a stopped question; other text is not shown (it could
 #: carry anything, a grade-time case's arguments included).
 STOPPED = re.compile(
@@ -144,26 +140,9 @@ def identify(student: nbfile.Notebook, path: Path, source_dir: Path | None = Non
 
 
 def read_submission(path: Path) -> nbfile.Notebook:
-    """A student's notebook file, read as a regular file only (no symlink, no device, no
-    folder), bounded in size and nesting; :class:`NotebookError` says why not."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except OSError as error:
-        reason = "it is a symbolic link" if os.path.islink(path) else error.strerror
-        raise NotebookError(f"{path}: cannot read it ({reason})") from None
-    with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotebookError(f"{path}: not a regular file")
-        data = file.read(MAX_NOTEBOOK + 1)
-    if len(data) > MAX_NOTEBOOK:
-        raise NotebookError(f"{path}: bigger than {MAX_NOTEBOOK >> 20} MB")
-    if not wire.nesting_within(data, 64):
-        raise NotebookError(f"{path}: not a notebook (nested deeper than any notebook)")
-    try:
-        notebook = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise NotebookError(f"{path}: not a notebook (not valid JSON: {error})") from None
-    return nbfile.checked(notebook, path)
+    """A student's notebook file, read as a regular file only (no symbolic link, no device,
+    no folder), bounded in size and nesting; :class:`NotebookError` says why not."""
+    return nbfile.read(path, links=False)
 
 
 def answer_cells(exercise: Exercise, student: nbfile.Notebook) -> tuple[dict[str, str], list[str]]:

@@ -7,7 +7,8 @@ allows, a ``Square``, a colour, a fresh ``NodeCounter``...) and reads what the s
 function returned back into JSON, looking only at exact built-in types and its own value
 types.  Here, every line from the sandbox is read by :func:`parse`, which refuses too
 many bytes and too deep nesting before :mod:`json` sees it (no recursion on a depth the
-student chose), and :func:`load_answer` rebuilds plain values of the kit's types;
+student chose: :func:`~course.grading.notebook.nesting_within`), and :func:`load_answer`
+rebuilds plain values of the kit's types;
 anything malformed becomes an :class:`Opaque`, which no check accepts.
 
 >>> load_answer({"tuple": [{"square": [2, 3]}, "e4", {"color": "black"}, None, 1.5]})
@@ -22,10 +23,10 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from course.grading.notebook import nesting_within
 from course.grading.views import BoardView, discs
 from reversi import BLACK, PASS, WHITE, Board, Color, Square
 
@@ -115,23 +116,6 @@ def dump_argument(value: Any) -> Json:
 
 #: How deep a line from the sandbox may nest (a message, its replies, an answer in them).
 MAX_NESTING = MAX_DEPTH + 8
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
-_INNERMOST = re.compile(rb"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
-_BRACKETS = re.compile(rb"[\[\]{}]")
-
-
-def nesting_within(line: bytes, limit: int) -> bool:
-    """Whether the JSON text ``line`` nests at most ``limit`` deep (found without recursion).
-
-    >>> nesting_within(b'[[1], {"a": [2]}]', 3), nesting_within(b'[[[]]]', 2)
-    (True, False)
-    """
-    text = _STRING.sub(b'""', line)
-    for _ in range(limit):
-        text, found = _INNERMOST.subn(b"0", text)
-        if not found:
-            break
-    return _BRACKETS.search(text) is None
 
 
 def parse(line: bytes, limit: int = MAX_NESTING, size: int = 16 << 20) -> Any:

@@ -230,3 +230,28 @@ def test_nesting_is_measured_without_recursion(depth: int) -> None:
 def test_exit_reasons_are_said_in_words() -> None:
     assert "CPU" in sandbox.exit_reason(-24) and "killed" in sandbox.exit_reason(128 + 9)
     assert "os._exit" in sandbox.exit_reason(0) and "exit code 3" in sandbox.exit_reason(3)
+
+
+def test_only_a_regular_notebook_file_is_read(tmp_path: Path) -> None:
+    """A FIFO never blocks the reader; a device, a folder, a link (for hand-ins), a bomb of
+    nesting or bytes is no notebook, with the reason."""
+    from course.grading import notebook as nbfile
+
+    real = tmp_path / "real.ipynb"
+    shutil.copy(checker.SOURCE_DIR / "01_squares.ipynb", real)
+    link = tmp_path / "link.ipynb"
+    link.symlink_to(real)
+    fifo = tmp_path / "fifo.ipynb"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.ipynb"
+    deep.write_bytes(b'{"cells": ' + b"[" * 100_000 + b"]" * 100_000 + b', "nbformat": 4}')
+    big = tmp_path / "big.ipynb"
+    big.write_bytes(b" " * (nbfile.MAX_BYTES + 1))
+    assert nbfile.read(link)["cells"] and checker.read_submission(real)["cells"]
+    for path, reason in ((link, "symbolic link"), (fifo, "not a regular file"),
+                         (Path("/dev/zero"), "not a regular file"), (tmp_path, "not a regular"),
+                         (deep, "nested deeper"), (big, "bigger than")):  # fmt: skip
+        started = time.monotonic()
+        with pytest.raises(nbfile.NotebookError, match=reason):
+            checker.read_submission(path)
+        assert time.monotonic() - started < 5
