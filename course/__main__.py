@@ -28,6 +28,7 @@ from pathlib import Path
 from course.arguments import existing_file, seconds, whole
 from course.grading import checker
 from course.grading.notebook import NotebookError
+from course.grading.sandbox import IsolationError
 
 
 def _grading_options(parser: argparse.ArgumentParser) -> None:
@@ -166,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command][2](args)
-    except NotebookError as error:
+    except (NotebookError, IsolationError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from course.__main__ import main
 from course.grading import checker, sandbox, wire
 from course.grading.exercise import build
 from course.grading.sandbox import NOBODY, IsolationError, Limits, Sandbox
@@ -132,14 +133,20 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-def test_without_bubblewrap_the_grader_refuses_or_says_so(monkeypatch, tmp_path: Path) -> None:
+def test_without_bubblewrap_the_grader_refuses_or_says_so(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(IsolationError, match="apt-get install bubblewrap.*--no-isolation"):
         Sandbox()
-    plain = Sandbox(isolate=False)
-    assert not plain.isolated
     notebook = tmp_path / "01_squares.ipynb"
     shutil.copy(checker.SOURCE_DIR / "01_squares.ipynb", notebook)
+    assert main(["check", str(notebook)]) == 2
+    assert "cannot isolate students' code here" in capsys.readouterr().err
+    assert main(["check", str(notebook), "--no-isolation"]) == 0
+    assert checker.NOT_ISOLATED in capsys.readouterr().out
+    plain = Sandbox(isolate=False)
+    assert not plain.isolated
     report = checker.grade_notebook(build("01_squares", None), notebook, plain, 10)
     assert not report.isolated and checker.NOT_ISOLATED in report.notes
     assert report.passed == report.total
