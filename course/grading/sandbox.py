@@ -125,6 +125,7 @@ class Run:
         self.deadline = time.monotonic() + limits.wall
         self._buffer, self._total = b"", 0
         self._count = 0
+        self.stopped = "ended"  # why next_line last returned None
 
     def __enter__(self) -> Run:
         return self
@@ -133,11 +134,20 @@ class Run:
         self.kill()
 
     def send(self, data: bytes) -> bool:
-        """Write ``data`` to the program's standard input; False if it is gone."""
+        """Write ``data`` to the program's standard input before the deadline; False if the
+        program is gone, or does not read it in time (a write never waits past the clock)."""
         assert self.process.stdin is not None
         try:
-            self.process.stdin.write(data)
-            self.process.stdin.flush()
+            fd = self.process.stdin.fileno()
+            os.set_blocking(fd, False)
+            view = memoryview(data)
+            while view:
+                left = self.left()
+                if left <= 0:
+                    return False
+                _, ready, _ = select.select([], [fd], [], left)
+                if ready:
+                    view = view[os.write(fd, view[: 1 << 16]) :]
         except (BrokenPipeError, OSError, ValueError):
             return False
         return True
@@ -153,7 +163,7 @@ class Run:
 
     def next_line(self) -> bytes | None:
         """The next line of output (without its newline); None at the end of the output, at
-        the deadline, or past a bound (:attr:`stopped` says which)."""
+        the deadline, or past a bound (``stopped`` says which)."""
         fd = self.process.stdout.fileno() if self.process.stdout else -1
         while b"\n" not in self._buffer:
             if len(self._buffer) > self.limits.line_bytes:
@@ -184,8 +194,6 @@ class Run:
             self.stopped = "too much: a line longer than the limit"
             return None
         return line
-
-    stopped: str = "ended"
 
     def lines(self) -> Read:
         """Every line until the end of the output, the deadline or a bound."""

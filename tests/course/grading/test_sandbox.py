@@ -86,6 +86,15 @@ def test_the_wall_clock_is_fixed_and_output_is_bounded(box: Sandbox) -> None:
         assert len(read.lines) <= limits.lines
 
 
+def test_a_program_that_does_not_read_cannot_hold_the_writer(box: Sandbox) -> None:
+    sleeper = "import time\nprint('up', flush=True)\ntime.sleep(60)"
+    with box.start({"main.py": sleeper}, "main.py", Limits(wall=2)) as run:
+        assert run.next_line() == b"up"
+        started = time.monotonic()
+        assert run.send(b"x" * (8 << 20)) is False
+        assert time.monotonic() - started < 4
+
+
 def test_limits_hold_inside(box: Sandbox) -> None:
     hog = "x = bytearray(10**9)\nprint('got it')"
     with box.start({"main.py": hog}, "main.py", Limits(memory_mb=256)) as run:
