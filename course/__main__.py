@@ -1,7 +1,8 @@
 """``python -m course``: the teacher's command line.
 
-python -m course check NOTEBOOK [--timeout S] [--seed N]
-    grade one notebook with the teacher's grader; prints each question and "Score: n/m",
+python -m course check NOTEBOOK [--timeout S] [--seed N] [--no-isolation]
+    grade one notebook with the teacher's grader (in a student's copy too: then only the
+    notebook's own cases); prints each question and "Score: n/m questions, p/q points",
     exits 0 only when every question passed
 python -m course grade SUBMISSIONS [--out grades.csv] [--feedback DIR] [--jobs N] [--timeout S]
         [--pick last|best] [--deadline [EXERCISE=]WHEN] [--overrides FILE] [--regrade]
@@ -31,31 +32,39 @@ from pathlib import Path
 from course import arguments as checked
 from course.grading import checker
 from course.grading.notebook import NotebookError
+from course.grading.sandbox import IsolationError
 
 
 def _grading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--timeout", type=checked.seconds(maximum=3600), default=checker.DEFAULT_TIMEOUT,
-        help="wall-clock seconds per answer cell and per question",
+        "--timeout", type=checked.seconds(0.1, 3600.0), default=checker.DEFAULT_TIMEOUT,
+        help="seconds for the answer cells, and for each question (one clock per notebook)",
     )  # fmt: skip
     parser.add_argument(
-        "--source", type=checked.existing_folder, default=checker.SOURCE_DIR,
-        help="teacher sources",
+        "--source", type=Path, default=checker.SOURCE_DIR,
+        help="the teacher's folder (its seed gives the grade-time cases; optional for check)",
     )  # fmt: skip
     parser.add_argument(
-        "--seed", type=checked.whole(0, 2**62), default=None,
+        "--seed", type=checked.whole(0, 2**63 - 1), default=None,
         help="seed of the grade-time cases (default: the one kept in the teacher folder)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-isolation", dest="isolate", action="store_false",
+        help="run students' code even where bubblewrap cannot isolate it "
+        "(every result then says it was not isolated)",
     )  # fmt: skip
 
 
 def _check_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("notebook", type=Path)
+    parser.add_argument("notebook", type=checked.existing_file)
     parser.add_argument("--exercise", help="the exercise name (default: from the notebook)")
     _grading_options(parser)
 
 
 def _check(args: argparse.Namespace) -> int:
-    report = checker.check(args.notebook, args.exercise, args.source, args.timeout, args.seed)
+    report = checker.check(
+        args.notebook, args.exercise, args.source, args.timeout, args.seed, args.isolate
+    )
     print(report.render())
     return 0 if report.passed == report.total else 1
 
@@ -117,7 +126,7 @@ def _grade(args: argparse.Namespace) -> int:
     try:
         graded = grade_folder(
             args.folder, args.out, args.source, args.timeout, args.jobs, args.seed,
-            feedback, progress_bar(sys.stderr), choices=choices,
+            feedback, progress_bar(sys.stderr), isolate=args.isolate, choices=choices,
             say=lambda line: print(_printable(line), flush=True),
         )  # fmt: skip
     except KeyboardInterrupt:
@@ -251,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command][2](args)
-    except NotebookError as error:
+    except (NotebookError, IsolationError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 

@@ -43,7 +43,9 @@ def whole(minimum: int, maximum: int, what: str = "a whole number") -> Callable[
     def read(value: str) -> int:
         text = _text(value).strip()
         digits = text[1:] if text[:1] in "+-" else text
-        if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > len(
+            str(max(abs(minimum), abs(maximum)))
+        ):
             raise argparse.ArgumentTypeError(
                 f"must be {what} from {minimum} to {maximum}, not {value[:40]!r}"
             )
@@ -94,6 +96,23 @@ def host(value: str) -> str:
     return text
 
 
+def _path_checked(read: Callable[[str], Path]) -> Callable[[str], Path]:
+    """Turn an ``OSError`` met while looking at a path (no permission, a name too long) into a refusal."""
+
+    def checked(value: str) -> Path:
+        try:
+            return read(value)
+        except OSError as error:
+            raise argparse.ArgumentTypeError(
+                f"{value[:80]!r} cannot be used: {error.strerror or error}"
+            ) from None
+
+    checked.__name__ = read.__name__
+    checked.__doc__ = read.__doc__
+    return checked
+
+
+@_path_checked
 def existing_folder(value: str) -> Path:
     """A folder that must already exist and be readable."""
     path = Path(_text(value))
@@ -104,6 +123,7 @@ def existing_folder(value: str) -> Path:
     return path
 
 
+@_path_checked
 def existing_file(value: str) -> Path:
     """A regular file that must already exist and be readable (never a FIFO or a device)."""
     path = Path(_text(value))
@@ -137,6 +157,7 @@ def _check_place(value: str, folder: Path) -> None:
         )
 
 
+@_path_checked
 def output_file(value: str) -> Path:
     """A file the tool will write: a new name, or a regular file it may replace."""
     path = Path(_text(value))
@@ -151,6 +172,7 @@ def output_file(value: str) -> Path:
     return path
 
 
+@_path_checked
 def output_folder(value: str) -> Path:
     """A folder the tool will write into: an existing folder, or one it may create."""
     path = Path(_text(value))

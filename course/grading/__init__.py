@@ -12,12 +12,13 @@ Inside a notebook (the student's kernel), a *self-check*:
   :mod:`~course.grading.views` hands it only the parts of a board the exercise allows,
   :mod:`~course.grading.cases` holds the positions (and draws grade-time ones).
 
-Outside (the teacher's tools), the grade: :mod:`~course.grading.exercise` (a teacher
-source as questions with their cases), :mod:`~course.grading.scan` (reading answers for
-what they may not use), :mod:`~course.grading.sandbox` and
-:mod:`~course.grading.harness` (the sandboxed process and what runs in it),
-:mod:`~course.grading.wire` (plain JSON across), :mod:`course.grading.checker` (a
-notebook's verdict), :mod:`~course.grading.handins` (who handed in what, and when),
+Outside (the teacher's tools), the grade: :mod:`~course.grading.table` (every exercise
+once: questions, points, partial credit, what its student runtime offers),
+:mod:`~course.grading.exercise` (an exercise's questions with their cases),
+:mod:`~course.grading.compose` (the student runtime of ``runtime/``, all a sandboxed run
+holds), :mod:`~course.grading.sandbox` (bubblewrap: untrusted Python with files, limits
+and a pipe), :mod:`~course.grading.wire` (bounded JSON across), :mod:`course.grading.checker`
+(a notebook's verdict), :mod:`~course.grading.handins` (who handed in what, and when),
 :mod:`~course.grading.gradebook` (a class: the journal, rows as students finish),
 :mod:`~course.grading.sheet` (CSV for a spreadsheet, Canvas and Moodle),
 :mod:`~course.grading.overrides` (the teacher's word), :mod:`~course.grading.summary`

@@ -2,35 +2,43 @@
 
 Trust boundary: a student's answer code is hostile and has every right of the Python
 that runs it.  So the grader takes only the student's *answer* cells (matched by their
-``answer:NAME`` tag; check cells, outputs and anything else in the file are ignored),
-reads them for what no answer needs (:mod:`course.grading.scan`: such a question scores
-0 and its cell is not run), and has the rest run in a sandboxed process
-(:mod:`course.grading.sandbox`) that calls the student's functions on the cases' plain
-arguments and sends back plain answers.  The verdict is computed in this process, by
-the same :func:`~course.grading.runner.verdict` as the notebook's self-check, on the
-notebook's cases and on grade-time cases drawn from the teacher's seed.
+``answer:NAME`` tag; check cells, outputs and anything else in the file are ignored) and
+has them run in a sandbox (:mod:`course.grading.sandbox`) that holds nothing but the
+exercise's student runtime (:mod:`course.grading.compose`): no module of the kit, no
+teacher file, no other submission.  There the harness calls the student's functions on
+the cases' plain arguments and sends back plain answers.  The verdict is computed in
+this process, by the same :func:`~course.grading.runner.verdict` as the notebook's
+self-check, on the notebook's cases and on grade-time cases drawn from the teacher's seed.
 
-One notebook is one sandboxed run; if the run stops (a crash, ``os._exit``, a memory
-bomb, an endless loop), the question it was in scores 0 and the remaining questions
-are run again in a new process, without the cell that stopped it.
+One notebook is one sandboxed run with one wall clock (:func:`budget`), which nothing
+the answer sends can extend.  A cell that runs too long is stopped by the harness and
+costs only its own questions; a question that runs too long is ended by the harness
+(each question runs in a child process of its own) and costs only itself; if the whole
+run stops (a crash, ``os._exit``, a memory bomb, the wall clock), the questions with no
+answer yet score 0, and nothing is run again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from course.grading import notebook as nbfile
-from course.grading import scan
+from course.grading import wire
 from course.grading.exercise import Exercise, Question
 from course.grading.notebook import ANSWER, NotebookError
 from course.grading.runner import Case, Failure, Raised, Reply, verdict
-from course.grading.sandbox import Outcome, Sandbox
+from course.grading.sandbox import Limits, Sandbox
+from course.grading.table import ENTRIES, earned
 from course.grading.views import BoardView
 from course.grading.wire import Counter, load_answer
 from reversi import Board
+from reversi.cursormap import MapFileError
+from reversi.errors import IllegalMoveError
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SOURCE_DIR = REPOSITORY / "exercises" / "source"
@@ -38,12 +46,28 @@ DEFAULT_TIMEOUT = 20.0
 SHOWN_FAILURES = 3
 
 
+#: The runtime's errors, as the checks know them (a check asks ``raised.is_a(MapFileError)``).
+RUNTIME_ERRORS = {
+    "allowed.MapFileError": MapFileError,
+    "allowed.IllegalMoveError": IllegalMoveError,
+}
+#: The reasons the harness gives for a stopped question; other text is not shown (it could
+#: carry anything, a grade-time case's arguments included).
+STOPPED = re.compile(
+    r"timed out after [0-9.]+ s|it used up its CPU time \(an endless loop\?\)"
+    r"|Python was killed \(out of memory\?\)|Python was stopped by signal [0-9]+"
+    r"|Python stopped before the end \(os\._exit or exit\?\)"
+    r"|Python stopped with exit code [0-9]+ \(os\._exit, memory\?\)"
+)
+NOT_ISOLATED = "this notebook ran WITHOUT isolation (--no-isolation): its results are not safe"
+
+
 @dataclass
 class CheckResult:
-    """One question: its tag, whether it passed, why not, its failing cases and its points.
+    """One question: whether it passed, why not, its points and first failing cases.
 
-    ``earned`` is the partial credit: ``points`` times the share of cases passed; a
-    question failed as a whole with every case right (its overall check) earns 0.
+    ``points`` is the question's maximum (from the exercise table), ``earned`` what this
+    answer earned of it (partial credit where the table allows it).
     """
 
     tag: str
@@ -53,15 +77,8 @@ class CheckResult:
     cases_total: int = 0
     failures: list[Failure] = field(default_factory=list)
     question: Question | None = None
-    points: float = 1.0
-
-    @property
-    def earned(self) -> float:
-        if self.passed:
-            return self.points
-        if self.cases_total <= 0 or self.cases_passed >= self.cases_total:
-            return 0.0
-        return self.points * max(0, self.cases_passed) / self.cases_total
+    points: int = 1
+    earned: float = 0.0
 
 
 @dataclass
@@ -73,6 +90,7 @@ class Report:
     checks: list[CheckResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     answers: dict[str, str] = field(default_factory=dict)
+    isolated: bool = True
 
     @property
     def passed(self) -> int:
@@ -82,16 +100,26 @@ class Report:
     def total(self) -> int:
         return len(self.checks)
 
+    @property
+    def earned(self) -> float:
+        return sum(result.earned for result in self.checks)
+
+    @property
+    def points(self) -> int:
+        return sum(result.points for result in self.checks)
+
     def render(self) -> str:
         """The report as the ``check`` command prints it."""
         width = max((len(result.tag) for result in self.checks), default=0)
         lines = [f"{self.exercise}: {self.path} (graded by the teacher's grader)"]
         for result in self.checks:
             counts = f"{result.cases_passed}/{result.cases_total} cases"
+            score = f"{result.earned:g}/{result.points} pt"
             verdict_text = f"passed  {counts}" if result.passed else f"FAILED  {result.message}"
-            lines.append(f"  {result.tag:<{width}}  {verdict_text}")
+            lines.append(f"  {result.tag:<{width}}  {score:>9}  {verdict_text}")
         lines += [f"  note: {note}" for note in self.notes]
-        lines.append(f"Score: {self.passed}/{self.total}")
+        lines.append(f"Score: {self.passed}/{self.total} questions, "
+                     f"{self.earned:g}/{self.points} points")  # fmt: skip
         return "\n".join(lines)
 
 
@@ -100,111 +128,147 @@ def exercises(source_dir: Path = SOURCE_DIR) -> dict[str, Path]:
     return {path.stem: path for path in sorted(Path(source_dir).glob("[0-9][0-9]_*.ipynb"))}
 
 
-def identify(student: nbfile.Notebook, path: Path, source_dir: Path = SOURCE_DIR) -> str:
+def identify(student: nbfile.Notebook, path: Path, source_dir: Path | None = None) -> str:
     """The exercise a student notebook is (its metadata, else its file name)."""
-    name = nbfile.exercise_name(student, path, exercises(source_dir))
+    known = list(ENTRIES) if source_dir is None else list(exercises(source_dir))
+    name = nbfile.exercise_name(student, path, known)
     if name is None:
-        known = ", ".join(exercises(source_dir)) or "none found"
-        raise NotebookError(f"{path}: cannot tell which exercise this is (the exercises: {known})")
+        raise NotebookError(
+            f"{path}: cannot tell which exercise this is (the exercises: {', '.join(known) or 'none found'})"
+        )
     return name
 
 
+def read_submission(path: Path) -> nbfile.Notebook:
+    """A student's notebook file, read as a regular file only (no symbolic link, no device,
+    no folder), bounded in size and nesting; :class:`NotebookError` says why not."""
+    return nbfile.read(path, links=False)
+
+
 def answer_cells(exercise: Exercise, student: nbfile.Notebook) -> tuple[dict[str, str], list[str]]:
-    """The student's code for each answer tag of ``exercise`` (starting code if missing), and notes."""
+    """The student's code for each answer tag of ``exercise``, and notes on missing ones."""
     found: dict[str, list[str]] = {}
     for cell in student.get("cells", []):
         tag = nbfile.tag_with(cell, ANSWER)
-        if tag in exercise.starters:
+        if tag in exercise.answers:
             found.setdefault(tag, []).append(nbfile.source(cell))
     answers, notes = {}, []
     for tag in exercise.answers:
         if tag not in found:
-            notes.append(f"no cell tagged {tag} was found: graded with the starting code")
-        answers[tag] = "\n\n".join(found.get(tag, [exercise.starters[tag]]))
+            notes.append(f"no cell tagged {tag} was found: its questions score 0")
+        answers[tag] = "\n\n".join(found.get(tag, []))
     return answers, notes
 
 
+def budget(exercise: Exercise, timeout: float) -> float:
+    """The one wall clock of a notebook's run: a start, its cells, then each question."""
+    return STARTUP + timeout * (1 + len(exercise.questions))
+
+
+STARTUP = 10.0
+
+
 def grade_notebook(
-    exercise: Exercise, path: Path, sandbox: Sandbox, use_scan: bool = True
+    exercise: Exercise, path: Path, sandbox: Sandbox, timeout: float = 20.0
 ) -> Report:
-    """Grade the student notebook at ``path`` against ``exercise``."""
-    report = Report(Path(path), exercise.name)
+    """Grade the student notebook at ``path`` against ``exercise`` (one sandboxed run)."""
+    report = Report(Path(path), exercise.name, isolated=sandbox.isolated)
+    if not sandbox.isolated:
+        report.notes.append(NOT_ISOLATED)
     try:
-        student = nbfile.read(path)
+        student = read_submission(path)
     except NotebookError as error:
         student = {"cells": []}
-        report.notes.append(f"{error}; graded as the starting notebook")
+        report.notes.append(f"{error}; graded as an empty notebook")
     report.answers, notes = answer_cells(exercise, student)
     report.notes += notes
-    results: dict[str, CheckResult] = {}
-    skipped: set[int] = set()
-    for index, tag in enumerate(exercise.answers):
-        reasons = scan.flags(report.answers[tag], exercise.name)
-        if use_scan and reasons:
-            skipped.add(index)
-            report.notes.append(f"{tag} was not run: {reasons[0]}")
-            for question in exercise.questions:
-                if question.answer_tag == tag:
-                    results[question.tag] = _zero(question, f"flagged: {reasons[0]}")
-    pending = [q for q in exercise.questions if q.tag not in results]
-    while pending:
-        cells = [
-            {"index": i, "tag": tag, "source": report.answers[tag]}
-            for i, tag in enumerate(exercise.answers)
-            if i not in skipped
-        ]
-        jobs = [
-            {
-                "tag": q.tag,
-                "function": q.function,
-                "cases": [a for p in q.parts for a in p.arguments],
-            }
-            for q in pending
-        ]
-        outcome = sandbox.run(exercise.setup, cells, jobs)
-        for question in pending:
-            replies = outcome.replies.get(question.tag, "missing")
-            if replies != "missing":
-                results[question.tag] = judge(question, replies)  # type: ignore[arg-type]
-        _note_cells(report, exercise, outcome)
-        if outcome.setup_problem or outcome.stopped_in is None:
-            for question in pending:
-                if question.tag not in results:
-                    reason = outcome.setup_problem or outcome.stopped or "no answer came back"
-                    results[question.tag] = _zero(question, f"not run: {reason}")
-            break
-        kind, where = outcome.stopped_in
-        if kind == "cell":
-            skipped.add(where)
-            tag = exercise.answers[where] if 0 <= where < len(exercise.answers) else "?"
-            report.notes.append(f"your {tag} cell stopped Python: {outcome.stopped}")
-            for question in pending:
-                if question.answer_tag == tag and question.tag not in results:
-                    results[question.tag] = _zero(
-                        question, f"its cell stopped Python: {outcome.stopped}"
-                    )
-        elif kind == "question":
-            stopped = next((q for q in pending if q.tag == where), None)
-            if stopped is not None:
-                results[stopped.tag] = _zero(stopped, f"stopped: {outcome.stopped}")
-        else:  # stopped while starting: nothing more to learn by trying again
-            for question in pending:
-                results.setdefault(question.tag, _zero(question, f"not run: {outcome.stopped}"))
-        pending = [q for q in pending if q.tag not in results]
-    report.checks = [results[q.tag] for q in exercise.questions]
+    cells = [{"index": i, "tag": tag, "source": report.answers[tag]}
+             for i, tag in enumerate(exercise.answers)]  # fmt: skip
+    job = {"timeout": timeout, "names": list(exercise.entry.names),
+           "modules": list(exercise.entry.modules), "cells": cells}  # fmt: skip
+    questions = [{"tag": q.tag, "function": q.function,
+                  "cases": [a for p in q.parts for a in p.arguments]}
+                 for q in exercise.questions]  # fmt: skip
+    limits = Limits(wall=budget(exercise, timeout), cpu=int(budget(exercise, timeout)) + 1)
+    with sandbox.start(exercise.runtime, "harness.py", limits) as run:
+        run.send(json.dumps(job).encode() + b"\n")
+
+        def cells_done() -> None:  # only now may the cases' arguments go in
+            run.send(json.dumps(questions).encode() + b"\n")
+            run.close_input()
+
+        replies, problems, stopped = _read(run, exercise, cells_done)
+    for index, problem in sorted(problems.items()):
+        report.notes.append(f"your {exercise.answers[index]} cell failed: {problem}")
+    results = []
+    for question in exercise.questions:
+        if question.tag in replies:
+            answer = replies[question.tag]
+            if isinstance(answer, str):
+                results.append(_zero(question, f"stopped: {answer}"))
+            else:
+                results.append(judge(question, answer))
+        else:
+            cell = (
+                exercise.answers.index(question.answer_tag)
+                if question.answer_tag in exercise.answers
+                else -1
+            )
+            reason = problems.get(cell) or stopped or "no answer came back"
+            results.append(_zero(question, f"not run: {reason}"))
+    report.checks = results
     return report
 
 
-def _note_cells(report: Report, exercise: Exercise, outcome: Outcome) -> None:
-    for index, problem in sorted(outcome.cells.items()):
-        if problem and 0 <= index < len(exercise.answers):
-            note = f"your {exercise.answers[index]} cell failed: {problem}"
-            if note not in report.notes:
-                report.notes.append(note)
+def _read(
+    run: Any, exercise: Exercise, cells_done: Callable[[], None] = lambda: None
+) -> tuple[dict[str, Any], dict[int, str], str]:
+    """What the run sent: replies (or why a question stopped) by tag, cells' problems,
+    and why the run ended early ('' if it ended well); ``cells_done`` is called once every
+    cell has reported.  Messages out of order, repeated, unknown or malformed are dropped;
+    the wall clock is the run's own and never moves."""
+    replies: dict[str, Any] = {}
+    problems: dict[int, str] = {}
+    cells = list(range(len(exercise.answers)))
+    tags = [q.tag for q in exercise.questions]
+    ready = ended = False
+    if not cells:
+        cells_done()
+    while not ended and (line := run.next_line()) is not None:
+        message = wire.parse(line) if line.strip() else None
+        if type(message) is not dict:
+            continue
+        event = message.get("event")
+        if event == "ready" and not ready:
+            ready = True
+        elif event == "cell" and ready and cells and message.get("index") == cells[0]:
+            cells.pop(0)
+            problem = message.get("problem")
+            if problem is not None:
+                problems[message["index"]] = str(problem)[:500]
+            if not cells:
+                cells_done()
+        elif event == "question" and ready and not cells and message.get("tag") in tags:
+            tag = message["tag"]
+            tags.remove(tag)
+            if "stopped" in message:
+                said = str(message["stopped"])
+                replies[tag] = said if STOPPED.fullmatch(said) else "it stopped Python"
+            else:
+                replies[tag] = message.get("replies")
+        elif event == "end" and ready and not cells:
+            ended = True
+    if ended:
+        return replies, problems, ""
+    stopped = run.stopped if run.stopped != "ended" else run.exit_reason()
+    if cells and ready:
+        problems[cells[0]] = f"it stopped Python: {stopped}"
+    return replies, problems, stopped
 
 
 def _zero(question: Question, message: str) -> CheckResult:
-    return CheckResult(question.tag, False, message, 0, question.total, [], question)
+    return CheckResult(question.tag, False, message, 0, question.total, [], question,
+                       question.points, 0.0)  # fmt: skip
 
 
 def judge(question: Question, replies: list[Any] | None) -> CheckResult:
@@ -216,6 +280,7 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
         return _zero(question, "its answers came back malformed")
     failures: list[Failure] = []
     message, start = "", 0
+    counts: dict[bool, list[int]] = {False: [0, 0], True: [0, 0]}  # unseen: [passed, total]
     for part in question.parts:
         calls = []
         for case, data in zip(
@@ -224,8 +289,11 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
             reply = _reply(case, data)
             calls.append(reply.args)
             failure = verdict(part.spec, case, reply)
+            counts[part.unseen][1] += 1
             if failure:
                 failures.append(failure)
+            else:
+                counts[part.unseen][0] += 1
         start += len(part.spec.cases)
         reason = part.spec.overall(calls) if part.spec.overall else None
         if reason and not message:
@@ -241,9 +309,26 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
             "not written yet: the function raises NotImplementedError"
             if unwritten and len(failures) == total
             else f"{len(failures)} of {total} cases failed; first: {first.case.name}"
+            + _explained(first)
         )
+    shown, unseen = (counts[False][0], counts[False][1]), (counts[True][0], counts[True][1])
+    points = (
+        0.0
+        if message and not failures
+        else earned(question.partial, question.points, shown, unseen)
+    )
     return CheckResult(question.tag, not failures and not message, message, passed, total,
-                       failures, question)  # fmt: skip
+                       failures, question, question.points, points)  # fmt: skip
+
+
+def _explained(failure: Failure) -> str:
+    """What the grader can say about a failure beyond its case: where, and the likely cause."""
+    said = ""
+    if isinstance(failure.actual, Raised) and failure.actual.where:
+        said += f" ({failure.actual.kind} at {failure.actual.where})"
+    if failure.cause:
+        said += f"; likely cause: {failure.cause}"
+    return said
 
 
 def _reply(case: Case, data: Any) -> Reply:
@@ -260,11 +345,18 @@ def _reply(case: Case, data: Any) -> Reply:
     raised = data.get("raised")
     if raised is not None:
         try:
-            kind, message, names, line = raised
-            names = tuple(str(n) for n in names)
+            kind, message, names, line, *more = raised
+            where = str(more[0])[:300] if more and type(more[0]) is str else ""
+            names = tuple(str(n)[:200] for n in names[:20])
+            names += tuple(
+                f"{c.__module__}.{c.__qualname__}"
+                for name in names
+                if name in RUNTIME_ERRORS
+                for c in RUNTIME_ERRORS[name].__mro__
+            )
             line = line if type(line) is int else None
             return Reply(
-                args, None, Raised(str(kind)[:80], str(message)[:500], names, line), printed
+                args, None, Raised(str(kind)[:80], str(message)[:500], names, line, where), printed
             )
         except (TypeError, ValueError):
             return Reply(args, load_answer({"object": "malformed error"}), None, printed)
@@ -292,15 +384,23 @@ def check(
     source_dir: Path = SOURCE_DIR,
     timeout: float = DEFAULT_TIMEOUT,
     seed: int | None = None,
+    isolate: bool = True,
 ) -> Report:
-    """Grade one student notebook (see :mod:`course.grading.gradebook` for a class)."""
-    from course.grading.gradebook import Grader
+    """Grade one student notebook, with or without the teacher's folder.
 
-    name = exercise or identify(nbfile.read(path), Path(path), source_dir)
-    if name not in exercises(source_dir):
-        raise NotebookError(f"there is no exercise {name!r} in {source_dir}")
-    grader = Grader(source_dir, timeout=timeout, seed=seed, refused=[Path(path).parent])
-    return grader.grade([(Path(path), name)])[0]
+    With the teacher's seed (``seed``, or the one in ``source_dir``) the grade-time cases
+    count too; in a student's copy, with no teacher folder, only the notebook's cases do.
+    """
+    from course.grading import exercise as exercise_file
+
+    name = exercise or identify(read_submission(Path(path)), Path(path))
+    if seed is None and (Path(source_dir) / exercise_file.SEED_FILE).is_file():
+        seed = exercise_file.load_seed(Path(source_dir), create=False)
+    sandbox = Sandbox(isolate)
+    report = grade_notebook(exercise_file.build(name, seed), Path(path), sandbox, timeout)
+    if seed is None:
+        report.notes.append("no teacher's seed: only the notebook's own cases were checked")
+    return report
 
 
 def grade(
@@ -309,10 +409,10 @@ def grade(
     timeout: float = DEFAULT_TIMEOUT,
     workers: int = 1,
     seed: int | None = None,
+    isolate: bool = True,
 ) -> list[Report]:
     """Grade each ``(notebook path, exercise name)``; one report each, in the same order."""
     from course.grading.gradebook import Grader
 
-    folders = sorted({Path(path).parent for path, _ in submissions})
-    grader = Grader(source_dir, timeout=timeout, workers=workers, seed=seed, refused=folders)
+    grader = Grader(source_dir, timeout=timeout, workers=workers, seed=seed, isolate=isolate)
     return grader.grade(submissions)

@@ -60,6 +60,7 @@ def _unseen_squares() -> list[str]:
 
 def to_notation(function: Any) -> None:
     """``to_notation(row, col)`` gives ``'d3'`` for row 2, column 3 (0-based)."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for name in _NOTATION + _unseen_squares():
         sq = square(name)
@@ -71,6 +72,7 @@ def to_notation(function: Any) -> None:
 
 def from_notation(function: Any) -> None:
     """``from_notation('d3')`` gives ``(2, 3)``; capital letters and two-digit rows work too."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     unseen = [name.upper() if n % 2 else name for n, name in enumerate(_unseen_squares())]
     for name in _NOTATION + ["D3", "C4", "A10", "H1"] + unseen:
@@ -97,6 +99,7 @@ def _counting_boards() -> list[tuple[str, Board]]:
 
 def count_discs(function: Any) -> None:
     """``count_discs(board, color)`` counts the discs of one colour."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         Case(f"{color} on {label}", (BoardView(board), color), board.count(color), board)
         for label, board in _counting_boards()
@@ -107,6 +110,7 @@ def count_discs(function: Any) -> None:
 
 def leader(function: Any) -> None:
     """``leader(board)`` is the colour with more discs, or None when they have as many."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for label, board in _counting_boards():
         black, white = board.count(BLACK), board.count(WHITE)
@@ -158,6 +162,7 @@ def _unseen_walks() -> list[tuple[str, tuple[int, int], int]]:
 
 def walk(function: Any) -> None:
     """``walk(start, direction, size)``: the squares after ``start`` in one direction, to the edge."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for name, step, size in _WALKS + _unseen_walks():
         start = square(name, size)
@@ -169,6 +174,7 @@ def walk(function: Any) -> None:
 
 def neighbours(function: Any) -> None:
     """``neighbours(square, size)``: the squares next to ``square``, diagonals included."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     chosen = [
         ("d4", 8),
@@ -201,6 +207,7 @@ def _flip_case(board: Board, at: Square, color: Color, label: str) -> Case:
 
 def figure2(function: Any) -> None:
     """``flips`` on the moves the ZX-81 article lists for its Figure 2 (Black to move)."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for at in FIGURE_2_MOVES:
         expected = FIGURE_2.flips(at, BLACK)
@@ -218,6 +225,7 @@ def figure2(function: Any) -> None:
 
 def flips(function: Any) -> None:
     """``flips(board, square, color)`` on every square of many positions, taken squares too."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         _flip_case(board, at, color, f"{label}, {color} on {at}")
         for label, board, color in flip_positions()
@@ -229,6 +237,7 @@ def flips(function: Any) -> None:
 
 def is_legal(function: Any) -> None:
     """``is_legal(board, square, color)`` on every square of many positions."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         Case(
             f"{label}, {color} on {at}",

@@ -115,11 +115,13 @@ def _definitions_answer(value: Any) -> Any:
 
 def parse_definitions(function: Any) -> None:
     """``parse_definitions(text)`` returns the definitions of a valid map file as a dict."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     _definition_check("parse_definitions", function, definition_texts())
 
 
 def definition_errors(function: Any) -> None:
     """``parse_definitions(text)`` raises MapFileError with the line of the first problem."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     _definition_check("definition_errors", function, error_texts())
 
 
@@ -173,6 +175,7 @@ def _field(value: Any) -> str:
 
 def combine(function: Any) -> None:
     """``combine(operator, field, bit)``: a field's new character ('1', '0' or '.') under a bit."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     operators = [operator.value for operator in Operator] + _NOT_OPERATORS
     if teacher_seed() is not None:
         rng = seeded(5)
@@ -264,6 +267,7 @@ def _rows_answer(value: Any) -> list[str]:
 
 def apply_cursor(function: Any) -> None:
     """``apply_cursor(rows, bits, operator, row, col)`` returns the rows after the cursor."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         Case(label, (list(rows), bits, op, r, c), expected_rows(rows, bits, op, r, c),
              picture=cursor_picture(rows, bits, op, r, c))

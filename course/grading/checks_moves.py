@@ -69,6 +69,7 @@ def _show_move(value: Any) -> str:
 
 def play(function: Any) -> None:
     """``play(board, square, color)`` places the disc, turns the captured ones, returns them."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     run("play", function, _play_cases(), show=_show_move, unchanged=False, outcome=_played)
 
 
@@ -105,6 +106,7 @@ def _board_answer(value: Any) -> str:
 
 def replay(function: Any) -> None:
     """``replay(moves)`` plays a move list like ``'f5d6c3'`` from the start, Black first."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for moves in _openings():
         board = _replayed(moves)
@@ -138,6 +140,7 @@ def _restricted(board: Board) -> BoardView:
 
 def legal_moves(function: Any) -> None:
     """``legal_moves(board, color)``: every square where ``color`` may play."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         Case(f"{label}, {color} to move", (_restricted(board), color), board.legal_moves(color), board,
              tuple(board.legal_moves(color)))
@@ -149,6 +152,7 @@ def legal_moves(function: Any) -> None:
 
 def must_pass(function: Any) -> None:
     """``must_pass(board, color)``: ``color`` cannot move, but the game is not over."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         Case(f"{label}, {color}", (_restricted(board), color),
              not board.has_legal_move(color) and not board.is_finished(), board)
@@ -160,6 +164,7 @@ def must_pass(function: Any) -> None:
 
 def game_over(function: Any) -> None:
     """``game_over(board)``: neither side can move, whether or not the board is full."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         Case(label, (_restricted(board),), board.is_finished(), board)
         for label, board, _ in _game_positions()
@@ -169,6 +174,7 @@ def game_over(function: Any) -> None:
 
 def winner(function: Any) -> None:
     """``winner(board)`` of a finished game: the colour with more discs, None for a draw."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for label, board, _ in _game_positions():
         if board.is_finished():

@@ -91,6 +91,7 @@ def _games_against_random(
 
 def greedy_move(function: Any) -> None:
     """``greedy_move(board, color)`` on positions chosen for corners, ties and board sizes."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     oracle = GreedyPlayer()
     cases = []
     for size, seed, ply in GREEDY_POSITIONS:
@@ -107,6 +108,7 @@ def greedy_move(function: Any) -> None:
 
 def greedy_games(function: Any) -> None:
     """``greedy_move`` at every turn of whole games (greedy against random moves)."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     oracle = GreedyPlayer()
     cases = []
     for label, board, color in _games_against_random(oracle, ((8, 1), (8, 2), (6, 3))):
@@ -122,6 +124,7 @@ def greedy_games(function: Any) -> None:
 
 def positional_score(function: Any) -> None:
     """``positional_score(board, color)``: the weights of ``color``'s squares minus the opponent's."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     positions = [
         (b, c)
         for size in (4, 6, 8, 10)
@@ -138,6 +141,7 @@ def positional_score(function: Any) -> None:
 
 def positional_move(function: Any) -> None:
     """``positional_move(board, color)``: the move after which ``positional_score`` is best."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     oracle = PositionalPlayer()
     cases = []
     found = _games_against_random(oracle, ((8, 5), (6, 6)))

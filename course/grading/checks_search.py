@@ -74,6 +74,7 @@ def _counted(answer: Any, args: tuple[Any, ...]) -> int:
 
 def minimax_value(function: Any) -> None:
     """``minimax(board, color, depth, counter)`` returns the minimax value."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         _search_case(label, b, c, d, minimax(b, c, d).value)
         for label, b, c, d in search_positions()
@@ -83,6 +84,7 @@ def minimax_value(function: Any) -> None:
 
 def minimax_nodes(function: Any) -> None:
     """``minimax`` calls ``counter.visit()`` once per position: as many as full minimax visits."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         _search_case(label, b, c, d, minimax(b, c, d).nodes)
         for label, b, c, d in search_positions()
@@ -119,6 +121,7 @@ def _move_values(board: Board, color: Color, depth: int) -> dict[Any, float]:
 
 def best_move(function: Any) -> None:
     """``best_move(board, color, depth)`` returns a move with the best minimax value (or PASS)."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for label, board, color, depth in search_positions():
         values = _move_values(board, color, depth)
@@ -144,6 +147,7 @@ def best_move(function: Any) -> None:
 
 def alphabeta_value(function: Any) -> None:
     """``alphabeta(board, color, depth, -inf, inf, counter)`` equals the minimax value."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         _search_case(label, b, c, d, minimax(b, c, d).value, -math.inf, math.inf)
         for label, b, c, d in search_positions()
@@ -159,6 +163,7 @@ def alphabeta_value(function: Any) -> None:
 
 def alphabeta_window(function: Any) -> None:
     """With a window (alpha, beta): the exact value inside it, a bound on the right side outside."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for label, board, color, depth in search_positions():
         value = minimax(board, color, depth).value
@@ -206,27 +211,31 @@ def alphabeta_window(function: Any) -> None:
 
 
 def alphabeta_prunes(function: Any) -> None:
-    """``alphabeta`` visits no more positions than minimax, and fewer in all: it prunes."""
+    """``alphabeta`` counts every position it visits, and prunes: on each position, at
+    least the smallest tree that proves the value (no search can look at less), and,
+    where alpha-beta on the moves in reading order cuts the tree, fewer than minimax."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for label, board, color, depth in search_positions():
-        nodes = minimax(board, color, depth).nodes
-        expected = f"between {_fewest(board, color, nodes)} and {nodes} positions"
-        cases.append(_search_case(label, board, color, depth, expected, -math.inf, math.inf))
+        tree = Tree(board, color, depth)
+        cases.append(_search_case(label, board, color, depth, tree.expected(), -math.inf, math.inf))
 
     def judge(answer: Any, args: tuple[Any, ...]) -> str:
         board, color, depth, _, _, counter = args
-        high = minimax(board, color, depth).nodes
-        low = _fewest(board, color, high)
+        tree = Tree(board, color, depth)
         nodes = _nodes(counter)
-        if nodes < low:
-            return f"{nodes} positions: too few (does it call counter.visit() for every position?)"
-        if nodes > high:
-            return f"{nodes} positions: more than minimax visits"
-        return f"between {low} and {high} positions"
+        if nodes < tree.proof:
+            return (f"{nodes} positions: too few to know the value (at least {tree.proof}; "
+                    "does it call counter.visit() once for every position it looks at?)")  # fmt: skip
+        if nodes > tree.full:
+            return f"{nodes} positions: more than minimax visits ({tree.full})"
+        if tree.cuts and nodes == tree.full:
+            return f"{nodes} positions, as many as minimax: here alpha-beta must cut"
+        return tree.expected()
 
     def overall(calls: list[tuple[Any, ...]]) -> str | None:
         visited = sum(_nodes(args[-1]) for args in calls)
-        full = sum(minimax(args[0], args[1], args[2]).nodes for args in calls)
+        full = sum(Tree(args[0], args[1], args[2]).full for args in calls)
         if calls and visited >= full:
             return f"in all it visited {visited} positions, as many as minimax: it never pruned"
         return None
@@ -234,11 +243,103 @@ def alphabeta_prunes(function: Any) -> None:
     run("alphabeta_prunes", function, cases, outcome=judge, show=str, overall=overall)
 
 
+class Tree:
+    """The search tree of a position, as :func:`reversi.search.minimax` walks it.
+
+    ``full``: its positions (what minimax visits); ``proof``: the fewest positions that
+    prove its value, whatever the order of moves (a lower bound on any correct search
+    that counts what it visits); ``cuts``: whether alpha-beta, trying moves in reading
+    order, looks at fewer positions than minimax.
+
+    >>> tree = Tree(Board(), BLACK, 3)
+    >>> tree.full, tree.proof < tree.alphabeta < tree.full
+    (73, True)
+    """
+
+    def __init__(self, board: Board, color: Color, depth: int) -> None:
+        self._values: dict[tuple[int, int, Color, int], float] = {}
+        self.root = (board, color, depth)
+        self.full = minimax(board, color, depth).nodes
+        self.proof = self._exact(board, color, depth)
+        counted = [0]
+        self._alphabeta(board, color, depth, -math.inf, math.inf, counted)
+        self.alphabeta = counted[0]
+        self.cuts = self.alphabeta < self.full
+
+    def expected(self) -> str:
+        if self.cuts:
+            return f"between {self.proof} and {self.full - 1} positions"
+        return f"between {self.proof} and {self.full} positions"
+
+    def _children(self, board: Board, color: Color, depth: int) -> list[tuple[Board, Color, int]]:
+        if depth == 0:
+            return []
+        moves = board.legal_moves(color)
+        if not moves:
+            if not board.legal_moves(color.opponent):
+                return []
+            return [(board, color.opponent, depth - 1)]
+        found = []
+        for move in moves:
+            child = board.copy()
+            child.play(move, color)
+            found.append((child, color.opponent, depth - 1))
+        return found
+
+    def _value(self, board: Board, color: Color, depth: int) -> float:
+        key = (board.bits(BLACK), board.bits(BLACK.opponent), color, depth)
+        if key not in self._values:
+            children = self._children(board, color, depth)
+            self._values[key] = (
+                max(-self._value(*child) for child in children) if children
+                else evaluate(board, color)
+            )  # fmt: skip
+        return self._values[key]
+
+    def _exact(self, board: Board, color: Color, depth: int) -> int:
+        """The fewest positions that prove the value of this one."""
+        children = self._children(board, color, depth)
+        if not children:
+            return 1
+        value = self._value(board, color, depth)
+        best = None
+        for index, child in enumerate(children):
+            if -self._value(*child) != value:
+                continue
+            others = sum(self._at_least(*c, -value) for i, c in enumerate(children) if i != index)
+            cost = self._exact(*child) + others
+            best = cost if best is None else min(best, cost)
+        assert best is not None
+        return 1 + best
+
+    def _at_least(self, board: Board, color: Color, depth: int, bound: float) -> int:
+        """The fewest positions that prove this one is worth at least ``bound``."""
+        children = self._children(board, color, depth)
+        if not children:
+            return 1
+        return 1 + min(self._at_most(*c, -bound) for c in children if -self._value(*c) >= bound)
+
+    def _at_most(self, board: Board, color: Color, depth: int, bound: float) -> int:
+        """The fewest positions that prove this one is worth at most ``bound``."""
+        children = self._children(board, color, depth)
+        if not children:
+            return 1
+        return 1 + sum(self._at_least(*c, -bound) for c in children)
+
+    def _alphabeta(self, board: Board, color: Color, depth: int, alpha: float, beta: float,
+                   counted: list[int]) -> float:  # fmt: skip
+        counted[0] += 1
+        children = self._children(board, color, depth)
+        if not children:
+            return evaluate(board, color)
+        for child in children:
+            value = -self._alphabeta(*child, -beta, -alpha, counted)
+            if value >= beta:
+                return value
+            alpha = max(alpha, value)
+        return alpha
+
+
 def _nodes(counter: Any) -> int:
     nodes = getattr(counter, "nodes", None)
     return nodes if type(nodes) is int else 0
-
-
-def _fewest(board: Board, color: Color, nodes: int) -> int:
-    """The fewest positions any alpha-beta visits: the root and each of its moves."""
-    return min(nodes, 1 + len(board.legal_moves(color)))

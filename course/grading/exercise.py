@@ -1,30 +1,32 @@
-"""An exercise as the grader sees it: the teacher's setup, answer cells and questions with their cases.
+"""An exercise as the grader sees it: its table entry, with every question's cases built.
 
-Read from the teacher's source notebook.  Each ``check:NAME`` cell calls
-``checks.CHECK(FUNCTION)``; that call is a *question*, graded on two sets of cases built
-by the check (see :func:`course.grading.runner.collect`): the ones the notebook shows,
-and the same recipes drawn again from the teacher's seed
-(:func:`course.grading.cases.grade_time`), which no student has seen.  The arguments are
-encoded for the sandbox once, here, and reused for every student.
+The exercise table (:mod:`course.grading.table`) says what an exercise asks; each
+question's check (:mod:`course.grading.checks`) builds its cases in this process, the
+grader's: the cases the notebook shows and, when a teacher's seed is given, the same
+recipes drawn again from it (:func:`course.grading.cases.grade_time`), which no student
+has seen.  The arguments are encoded for the sandbox once, here, and reused for every
+student; the expected answers never leave this process.
+
+A student's copy can be checked without the teacher's folder (``python -m course check``
+in a student copy): :func:`build` with no seed gives the notebook's own cases only.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from course.grading import checks, wire
+from course.grading import checks, compose, wire
 from course.grading import notebook as nbfile
 from course.grading.cases import grade_time
-from course.grading.notebook import ANSWER, CHECK, SETUP, NotebookError
+from course.grading.notebook import ANSWER, CHECK, NotebookError
 from course.grading.runner import Case, Spec, collect
+from course.grading.table import ENTRIES, Entry, Partial
 
 SEED_FILE = "grading_seed.txt"
-_CALL = re.compile(r"^checks\.(\w+)\((\w+)\)\s*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,14 @@ class Part:
 
 @dataclass(frozen=True)
 class Question:
-    """A ``check:NAME`` cell: the check it calls, the student's function, its cases."""
+    """A ``check:NAME`` cell: the check it calls, the student's function, its cases, its points."""
 
     tag: str
     check: str
     function: str
     parts: tuple[Part, ...]
+    points: int = 1
+    partial: Partial = Partial.NONE
 
     @property
     def answer_tag(self) -> str:
@@ -59,11 +63,16 @@ class Exercise:
     """The teacher's side of one exercise."""
 
     name: str
-    setup: list[str]
+    entry: Entry
     answers: list[str]  # the answer:NAME tags, in order
-    starters: dict[str, str]  # answer tag: the student's starting code
-    solutions: dict[str, str]  # answer tag: the teacher's code
     questions: list[Question] = field(default_factory=list)
+    runtime: dict[str, str] = field(default_factory=dict)  # the sandbox's files
+    starters: dict[str, str] = field(default_factory=dict)  # answer tag: the starting code
+    solutions: dict[str, str] = field(default_factory=dict)  # answer tag: the teacher's code
+
+    @property
+    def points(self) -> int:
+        return sum(question.points for question in self.questions)
 
 
 def load_seed(source_dir: Path, create: bool = True) -> int:
@@ -105,28 +114,55 @@ def _part(spec: Spec, shown: Part | None = None) -> Part:
     return Part(spec, arguments, shown is not None)
 
 
-def load(path: Path, seed: int) -> Exercise:
-    """The exercise in the teacher's source notebook ``path``, its cases drawn with ``seed``."""
-    source = nbfile.read(path)
-    exercise = Exercise(Path(path).stem, [], [], {}, {})
-    for cell in source["cells"]:
-        if cell.get("cell_type") != "code":
-            continue
-        text = nbfile.source(cell)
-        answer, check = nbfile.tag_with(cell, ANSWER), nbfile.tag_with(cell, CHECK)
-        if SETUP in nbfile.tags(cell):
-            exercise.setup.append(text)
-        elif answer:
-            exercise.answers.append(answer)
-            exercise.starters[answer] = nbfile.strip_solutions(text)
-            exercise.solutions[answer] = text
-        elif check:
-            match = _CALL.search(text)
-            if not match:
-                raise NotebookError(f"{path}: {check} does not call checks.NAME(FUNCTION)")
-            name, function = match.groups()
-            visible = _part(_spec(name))
+def build(name: str, seed: int | None) -> Exercise:
+    """Exercise ``name`` from the table; with ``seed``, its grade-time cases too."""
+    entry = ENTRIES.get(name)
+    if entry is None:
+        raise NotebookError(f"there is no exercise {name!r} (the exercises: {', '.join(ENTRIES)})")
+    exercise = Exercise(name, entry, list(entry.answer_tags), runtime=compose.runtime(entry))
+    for question in entry.questions:
+        visible = _part(_spec(question.check))
+        parts = [visible]
+        if seed is not None:
             with grade_time(seed):
-                unseen = _part(_spec(name), shown=visible)
-            exercise.questions.append(Question(check, name, function, (visible, unseen)))
+                parts.append(_part(_spec(question.check), shown=visible))
+        exercise.questions.append(
+            Question(question.tag, question.check, question.function, tuple(parts),
+                     question.points, question.partial)
+        )  # fmt: skip
+    return exercise
+
+
+def agrees(notebook: nbfile.Notebook, entry: Entry, where: str) -> None:
+    """Refuse a notebook whose answer and check cells are not its table entry's."""
+    answers = [t for c in notebook["cells"] if (t := nbfile.tag_with(c, ANSWER))]
+    checked = [t for c in notebook["cells"] if (t := nbfile.tag_with(c, CHECK))]
+    if answers != list(entry.answer_tags):
+        raise NotebookError(f"{where}: its answer cells {answers} are not the table's "
+                            f"{list(entry.answer_tags)}")  # fmt: skip
+    if checked != [q.tag for q in entry.questions]:
+        raise NotebookError(f"{where}: its check cells {checked} are not the table's "
+                            f"{[q.tag for q in entry.questions]}")  # fmt: skip
+    for cell in notebook["cells"]:
+        tag = nbfile.tag_with(cell, CHECK)
+        question = next((q for q in entry.questions if q.tag == tag), None)
+        if question and f"checks.{question.check}({question.function})" not in nbfile.source(cell):
+            raise NotebookError(
+                f"{where}: {tag} must call checks.{question.check}({question.function})"
+            )
+
+
+def load(path: Path, seed: int | None) -> Exercise:
+    """The exercise of the teacher's source notebook ``path`` (checked against the table)."""
+    name = Path(path).stem
+    if name not in ENTRIES:
+        raise NotebookError(f"{path}: {name} is not in the exercise table")
+    source = nbfile.read(path)
+    agrees(source, ENTRIES[name], str(path))
+    exercise = build(name, seed)
+    for cell in source["cells"]:
+        tag = nbfile.tag_with(cell, ANSWER)
+        if tag:
+            exercise.solutions[tag] = nbfile.source(cell)
+            exercise.starters[tag] = nbfile.strip_solutions(exercise.solutions[tag])
     return exercise

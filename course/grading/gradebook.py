@@ -49,7 +49,7 @@ from course.grading.exercise import Exercise
 from course.grading.handins import GradebookError
 from course.grading.notebook import NotebookError
 from course.grading.overrides import Overrides
-from course.grading.sandbox import Limits, Sandbox
+from course.grading.sandbox import Sandbox
 
 
 class Grader:
@@ -61,17 +61,15 @@ class Grader:
         timeout: float = checker.DEFAULT_TIMEOUT,
         workers: int = 1,
         seed: int | None = None,
-        refused: Sequence[Path] = (),
-        use_scan: bool = True,
+        isolate: bool = True,
         progress: Callable[[int, int, str], None] | None = None,
     ) -> None:
         self.source_dir = Path(source_dir)
         self.seed = exercise_file.load_seed(self.source_dir) if seed is None else seed
         self.timeout = timeout
         self.workers = max(1, workers)
-        self.use_scan = use_scan
         self.progress = progress
-        self.sandbox = Sandbox([self.source_dir, *refused], Limits(timeout=timeout))
+        self.sandbox = Sandbox(isolate)
         self._exercises: dict[str, Exercise] = {}
         self._files = _snapshot(self.source_dir)
         self._lock = threading.Lock()
@@ -88,12 +86,12 @@ class Grader:
     def fingerprint(self, name: str) -> str:
         """What a grade of exercise ``name`` depends on besides the notebook (for the journal)."""
         source = self._files.get(f"{name}.ipynb", b"")
-        settings = f"{self.seed}:{self.timeout}:{self.use_scan}:"
+        settings = f"{self.seed}:{self.timeout}:{self.sandbox.isolated}:"
         return hashlib.sha256(settings.encode() + source).hexdigest()
 
     def grade_one(self, path: Path, name: str) -> Report:
         """Grade the notebook at ``path`` as exercise ``name`` (loaded first)."""
-        report = checker.grade_notebook(self.exercise(name), path, self.sandbox, self.use_scan)
+        report = checker.grade_notebook(self.exercise(name), path, self.sandbox, self.timeout)
         with self._lock:
             changed = self._restore()
         if changed:
@@ -324,7 +322,7 @@ def grade_folder(
     seed: int | None = None,
     feedback_dir: Path | None = None,
     progress: Callable[[int, int, str], None] | None = None,
-    use_scan: bool = True,
+    isolate: bool = True,
     choices: Choices | None = None,
     say: Callable[[str], None] = print,
     grader: Grader | None = None,
@@ -346,8 +344,7 @@ def grade_folder(
     submissions, warnings = handins.collect(Path(folder), known)
     with tempfile.TemporaryDirectory(prefix="grading-copies-") as copies:
         if grader is None:
-            refused = [Path(folder), outputs.feedback, Path(copies), *outputs.files()]
-            grader = Grader(source_dir, timeout, workers, seed, refused, use_scan)
+            grader = Grader(source_dir, timeout, workers, seed, isolate)
         exercises = {name: grader.exercise(name) for name in known
                      if any(s.exercise == name for s in submissions)}  # fmt: skip
         columns = _columns(exercises)

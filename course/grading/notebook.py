@@ -25,9 +25,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from reversi.errors import ReversiError
 
 ANSWER = "answer:"
 CHECK = "check:"
@@ -43,21 +47,67 @@ Notebook = dict[str, Any]
 Cell = dict[str, Any]
 
 
-class NotebookError(ValueError):
+class NotebookError(ReversiError, ValueError):
     """A file that is not an exercise notebook, or a source that breaks the conventions."""
 
 
-def read(path: str | os.PathLike[str]) -> Notebook:
-    """The notebook at ``path`` as a dict; :class:`NotebookError` if it is not one."""
+#: The biggest notebook file read, and the deepest nesting a notebook has (about 6).
+MAX_BYTES = 20 << 20
+MAX_NESTING = 64
+
+
+def read(path: str | os.PathLike[str], links: bool = True) -> Notebook:
+    """The notebook at ``path`` as a dict; :class:`NotebookError` if it is not one.
+
+    Only a regular file is read (a FIFO or a device never blocks the reader), at most
+    :data:`MAX_BYTES`, nested at most :data:`MAX_NESTING` deep (measured before parsing,
+    without recursion); with ``links=False`` a symbolic link is refused too (a student's
+    hand-in that points at the teacher's solution).
+    """
+    name = os.fspath(path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)
     try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
+        fd = os.open(path, flags if links else flags | os.O_NOFOLLOW)
     except OSError as error:
-        raise NotebookError(f"{os.fspath(path)}: cannot read it ({error.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise NotebookError(
-            f"{os.fspath(path)}: not a notebook (not valid JSON: {error})"
-        ) from None
+        reason = "it is a symbolic link" if not links and os.path.islink(path) else error.strerror
+        raise NotebookError(f"{name}: cannot read it ({reason})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NotebookError(f"{name}: not a regular file")
+    with os.fdopen(fd, "rb") as file:
+        data = file.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise NotebookError(f"{name}: bigger than {MAX_BYTES >> 20} MB, no notebook")
+    if not nesting_within(data, MAX_NESTING):
+        raise NotebookError(f"{name}: not a notebook (nested deeper than any notebook)")
+    try:
+        parsed = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise NotebookError(f"{name}: not a notebook (not valid JSON: {error})") from None
+    return checked(parsed, path)
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_INNERMOST = re.compile(rb"\[[^\[\]{}]*\]|\{[^\[\]{}]*\}")
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def nesting_within(text: bytes, limit: int) -> bool:
+    """Whether the JSON ``text`` nests at most ``limit`` deep (found without recursion).
+
+    >>> nesting_within(b'[[1], {"a": "[[["}]', 2), nesting_within(b"[[[]]]", 2)
+    (True, False)
+    """
+    text = _STRING.sub(b'""', text)
+    for _ in range(limit):
+        text, found = _INNERMOST.subn(b"0", text)
+        if not found:
+            break
+    return _BRACKETS.search(text) is None
+
+
+def checked(data: Any, path: str | os.PathLike[str]) -> Notebook:
+    """``data`` (parsed JSON) if it is a format-4 notebook, keeping only cells that are dicts."""
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         raise NotebookError(f"{os.fspath(path)}: not a notebook (it has no list of cells)")
     if data.get("nbformat") != 4:

@@ -19,13 +19,16 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import io
+import linecache
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 from course.grading.views import BoardView, board_text, position
-from reversi import Board
+from reversi import Board, square
 
 Show = Callable[[Any], str]
 Judge = Callable[[Any, tuple[Any, ...]], Any]
@@ -56,7 +59,7 @@ class Raises:
     kind: type[BaseException]
 
     def __str__(self) -> str:
-        return f"raises {self.kind.__name__}, board unchanged"
+        return f"raise a {self.kind.__name__} (and leave the board as it was)"
 
 
 @dataclass(frozen=True)
@@ -71,19 +74,44 @@ class Raised:
     message: str = ""
     names: tuple[str, ...] = field(default=(), compare=False)
     line: int | None = field(default=None, compare=False)
+    where: str = field(default="", compare=False)  # the student's line that raised it
 
     @classmethod
     def of(cls, error: BaseException) -> Raised:
         line = getattr(error, "line", None)
         names = tuple(f"{c.__module__}.{c.__qualname__}" for c in type(error).__mro__)
         message = str.__str__(str(error))[:500] if _plain_str(error) else "(unreadable)"
-        return cls(type(error).__name__, message, names, line if type(line) is int else None)
+        return cls(type(error).__name__, message, names, line if type(line) is int else None,
+                   _where(error))  # fmt: skip
 
     def is_a(self, kind: type[BaseException]) -> bool:
         return f"{kind.__module__}.{kind.__qualname__}" in self.names
 
     def __str__(self) -> str:
         return f"raised {self.kind}: {self.message}" if self.message else f"raised {self.kind}"
+
+
+#: The kit's folders: frames there are the kit's, not the student's.
+_KIT = tuple(str(Path(__file__).resolve().parents[n]) + os.sep for n in (1,)) + (
+    str(Path(sys.modules[Board.__module__].__file__ or ".").resolve().parent) + os.sep,
+)
+
+
+def _where(error: BaseException) -> str:
+    """``'line 5: return row[8]'``: the last line of the student's own code the error passed."""
+    trace, found = error.__traceback__, ""
+    while trace is not None:
+        code = trace.tb_frame.f_code
+        name = code.co_filename
+        if (
+            not name.startswith(_KIT)
+            and not name.startswith(sys.prefix + os.sep)
+            and "<frozen" not in name
+        ):
+            text = linecache.getline(name, trace.tb_lineno).strip()
+            found = f"line {trace.tb_lineno} of your code, in {code.co_name}: {text}"[:300]
+        trace = trace.tb_next
+    return found
 
 
 def _plain_str(error: BaseException) -> bool:
@@ -95,12 +123,14 @@ def _plain_str(error: BaseException) -> bool:
 
 @dataclass
 class Failure:
-    """A case whose answer was wrong, with what the function printed while it ran."""
+    """A case whose answer was wrong, with what the function printed while it ran, and the
+    likely cause when the check can tell (``cause``)."""
 
     case: Case
     actual: Any
     printed: str = ""
     problem: str = ""
+    cause: str = ""
 
 
 class NotAnAnswer(ValueError):
@@ -177,6 +207,7 @@ def run(
     ``catch`` turns a raised error into an answer (or None), ``overall`` judges all the
     calls together (a reason to fail, or None).
     """
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     judge = outcome or (lambda answer, args: normalise(answer))
     spec = Spec(title, cases, judge, show, call, unchanged, catch, overall)
     collecting = _COLLECTING.get()
@@ -185,7 +216,7 @@ def run(
         return
     if not callable(function):
         print(f"{title}: 0/{len(cases)} cases passed {SELF_CHECK}")
-        raise AssertionError(f"{title}: expected a function, got {_short(repr(function))}")
+        failed(f"{title}: expected a function, got {_short(repr(function))}")
     replies = [call_here(function, case) for case in cases]
     failures = [
         f for case, reply in zip(cases, replies, strict=True) if (f := verdict(spec, case, reply))
@@ -196,11 +227,12 @@ def run(
     reason = overall([reply.args for reply in replies]) if overall else None
     if reason:
         print(f"{title} failed: {reason}")
-        raise AssertionError(f"{title}: {reason}")
+        failed(f"{title}: {reason}")
 
 
 def call_here(function: Any, case: Case) -> Reply:
     """Call ``function`` on fresh copies of the case's arguments in this process."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     args = tuple(fresh(arg) for arg in case.args)
     printed = io.StringIO()
     try:
@@ -230,21 +262,81 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
             if changed:
                 return Failure(case, None, reply.printed, "it changed the board before raising")
             return None
-        return Failure(case, raised, reply.printed)
+        cause = REAL_BOARD if changed and spec.unchanged else ""
+        return Failure(case, raised, reply.printed, cause=cause)
+    if spec.unchanged and changed:
+        return Failure(case, None, reply.printed, "it changed the board it was given",
+                       cause=REAL_BOARD)  # fmt: skip
     try:
         actual = spec.judge(answer, reply.args)
     except NotAnAnswer as problem:
-        return Failure(case, None, reply.printed, f"it returned {_short(repr(answer))}: {problem}")
+        return Failure(case, None, reply.printed, f"it returned {_short(repr(answer))}: {problem}",
+                       cause=_printed_instead(answer, reply.printed))  # fmt: skip
     except Exception as error:  # a judge refusing an answer that is no answer at all
-        return Failure(case, None, reply.printed, f"it returned an unusable answer ({error})")
-    if spec.unchanged and changed:
-        return Failure(case, actual, reply.printed, "it changed the board it was given")
+        return Failure(case, None, reply.printed, f"it returned an unusable answer ({error})",
+                       cause=_printed_instead(answer, reply.printed))  # fmt: skip
     if actual != case.expected:
-        return Failure(case, actual, reply.printed)
+        cause = _printed_instead(answer, reply.printed) or off_by_one(case.expected, actual)
+        return Failure(case, actual, reply.printed, cause=cause)
+    return None
+
+
+REAL_BOARD = (
+    "it played on the board it was given instead of on a copy: "
+    "make one with board.copy() and play on that"
+)
+OFF_BY_ONE = "off by one: rows and columns count from 0 (row 0 is row 1 on the board)"
+
+
+def _printed_instead(answer: Any, printed: str) -> str:
+    if answer is None and printed.strip():
+        return "it printed its answer instead of returning it: use return"
+    return ""
+
+
+def off_by_one(expected: Any, actual: Any) -> str:
+    """The likely cause "off by one" when ``actual`` is ``expected`` shifted by one, else ''.
+
+    >>> off_by_one(12, 13), off_by_one("d3", "d4") != "", off_by_one([(2, 3)], [(3, 3)]) != ""
+    ('off by one: a count or an index one too high', True, True)
+    >>> off_by_one(12, 14), off_by_one("d3", "f3")
+    ('', '')
+    """
+    if type(expected) is int and type(actual) is int and abs(expected - actual) == 1:
+        return f"off by one: a count or an index one too {'high' if actual > expected else 'low'}"
+    shifts = _shifts(expected, actual)
+    if shifts and len(set(shifts)) == 1 and shifts[0] != (0, 0):
+        return OFF_BY_ONE
+    return ""
+
+
+def _shifts(expected: Any, actual: Any) -> list[tuple[int, int]]:
+    """How each square of ``actual`` is shifted from ``expected`` (squares, names or lists)."""
+    if isinstance(expected, (list, tuple)) and len(expected) and not _pair(expected):
+        if not isinstance(actual, (list, tuple)) or len(actual) != len(expected):
+            return []
+        found = [_shifts(e, a) for e, a in zip(expected, actual, strict=True)]
+        return [s for shift in found for s in shift] if all(found) else []
+    first, second = _pair(expected), _pair(actual)
+    if first is None or second is None:
+        return []
+    shift = (second[0] - first[0], second[1] - first[1])
+    return [shift] if max(abs(shift[0]), abs(shift[1])) == 1 else []
+
+
+def _pair(value: Any) -> tuple[int, int] | None:
+    if isinstance(value, str):
+        try:
+            return tuple(square(value))  # type: ignore[return-value]
+        except ValueError:
+            return None
+    if isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
+        return (value[0], value[1])
     return None
 
 
 def _report(title: str, failures: list[Failure], total: int, show: Show, call: str | None) -> None:
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     first = failures[0]
     case = first.case
     unwritten = (
@@ -253,7 +345,7 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
     if len(failures) == total and all(unwritten):
         reason = "not written yet: the function raises NotImplementedError"
         print(f"{title} is {reason}.")
-        raise AssertionError(f"{title}: {reason}")
+        failed(f"{title}: {reason}")
     print(f"First failing case: {case.name}")
     if call:
         print(f"  call:     {call.format(*case.args)}")
@@ -262,10 +354,14 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
         print(f"  but {first.problem}")
     elif isinstance(first.actual, Raised):
         print(f"  but it {first.actual}")
+        if first.actual.where:
+            print(f"  at:       {first.actual.where}")
     else:
         print(f"  actual:   {show(first.actual)}")
     if first.printed:
         print("  it printed:", _short(first.printed.rstrip()))
+    if first.cause:
+        print(f"  likely cause: {first.cause}")
     others = [f.case.name for f in failures[1:]]
     if others:
         more = f" and {len(others) - 3} more" if len(others) > 3 else ""
@@ -280,10 +376,17 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
         got = f"but it {first.actual}"
     else:
         got = f"got {show(first.actual)}"
-    raise AssertionError(
+    failed(
         f"{title}: {len(failures)} of {total} cases failed; first: {case.name}: "
         f"expected {_short(show(case.expected), 120)}, {_short(got, 160)}"
     )
+
+
+def failed(message: str) -> NoReturn:
+    """Fail the self-check.  Jupyter shows this short frame, not the kit's: the others
+    carry ``__tracebackhide__``; the report printed above says which case and why."""
+    # The self-check failed: read the report above (the case, expected, actual, your line).
+    raise AssertionError(message)
 
 
 def draw(board: Board, highlight: Iterable[Any] = ()) -> None:

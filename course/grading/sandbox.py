@@ -1,272 +1,349 @@
-"""Start the sandboxed process for a student's notebook, read its answers, and leave nothing behind.
+"""Run untrusted Python in isolation: given files, given limits, talking over a pipe.
 
-The grader's side of :mod:`course.grading.harness`.  Each run is a fresh Python
-(``-I -S``: no user site, no environment paths) in a temporary folder, in a session and
-process group of its own, with limits set in the child before any student code runs
-(CPU seconds, address space, file size, open files, no core dumps), an audit hook, and a
-wall clock per cell and per question kept here.  Answers come back on a pipe of their
-own, one JSON line each, carrying a secret made for this run: the student's output goes
-to /dev/null, and a line without the secret is ignored.
+This is the one place the kit starts code it does not trust (students' answers; later,
+students' tournament players).  The API is small::
 
-Where Linux allows it (``unshare``), the process also runs in namespaces of its own: no
-network, its own process numbers (when it ends, the kernel ends everything it started)
-and its own view of the files, where the kit's folder is read-only, the teacher's,
-submissions' and output folders are hidden under empty mounts, and ``/tmp`` is private.
-Run by root, it also gives up root for the ``nobody`` user.  Without ``unshare`` the
-audit hook and the limits stand alone (:attr:`Sandbox.isolated` says which).
+    sandbox = Sandbox()                      # IsolationError if bubblewrap cannot run here
+    files = {"main.py": "import sys; print(sys.stdin.readline().upper())"}
+    with sandbox.start(files, "main.py", Limits(wall=5)) as run:
+        run.send(b"hello\n")
+        run.close_input()
+        read = run.lines()                   # Read(lines=[b'HELLO', b''], stopped='ended')
 
-When the run ends, however it ends, its process group is killed, then every process the
-run left behind: the grader is made a *child subreaper* (Linux), so a process that
-escaped its group by ``setsid`` and a double fork is re-parented here and killed too, as
-is any process whose environment still carries the run's marker.
+* :class:`Sandbox` checks once that isolation works here (``bubblewrap``); without it,
+  ``Sandbox()`` raises :class:`IsolationError` saying what to install, and
+  ``Sandbox(isolate=False)`` runs without namespaces (``sandbox.isolated`` is then False,
+  and whoever reports results must say so).
+* :meth:`Sandbox.start` copies ``files`` (name: text) into a fresh read-only folder,
+  ``/sandbox`` inside, and runs ``python3 -I -S /sandbox/MAIN`` there, after setting the
+  process limits of :class:`Limits` (CPU seconds, memory, file size, open files,
+  processes).  Nothing else of the host is visible: ``/usr`` read-only (the standard
+  library), an empty private ``/tmp``, its own ``/proc``, no network, no other process,
+  no ``/etc``, no home, no kit, no teacher folder, no other submission.  Started by
+  root, it first gives up root (``setpriv`` to ``nobody``), then ``bwrap`` maps that
+  user to uid 65534 in a user namespace that cannot make another (``--disable-userns``),
+  with an empty environment (``--clearenv``).
+* :class:`Run` is the pipe: :meth:`Run.send` writes to its standard input,
+  :meth:`Run.lines` reads its standard output as lines, bounded in bytes per line,
+  bytes in all, number of lines, and by one wall-clock deadline fixed when the run
+  started, which nothing the code sends can extend.  Its standard error is discarded.
+  Leaving the ``with`` block kills the run and every process it started (in isolation
+  they all live in its PID namespace, which ends with it).
+
+bubblewrap adds about 7 ms to a start on a quiet machine (measured on the project's
+machines); each run also writes its few files to a fresh folder.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import secrets
+import re
 import select
-import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-MARKER = "COURSE_GRADING_RUN"
-_BOOT = """
-import resource, sys
-cpu, memory = {cpu}, {memory}
-resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
-resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
-sys.path.insert(0, {root!r})
-from course.grading.harness import main
-main()
+from reversi.errors import ReversiError
+
+NOBODY = 65534
+INSIDE = "/sandbox"
+MARKER = "COURSE_SANDBOX_RUN"
+_BOOT = """\
+import resource as r, runpy, sys
+for limit, value in {limits!r}:
+    r.setrlimit(limit, (value, value))
+sys.argv = [{main!r}]
+sys.path[:0] = [{inside!r}]
+del r
+runpy.run_path({main!r}, run_name="__main__")
 """
+HOW_TO_INSTALL = (
+    "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow user namespaces "
+    "(sysctl kernel.unprivileged_userns_clone=1 on older kernels; on Ubuntu 24.04 "
+    "kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap; "
+    "in Docker, a seccomp profile that allows clone and unshare), or pass --no-isolation "
+    "to run students' code without isolation (every result then says so)"
+)
+
+
+class IsolationError(ReversiError, RuntimeError):
+    """This machine cannot isolate untrusted code (and the caller did not accept that)."""
 
 
 @dataclass(frozen=True)
 class Limits:
-    """How much one run may take: wall seconds per cell and per question, memory, startup."""
+    """What one run may use: one wall clock for the whole run, CPU seconds, memory, output.
 
-    timeout: float = 20.0
+    ``wall`` is fixed when the run starts.  ``line_bytes``, ``total_bytes`` and
+    ``lines`` bound what :meth:`Run.lines` reads back.
+    """
+
+    wall: float = 60.0
+    cpu: int = 60
     memory_mb: int = 512
-    startup: float = 30.0
+    file_mb: int = 1
+    open_files: int = 64
+    processes: int = 64
+    line_bytes: int = 8 << 20
+    total_bytes: int = 32 << 20
+    lines: int = 10_000
+
+    def rlimits(self) -> list[tuple[int, int]]:
+        """The ``(RLIMIT_*, value)`` pairs set in the run before its code starts."""
+        import resource
+
+        return [
+            (resource.RLIMIT_CPU, max(1, int(self.cpu))),
+            (resource.RLIMIT_AS, self.memory_mb << 20),
+            (resource.RLIMIT_FSIZE, self.file_mb << 20),
+            (resource.RLIMIT_CORE, 0),
+            (resource.RLIMIT_NOFILE, self.open_files),
+            (resource.RLIMIT_NPROC, self.processes),
+        ]
 
 
 @dataclass
-class Outcome:
-    """What came back from one run."""
+class Read:
+    """What :meth:`Run.lines` read, and why it stopped: ``ended``, ``timed out``, ``too much``."""
 
-    cells: dict[int, str | None] = field(default_factory=dict)  # cell index: its problem
-    replies: dict[str, list[dict[str, Any]] | None] = field(default_factory=dict)
-    setup_problem: str | None = None
-    stopped: str | None = None  # why the run ended before its end, if it did
-    stopped_in: tuple[str, Any] | None = None  # ("cell", index) or ("question", tag)
+    lines: list[bytes] = field(default_factory=list)
+    stopped: str = "ended"
+
+
+class Run:
+    """One running sandboxed program; use it as a context manager (it is killed on exit)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], folder: str, limits: Limits) -> None:
+        self.process, self.limits, self._folder = process, limits, folder
+        self.deadline = time.monotonic() + limits.wall
+        self._buffer, self._total = b"", 0
+        self._count = 0
+        self.stopped = "ended"  # why next_line last returned None
+
+    def __enter__(self) -> Run:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+
+    def send(self, data: bytes) -> bool:
+        """Write ``data`` to the program's standard input before the deadline; False if the
+        program is gone, or does not read it in time (a write never waits past the clock)."""
+        assert self.process.stdin is not None
+        try:
+            fd = self.process.stdin.fileno()
+            os.set_blocking(fd, False)
+            view = memoryview(data)
+            while view:
+                left = self.left()
+                if left <= 0:
+                    return False
+                _, ready, _ = select.select([], [fd], [], left)
+                if ready:
+                    view = view[os.write(fd, view[: 1 << 16]) :]
+        except (BrokenPipeError, OSError, ValueError):
+            return False
+        return True
+
+    def close_input(self) -> None:
+        assert self.process.stdin is not None
+        with contextlib.suppress(BrokenPipeError, OSError):
+            self.process.stdin.close()
+
+    def left(self) -> float:
+        """Seconds left on the run's wall clock."""
+        return self.deadline - time.monotonic()
+
+    def next_line(self) -> bytes | None:
+        """The next line of output (without its newline); None at the end of the output, at
+        the deadline, or past a bound (``stopped`` says which)."""
+        fd = self.process.stdout.fileno() if self.process.stdout else -1
+        while b"\n" not in self._buffer:
+            if len(self._buffer) > self.limits.line_bytes:
+                self.stopped = "too much: a line longer than the limit"
+                return None
+            left = self.left()
+            if left <= 0:
+                self.stopped = f"timed out after {self.limits.wall:g} s"
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                self.stopped = "ended"
+                return None
+            self._total += len(chunk)
+            if self._total > self.limits.total_bytes:
+                self.stopped = "too much: more output than the limit"
+                return None
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        self._count += 1
+        if self._count > self.limits.lines:
+            self.stopped = "too much: more lines than the limit"
+            return None
+        if len(line) > self.limits.line_bytes:
+            self.stopped = "too much: a line longer than the limit"
+            return None
+        return line
+
+    def lines(self) -> Read:
+        """Every line until the end of the output, the deadline or a bound."""
+        read = Read()
+        while (line := self.next_line()) is not None:
+            read.lines.append(line)
+        read.stopped = self.stopped
+        return read
+
+    def exit_reason(self) -> str:
+        """Why the program ended, in words (after the output ended)."""
+        try:
+            code = self.process.wait(timeout=max(0.0, min(self.left(), 2.0)))
+        except subprocess.TimeoutExpired:
+            return "it did not finish"
+        return exit_reason(code)
+
+    def kill(self) -> None:
+        """End the program and everything it started; remove its folder."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        _kill_marked(self._folder)
+        shutil.rmtree(self._folder, ignore_errors=True)
 
 
 class Sandbox:
-    """Runs jobs in sandboxed processes; one per grading, shared by its worker threads."""
+    """Starts isolated runs (see the module's text).  ``isolate=False`` accepts no isolation."""
 
-    def __init__(self, refused: Sequence[Path], limits: Limits = Limits()) -> None:
-        # a folder holding the kit itself (a notebook checked in the kit's folder) cannot
-        # be hidden: the sandbox runs the kit's code
-        paths = [Path(p).resolve() for p in refused]
-        self.refused = [str(p) for p in paths if not (p == ROOT or p in ROOT.parents)]
-        self.limits = limits
-        self._lock = threading.Lock()
-        self._ours: set[int] = children()  # not ours to kill: they were here before
-        self._subreaper = _become_subreaper()
-        self._prefix = _isolation(self.refused)
-        self.isolated = self._prefix is not None
+    def __init__(self, isolate: bool = True) -> None:
+        self._python, self._binds = _python()
+        self._drop = _drop_root()
+        self.isolated = isolate
+        if isolate:
+            problem = self._probe()
+            if problem:
+                raise IsolationError(
+                    f"cannot isolate students' code here ({problem}): {HOW_TO_INSTALL}"
+                )
 
-    def run(
-        self,
-        setup: Sequence[str],
-        cells: Sequence[dict[str, Any]],
-        questions: Sequence[dict[str, Any]],
-    ) -> Outcome:
-        """Run the setup code, the answer ``cells`` and the ``questions``; all processes gone after."""
-        secret = secrets.token_hex(16)
-        read_end, write_end = os.pipe()
-        cpu = int(self.limits.timeout * (len(cells) + len(questions) + 1) + self.limits.startup)
-        boot = _BOOT.format(cpu=cpu, memory=self.limits.memory_mb << 20, root=str(ROOT))
-        job = {
-            "fd": write_end,
-            "secret": secret,
-            "refused": self.refused,
-            "setup": list(setup),
-            "cells": list(cells),
-            "questions": list(questions),
-        }
-        with tempfile.TemporaryDirectory(prefix="course-sandbox-") as home:
-            env = {"PATH": "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8", MARKER: secret}
-            env["PYTHONDONTWRITEBYTECODE"] = "1"
-            command = [sys.executable, "-I", "-S", "-c", boot]
-            if self._prefix is not None:
-                command, env["HOME"] = self._prefix + command, "/tmp"
-            with self._lock:
-                process = subprocess.Popen(
-                    command,
-                    stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                    cwd="/" if self._prefix else home, env=env, pass_fds=(write_end,),
-                    start_new_session=True,
-                )  # fmt: skip
-                self._ours.add(process.pid)
-            os.close(write_end)
-            try:
-                _feed(process, json.dumps(job).encode())
-                return self._read(process, read_end, secret)
-            finally:
-                os.close(read_end)
-                self._finish(process, secret)
+    def start(self, files: Mapping[str, str], main: str, limits: Limits = Limits()) -> Run:
+        """Start ``python3 -I -S /sandbox/MAIN`` with ``files`` in ``/sandbox`` (read-only)."""
+        if any(not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", name) for name in files):
+            raise ValueError("sandbox file names are plain names (letters, digits, _ . -)")
+        folder = tempfile.mkdtemp(prefix="course-sandbox-")
+        os.chmod(folder, 0o755)
+        for name, text in files.items():
+            path = Path(folder) / name
+            path.write_text(text, encoding="utf-8")
+            path.chmod(0o644)
+        inside = INSIDE if self.isolated else folder
+        boot = _BOOT.format(limits=limits.rlimits(), main=f"{inside}/{main}", inside=inside)
+        if self.isolated:
+            command = [*self._drop, *self._bwrap(folder), self._python, "-I", "-S", "-c", boot]
+            env = {"PATH": "/usr/bin:/bin"}
+        else:
+            command = [self._python, "-I", "-S", "-c", boot]
+            env = {"PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8", MARKER: folder}
+        process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            cwd=folder, env=env, start_new_session=True, close_fds=True,
+        )  # fmt: skip
+        return Run(process, folder, limits)
 
-    def _read(self, process: subprocess.Popen[bytes], fd: int, secret: str) -> Outcome:
-        outcome, buffer, ended = Outcome(), b"", False
-        where: tuple[str, Any] | None = ("setup", None)
-        deadline = time.monotonic() + self.limits.startup
-        while not ended:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([fd], [], [], max(0.0, left))
-            if not ready:
-                outcome.stopped = f"timed out after {self._allowed(where):g} s"
-                outcome.stopped_in = where
-                return outcome
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                break
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for line in lines:
-                message = _message(line, secret)
-                if message is None:
-                    continue
-                event = message.get("event")
-                if event == "setup":
-                    outcome.setup_problem = str(message.get("problem"))
-                elif event == "cell" and type(message.get("index")) is int:
-                    where = ("cell", message["index"])
-                    deadline = time.monotonic() + self.limits.timeout
-                elif event == "ran" and type(message.get("index")) is int:
-                    problem = message.get("problem")
-                    outcome.cells[message["index"]] = None if problem is None else str(problem)
-                elif event == "start" and type(message.get("tag")) is str:
-                    where = ("question", message["tag"])
-                    deadline = time.monotonic() + self.limits.timeout
-                elif event == "done" and type(message.get("tag")) is str:
-                    replies = message.get("replies")
-                    outcome.replies[message["tag"]] = replies if type(replies) is list else None
-                    where = None
-                elif event == "end":
-                    ended = True
-        if not ended and outcome.setup_problem is None:
-            process.wait()
-            outcome.stopped = _exit_reason(process.returncode)
-            outcome.stopped_in = where
-        return outcome
+    def _bwrap(self, folder: str) -> list[str]:
+        command = [
+            "bwrap", "--clearenv", "--unshare-all", "--unshare-user", "--disable-userns",
+            "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr",
+            "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
+            "--symlink", "usr/sbin", "/sbin", "--proc", "/proc", "--dev", "/dev",
+            "--tmpfs", "/tmp", "--dir", "/home/sandbox",
+        ]  # fmt: skip
+        if Path("/usr/lib64").is_dir():
+            command += ["--symlink", "usr/lib64", "/lib64"]
+        for path in self._binds:
+            command += ["--ro-bind", path, path]
+        command += [
+            "--ro-bind", folder, INSIDE, "--chdir", "/home/sandbox",
+            "--setenv", "HOME", "/home/sandbox", "--setenv", "PATH", "/usr/bin",
+            "--setenv", "LANG", "C.UTF-8", "--uid", str(NOBODY), "--gid", str(NOBODY),
+            "--hostname", "sandbox", "--",
+        ]  # fmt: skip
+        return command
 
-    def _allowed(self, where: tuple[str, Any] | None) -> float:
-        return self.limits.startup if where and where[0] == "setup" else self.limits.timeout
-
-    def _finish(self, process: subprocess.Popen[bytes], secret: str) -> None:
-        """Kill the run's process group, reap it, then every process it left behind."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        if process.stdin:
-            process.stdin.close()
-        with self._lock:
-            self._ours.discard(process.pid)
-            for pid in _left_behind(secret, self._ours if self._subreaper else None):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(pid, 0)
-
-
-def _isolation(refused: Sequence[str]) -> list[str] | None:
-    """The command prefix that runs a program in the sandbox's namespaces, if this system can."""
-    if not (shutil.which("unshare") and shutil.which("sh") and shutil.which("mount")):
-        return None
-    root = shlex.quote(str(ROOT))
-    hidden = [*refused, "/tmp", "/var/tmp", "/dev/shm"]  # /tmp last: it hides the rest
-    # A kit that lives inside a folder to hide (a clone in /tmp) is parked under a private
-    # /run first, then put back at its own path inside the empty folder that hides the rest.
-    parked = any(Path(path) in ROOT.parents for path in hidden) and Path("/run").is_dir()
-    mounts = [f"mount --bind {root} {root}"]
-    if parked:
-        mounts += ["mount -t tmpfs -o size=64k,mode=0755 none /run", "mkdir /run/kit",
-                   f"mount --bind {root} /run/kit"]  # fmt: skip
-    for path in hidden:
-        if Path(path).is_dir():
-            mounts.append(f"mount -t tmpfs -o size=64k,mode=0755 none {shlex.quote(path)}")
-        elif Path(path).is_file():
-            mounts.append(f"mount --bind /dev/null {shlex.quote(path)}")
-    if parked:
-        mounts += [f"mkdir -p {root}", f"mount --move /run/kit {root}"]
-    mounts.append(f"mount -o remount,bind,ro {root}")
-    private = ["--mount", "--net", "--pid", "--fork", "--mount-proc", "--kill-child"]
-    # a user namespace; the inner one locks the mounts (they cannot be undone)
-    ways = [(["unshare", "--user", "--map-root-user", *private], ["unshare", "--user"])]
-    if os.geteuid() == 0 and shutil.which("setpriv"):
-        # Root gives up root for nobody; if nobody cannot reach the kit (a clone in a
-        # private folder), the user namespace above is the next best.
-        drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--no-new-privs"]
-        ways.insert(0, (["unshare", *private], drop))
-    load = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import course.grading.harness"
-    for outer, drop in ways:
-        # sh stays as process 1 of the namespace (Linux spares process 1 from many signals);
-        # when it ends, the kernel ends every process left in the namespace
-        prefix = [*outer, "sh", "-c", " && ".join(mounts) + ' && "$@"', "sandbox", *drop]
+    def _probe(self) -> str | None:
+        """None if an isolated run works here, else what went wrong."""
+        if shutil.which("bwrap") is None:
+            return "bwrap is not installed"
+        probe = "import os; print(os.getuid(), sorted(os.listdir('/')))"
         try:
-            probe = subprocess.run([*prefix, sys.executable, "-I", "-S", "-c", load],
-                                   capture_output=True, timeout=30, cwd="/")  # fmt: skip
-        except (OSError, subprocess.SubprocessError):
+            with self.start({"probe.py": probe}, "probe.py", Limits(wall=30)) as run:
+                run.close_input()
+                read = run.lines()
+                reason = run.exit_reason()
+        except OSError as error:
+            return f"bwrap could not start: {error.strerror}"
+        if not read.lines or not read.lines[0].startswith(f"{NOBODY} ".encode()):
+            return f"bwrap did not run a test program ({reason})"
+        if b"etc" in read.lines[0] or b"root" in read.lines[0]:
+            return "bwrap showed the host's folders"
+        return None
+
+
+def _python() -> tuple[str, list[str]]:
+    """The Python to run inside, and the folders it needs beyond ``/usr``."""
+    system = Path("/usr/bin/python3")
+    if system.exists() and Path(os.path.realpath(system)).is_relative_to("/usr"):
+        return str(system), []
+    prefix = os.path.realpath(sys.base_prefix)
+    return os.path.join(prefix, "bin", "python3"), [] if prefix.startswith("/usr") else [prefix]
+
+
+def _drop_root() -> list[str]:
+    """Root gives up root before ``bwrap`` (uid 65534 inside would otherwise be host root)."""
+    if os.geteuid() != 0:
+        return []
+    return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+
+
+def _kill_marked(folder: str) -> None:
+    """Kill processes an unisolated run left behind (their environment names its folder)."""
+    mark = f"{MARKER}={folder}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
             continue
-        if probe.returncode == 0:
-            return prefix
-    return None
+        try:
+            marked = mark in (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if marked:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(int(entry.name), signal.SIGKILL)
 
 
-def _feed(process: subprocess.Popen[bytes], job: bytes) -> None:
-    assert process.stdin is not None
-    try:
-        process.stdin.write(job)
-        process.stdin.close()
-    except (BrokenPipeError, OSError):
-        pass  # it died at once; the read below says so
-
-
-def _message(line: bytes, secret: str) -> dict[str, Any] | None:
-    try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    if type(message) is not dict or message.get("secret") != secret:
-        return None
-    return message
-
-
-def _exit_reason(code: int | None) -> str:
+def exit_reason(code: int | None) -> str:
+    """Why a Python ended, from its exit code, in words."""
     if code is None:
         return "it did not finish"
     if code > 128 and code - 128 in signal.Signals._value2member_map_:
-        code = 128 - code  # the shell of the namespaces reports a signal as 128 + its number
+        code = 128 - code  # bwrap reports its child's signal as 128 + its number
     if code < 0:
+        number = -code
         name = (
-            signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+            signal.Signals(number).name
+            if number in signal.Signals._value2member_map_
+            else str(number)
         )
         if name == "SIGXCPU":
             return "it used up its CPU time (an endless loop?)"
@@ -276,47 +353,3 @@ def _exit_reason(code: int | None) -> str:
     if code == 0:
         return "Python stopped before the end (os._exit or exit?)"
     return f"Python stopped with exit code {code} (out of memory, os._exit or a crash?)"
-
-
-def _become_subreaper() -> bool:
-    """Ask Linux to re-parent orphaned descendants to this process (so they can be killed)."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(36, 1, 0, 0, 0) == 0)  # PR_SET_CHILD_SUBREAPER
-    except (OSError, AttributeError):
-        return False
-
-
-def _left_behind(secret: str, keep: set[int] | None) -> list[int]:
-    """Processes a run left: its marker in their environment, or (``keep`` given) our
-    children not in ``keep``, which can only be orphans re-parented to us."""
-    found = []
-    me = str(os.getpid())
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or entry.name == me:
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-        except OSError:
-            environ = b""
-        marked = f"{MARKER}={secret}".encode() in environ.split(b"\0")
-        orphan = keep is not None and _parent(entry) == me and int(entry.name) not in keep
-        if marked or orphan:
-            found.append(int(entry.name))
-    return found
-
-
-def _parent(entry: Path) -> str:
-    try:
-        status = (entry / "status").read_text()
-    except OSError:
-        return ""
-    return next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), "")
-
-
-def children() -> set[int]:
-    """The processes whose parent is this one."""
-    me = str(os.getpid())
-    return {int(e.name) for e in Path("/proc").iterdir() if e.name.isdigit() and _parent(e) == me}

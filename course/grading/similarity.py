@@ -75,7 +75,7 @@ def flag(
     flags: dict[str, list[str]] = {}
     for name, exercise in sorted(exercises.items()):
         for tag in exercise.answers:
-            starter = tokens(exercise.starters[tag])
+            starter = tokens(exercise.starters.get(tag, ""))
             written = {
                 student: toks
                 for student, reports in by_student.items()
@@ -83,7 +83,7 @@ def flag(
                 and len(toks := tokens(reports[name].answers.get(tag, ""))) >= MIN_TOKENS
                 and _ratio(toks, starter) < 0.95
             }
-            solution = tokens(exercise.solutions[tag])
+            solution = tokens(exercise.solutions.get(tag, ""))
             for student, toks in sorted(written.items()):
                 alike = [(_ratio(toks, solution), "the teacher's solution")]
                 alike += [

@@ -6,7 +6,8 @@ nbclient (the solutions must pass their own self-checks), keeps the outputs in t
 and writes the student copy ``NN_name.ipynb``: the same cells, each solution replaced by a
 stub that raises NotImplementedError, the check cells locked and carrying the teacher's
 outputs.  Nothing else leaves the teacher folder: not the solutions, not the seed of the
-grade-time cases (:mod:`course.grading.exercise`).  :func:`outdated` tells whether the
+grade-time cases (:mod:`course.grading.exercise`).  A source whose answer and check cells
+disagree with its entry in the exercise table (:mod:`course.grading.table`) is refused.  :func:`outdated` tells whether the
 committed files are what a release would write now.
 """
 
@@ -28,7 +29,9 @@ from nbclient import NotebookClient
 
 from course.grading import notebook as nbfile
 from course.grading.checker import SOURCE_DIR, exercises
+from course.grading.exercise import agrees
 from course.grading.notebook import ANSWER, CHECK, CHECK_MARKER, METADATA_KEY, NotebookError
+from course.grading.table import ENTRIES
 
 EXERCISE_DIR = SOURCE_DIR.parent
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -64,6 +67,9 @@ def validate(source: Any, name: str) -> None:
             raise NotebookError(f"{where}: a check cell needs a line '{CHECK_MARKER}'")
     if not any(t.startswith(ANSWER) for t in seen) or not any(t.startswith(CHECK) for t in seen):
         raise NotebookError(f"{name}: an exercise needs answer:NAME and check:NAME cells")
+    if name not in ENTRIES:
+        raise NotebookError(f"{name}: add the exercise to course/grading/table.py first")
+    agrees({"cells": source.cells}, ENTRIES[name], name)
 
 
 async def _execute_all(notebooks: list[Any], cwd: Path, timeout: int, workers: int) -> None:

@@ -1,28 +1,32 @@
 """Plain JSON across the trust boundary: case arguments out, students' answers back.
 
-The grader sends each case's arguments to the sandboxed process as JSON, where
-:func:`load_argument` turns them into the objects an exercise hands to students (a
-:class:`~course.grading.views.BoardView`, a ``Square``, a colour, a fresh
-``NodeCounter``...).  What a student's function returns is read there by
-:func:`dump_answer`, which looks only at exact built-in types and the kit's value types
-(a subclass or any other object becomes ``{"object": "its type"}``, so nothing the
-student wrote runs while it is read).  Back in the grader, :func:`load_answer` rebuilds
-plain values; anything malformed becomes an :class:`Opaque`, which no check accepts.
+The grader sends each case's arguments to the sandboxed process as JSON
+(:func:`dump_argument`), where the student runtime's harness turns them into its own
+objects (``course/grading/runtime/harness.py``: a board lending only what the exercise
+allows, a ``Square``, a colour, a fresh ``NodeCounter``...) and reads what the student's
+function returned back into JSON, looking only at exact built-in types and its own value
+types.  Here, every line from the sandbox is read by :func:`parse`, which refuses too
+many bytes and too deep nesting before :mod:`json` sees it (no recursion on a depth the
+student chose: :func:`~course.grading.notebook.nesting_within`), and :func:`load_answer`
+rebuilds plain values of the kit's types;
+anything malformed becomes an :class:`Opaque`, which no check accepts.
 
->>> dump_answer([(2, 3), "e4", BLACK, None, 1.5])
-[{'tuple': [2, 3]}, 'e4', {'color': 'black'}, None, 1.5]
->>> load_answer(dump_answer({"width": 5, "one": "b"}))
-{'width': 5, 'one': 'b'}
+>>> load_answer({"tuple": [{"square": [2, 3]}, "e4", {"color": "black"}, None, 1.5]})
+(d3, 'e4', <Color.BLACK: 'black'>, None, 1.5)
 >>> load_answer({"object": "Liar"})
 Opaque(kind='Liar')
+>>> parse(b"[" * 100 + b"]" * 100) is None
+True
 """
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
 
+from course.grading.notebook import nesting_within
 from course.grading.views import BoardView, discs
 from reversi import BLACK, PASS, WHITE, Board, Color, Square
 
@@ -108,102 +112,20 @@ def dump_argument(value: Any) -> Json:
     raise TypeError(f"a case argument of type {type(value).__name__} cannot be sent")
 
 
-def load_argument(data: Json, counter: type) -> Any:
-    """An argument as the student's function receives it (the sandbox's side)."""
-    if isinstance(data, list):
-        return [load_argument(item, counter) for item in data]
-    if not isinstance(data, dict):
-        return data
-    if "float" in data:
-        return float(data["float"])
-    if "square" in data:
-        return Square(*data["square"])
-    if "color" in data:
-        return _COLORS[data["color"]]
-    if "pass" in data:
-        return PASS
-    if "board" in data:
-        return _board(data["board"], data["rows"])
-    if "view" in data:
-        board = _board(data["view"], data["rows"])
-        return BoardView(board, data["allow"], bool(data["writable"]))
-    if "tuple" in data:
-        return tuple(load_argument(item, counter) for item in data["tuple"])
-    if "counter" in data:
-        return counter()
-    raise ValueError(f"unknown argument {data!r}")
-
-
 # -- sandbox to grader: what the student's function gave ---------------------------------------
 
+#: How deep a line from the sandbox may nest (a message, its replies, an answer in them).
+MAX_NESTING = MAX_DEPTH + 8
 
-class _TooBig(Exception):
-    pass
 
-
-def dump_answer(value: Any) -> Json:
-    """A returned value as JSON, reading only exact built-in types and the kit's value types.
-
-    No method of the student's objects is called (``type(value) is int``, never
-    ``isinstance``), so an answer cannot run code while it is read.
-    """
-    budget = [MAX_ITEMS]
+def parse(line: bytes, limit: int = MAX_NESTING, size: int = 16 << 20) -> Any:
+    """The JSON value of one line from the sandbox; None if it is too big, too deep or not JSON."""
+    if len(line) > size or not nesting_within(line, limit):
+        return None
     try:
-        return _dump(value, MAX_DEPTH, budget)
-    except _TooBig:
-        return {"object": "answer too big"}
-
-
-def _dump(value: Any, depth: int, budget: list[int]) -> Json:
-    budget[0] -= 1
-    if budget[0] < 0 or depth < 0:
-        raise _TooBig
-    kind = type(value)
-    if value is None or kind is bool or kind is int:
-        return value
-    if kind is float:
-        return value if math.isfinite(value) else {"float": float.__repr__(value)}
-    if kind is str:
-        if len(value) > MAX_TEXT:
-            raise _TooBig
-        return value
-    if kind is Square:
-        row, col = tuple.__getitem__(value, 0), tuple.__getitem__(value, 1)
-        if type(row) is int and type(col) is int:
-            return {"square": [row, col]}
-        return {"object": "Square of non-numbers"}
-    if value is BLACK or value is WHITE:
-        return {"color": value.value}
-    if value is PASS:
-        return {"pass": 1}
-    if kind is Board or kind is BoardView:
-        return {"board": value.size, "rows": _rows(value)}
-    if kind is list or kind is tuple or kind is set or kind is frozenset:
-        items = [_dump(item, depth - 1, budget) for item in kind.__iter__(value)]
-        return items if kind is list else {kind.__name__: items}
-    if kind is dict:
-        pairs = dict.items(value)
-        return {
-            "dict": [[_dump(k, depth - 1, budget), _dump(v, depth - 1, budget)] for k, v in pairs]
-        }
-    return {"object": kind.__name__ if type(kind.__name__) is str else "unknown"}
-
-
-def dump_after(value: Any) -> Json:
-    """An argument after the call, as far as a check looks at it (a board, a counter)."""
-    kind = type(value)
-    if kind is Board or kind is BoardView:
-        try:
-            return {"board": value.size, "rows": _rows(value)}
-        except Exception:
-            return {"object": "broken board"}
-    if kind.__name__ == "NodeCounter":
-        try:
-            nodes = object.__getattribute__(value, "nodes")
-        except AttributeError:
-            nodes = None
-        return {"counter": nodes if type(nodes) is int else -1}
-    return None
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
 
 
 def load_answer(data: Json) -> Any:

@@ -1,159 +1,271 @@
-"""Hostile students for the adversarial tests: each attack as the answer code a student
-would hand in, and which questions it must cost (see ``test_adversarial``)."""
+"""Hostile students for the adversarial tests, one family of attack each.
+
+Most attacks are *canaries*: the answer is right only if the escape worked (it found the
+kit's own function, the teacher's solution or seed, a classmate's notebook, root's
+secrets), and wrong otherwise.  So a 0 proves that the escape failed, and a test that
+sees full marks has found a hole.  The others attack the grader itself (floods, nesting
+bombs, forged messages, endless loops, crashes) and must cost only their own question.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-# -- the attacks: (student, exercise, answer tag, code, questions that must score 0) ----------
+#: Looks for any way to the kit's implementation of ``NAME``; ``found`` is it, or None.
+REACH_KIT = """
+import gc, inspect, dataclasses, operator, string, sys, os
 
-PATCH_MODULES = """
-import course.grading.runner as runner, course.grading.checks as checks
-import course.grading.harness as harness
-runner.verdict = lambda *args: None              # "every case passes"
-checks.to_notation = lambda function: print("to_notation: 11/11 cases passed")
-harness._lock_down = lambda refused: None        # too late: it ran before this cell
-
-def to_notation(row, col):
-    return "a1"
+def _reach(board, name):
+    routes = []
+    cls = type(board)
+    routes.append(lambda: getattr(inspect.getmodule(cls), name))
+    routes.append(lambda: dict(dataclasses.inspect.getmembers(cls))[name])
+    routes.append(lambda: getattr(sys.modules[cls.__module__], name))
+    routes.append(lambda: operator.attrgetter(name)(board))
+    routes.append(lambda: string.Formatter().get_field("0." + name, [board], {{}})[0])
+    for module in ("reversi", "reversi.board", "reversi.search", "course.grading.checks",
+                   "course.grading.runner", "reversi.rules"):
+        routes.append(lambda module=module: getattr(len.__self__.__import__(module), name))
+        routes.append(lambda module=module: getattr(__import__(module, fromlist=[name]), name))
+    def from_random():
+        from random import __builtins__ as b
+        return getattr(b["__import__"]("reversi"), name)
+    routes.append(from_random)
+    def matched():
+        match board:
+            case object(flips=found):
+                return found
+    routes.append(matched)
+    def collected():
+        for thing in gc.get_objects():
+            if (callable(thing) and getattr(thing, "__name__", "") == name
+                    and getattr(thing, "__module__", "__main__") != "__main__"):
+                return thing
+    routes.append(collected)
+    def on_disk():
+        for top in ("/", os.path.expanduser("~")):
+            for folder, subfolders, files in os.walk(top):
+                subfolders[:] = [s for s in subfolders if os.path.join(folder, s)
+                                 not in ("/proc", "/sys", "/usr", "/dev")]
+                for file in files:
+                    try:
+                        text = open(os.path.join(folder, file)).read()
+                    except Exception:
+                        continue
+                    if "def " + name + "(" in text and "BEGIN SOLUTION" not in text:
+                        space = {{}}
+                        exec(text, space)
+                        return space[name]
+    routes.append(on_disk)
+    for route in routes:
+        try:
+            found = route()
+        except Exception:
+            continue
+        if callable(found):
+            return found
+    return None
 """
 
-CALL_STACK = """
-import sys
+KIT_FLIPS = (
+    REACH_KIT
+    + """
+
+def flips(board, square, color):
+    kit = _reach(board, "flips")
+    if kit is None:
+        return []
+    try:
+        return list(kit(square, color))
+    except TypeError:
+        return list(kit(board, square, color))
+"""
+)
+
+KIT_PLAY = (
+    REACH_KIT
+    + """
+
+def play(board, square, color):
+    kit = _reach(board, "play")
+    if kit is None:
+        return []
+    try:
+        return kit(square, color)
+    except TypeError:
+        return kit(board, square, color)
+"""
+)
+
+KIT_MINIMAX = (
+    REACH_KIT
+    + """
+
+def minimax(board, color, depth, counter):
+    counter.visit()
+    for name in ("minimax", "negamax", "alphabeta"):
+        kit = _reach(board, name)
+        if kit is not None:
+            result = kit(board, color, depth)
+            counter.nodes = getattr(result, "nodes", counter.nodes)
+            return getattr(result, "value", result)
+    return 0
+"""
+)
+
+#: Looks everywhere for a file holding ``MARK`` and runs the answer cell ``TAG`` in it.
+STEAL = """
+import json, os
+
+def _steal(tag, names):
+    places = [{places}, os.getcwd(), os.path.expanduser("~"), "/", "/tmp", "/home", "/root",
+              "/work", "/var/tmp", "/dev/shm"]
+    for place in places:
+        try:
+            fd = os.open(place, os.O_RDONLY)
+            for name in names:
+                try:
+                    text = os.read(os.open(name, os.O_RDONLY, dir_fd=fd), 1 << 24).decode()
+                    return text
+                except OSError:
+                    pass
+        except OSError:
+            pass
+    for folder, subfolders, files in os.walk("/"):
+        subfolders[:] = [s for s in subfolders if os.path.join(folder, s)
+                         not in ("/proc", "/sys", "/usr", "/dev")]
+        for file in files:
+            if file in names or file.endswith(".ipynb"):
+                try:
+                    return open(os.path.join(folder, file)).read()
+                except OSError:
+                    pass
+    return None
+
+def _answer(tag, names):
+    text = _steal(tag, names)
+    if text is None:
+        return None
+    if tag is None:
+        return text
+    cells = json.loads(text)["cells"]
+    code = [c for c in cells if tag in c.get("metadata", {{}}).get("tags", [])]
+    space = dict(globals())
+    exec("".join(code[0]["source"]), space)
+    return space
+"""
+
+TEACHER_SOLUTION = (
+    STEAL
+    + """
+
+def greedy_move(board, color):
+    space = _answer("answer:greedy_move", ["07_greedy.ipynb"])
+    if space is None:
+        return PASS
+    return space["greedy_move"](board, color)
+"""
+)
+
+CLASSMATE = (
+    STEAL
+    + """
 
 def count_discs(board, color):
-    frame = sys._getframe(1)
-    while frame is not None:                      # find the case and its expected answer
-        for value in list(frame.f_locals.values()):
-            if hasattr(value, "expected"):
-                return value.expected
-            if isinstance(value, dict) and "expected" in value:
-                return value["expected"]
-        frame = frame.f_back
-    return -1
+    space = _answer("answer:count_discs", ["02_counting.ipynb"])
+    if space is None:
+        return -1
+    return space["count_discs"](board, color)
+"""
+)
+
+SEED = (
+    STEAL
+    + """
+
+def to_notation(row, col):
+    seed = _answer(None, ["grading_seed.txt"])
+    if seed is None:
+        return "??"
+    return "abcdefghijklmnop"[col] + str(row + 1)
+"""
+)
+
+ROOT_SECRETS = """
+import os
+
+def from_notation(text):
+    secret = open("/etc/shadow").read()
+    assert os.getuid() == 0 or secret
+    return ("abcdefghijklmnop".index(text[0].lower()), int(text[1:]) - 1)[::-1]
 """
 
-HOOK_IMPORTS = """
-import builtins
-real_import, real_compile = builtins.__import__, builtins.compile
+#: Writes to every open file descriptor: the pipe to the grader is one of them.
+FORGE = """
+import json, os
 
-class Fake:
-    def __getattr__(self, name):
-        return lambda function: print(name + ": 99/99 cases passed")
-
-def hooked(name, *args, **kwargs):
-    if name.startswith("course"):
-        return Fake()
-    return real_import(name, *args, **kwargs)
-
-def rewrite(text, *args, **kwargs):                # rewrite the later cell before it runs
-    if "def neighbours" in text:
-        text = "def neighbours(square, size):\\n    return TABLE.get((tuple(square), size), [])\\n"
-    return real_compile(text, *args, **kwargs)
-
-builtins.__import__, builtins.compile = hooked, rewrite
-TABLE = {TABLE}
-
-def walk(start, direction, size):
-    row, col = start
-    dr, dc = direction
-    squares = []
-    row, col = row + dr, col + dc
-    while 0 <= row < size and 0 <= col < size:
-        squares.append((row, col))
-        row, col = row + dr, col + dc
-    return squares
+def _forge(payload, times=1):
+    for _ in range(times):
+        for fd in range(1, 64):
+            try:
+                os.write(fd, payload)
+            except OSError:
+                pass
 """
 
-OUTLIVE = """
-import os, sys, time
-script = "import time; time.sleep(2); open({out!r}, 'w').write('hacked')"
-try:
-    import subprocess
-    subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
-except Exception:
-    pass
-try:
-    if os.fork() == 0:
-        os.setsid()
-        time.sleep(2)
-        open({out!r}, "w").write("hacked")
-except Exception:
-    pass
+FORGED_EVENTS = (
+    FORGE
+    + """
+def _events():
+    lines = []
+    for tag in ("check:play", "check:replay", "check:made_up_{{n}}"):
+        for n in range(50):
+            lines.append(json.dumps({{"event": "question", "tag": tag.format(n=n),
+                                      "replies": [{{"answer": {{"object": "x" * 1000}}}}]}}))
+    lines += [json.dumps({{"event": "cell", "index": 0, "problem": None}})] * 50
+    lines += [json.dumps({{"event": "ready"}}), json.dumps({{"event": "end"}})]
+    return ("\\n" + "\\n".join(lines) + "\\n").encode()
+
+_forge(_events())
 
 def replay(moves):
-    return Board()
+    import time
+    while True:  # forged "cell" events every moment: the clock must not move
+        _forge(_events())
+        time.sleep(0.05)
 """
+)
 
-WRITE_TEACHER = """
-import pathlib
-for path in pathlib.Path({teacher!r}).glob("*"):
-    try:
-        path.write_text("{{}}")
-    except Exception:
-        pass
-try:
-    open({teacher!r} + "/grading_seed.txt", "w").write("1")
-except Exception:
-    pass
+NESTING_BOMB = (
+    FORGE
+    + """
+_forge(b"\\n" + b"[" * 1000000 + b"]" * 1000000 + b"\\n")
 
-def must_pass(board, color):
-    return False
+def walk(start, direction, size):
+    _forge(b'\\n{{"event": "question", "tag": "check:walk", "replies": ' + b"[" * 800
+           + b"]" * 800 + b"}}\\n")
+    deep = []
+    for _ in range(100000):
+        deep = [deep]
+    return deep
 """
+)
 
-READ_SOLUTIONS = """
-import json
-try:
-    notebook = json.load(open({teacher!r} + "/07_greedy.ipynb"))
-    code = [c for c in notebook["cells"] if "answer:greedy_move" in c["metadata"].get("tags", [])]
-    exec("".join(code[0]["source"]))
-except Exception:
-    def greedy_move(board, color):
-        return PASS
+FLOOD = (
+    FORGE
+    + """
+def winner(board):
+    _forge(b"x" * (1 << 20), times=64)
+    return None
 """
-
-HOOK_DISABLER = """
-import typing
-try:  # switch the audit hook's rules off, without an underscore attribute or getattr
-    sys = typing.sys
-    gc = sys.modules["importlib"].import_module("gc")
-    rules = gc.get_referents(sys.modules["course.grading.harness"])[0]
-    rules["_REFUSED_EVENTS"], rules["_REFUSED_IMPORTS"] = ("nothing",), ("nothing",)
-    for hook in gc.get_objects():  # and the folders the hook refuses, kept in its closure
-        if type(hook).__name__ == "function" and hook.__name__ == "hook" and hook.__closure__:
-            for cell in hook.__closure__:
-                cell.cell_contents = ("/nothing/",)
-    pathlib = sys.modules["importlib"].import_module("pathlib")
-    text = pathlib.Path({teacher!r} + "/07_greedy.ipynb").read_text()
-    notebook = sys.modules["json"].loads(text)
-    cell = [c for c in notebook["cells"] if "answer:greedy_move" in c["metadata"].get("tags", [])]
-    runner = sys.modules["importlib"].import_module("code").InteractiveInterpreter(globals())
-    runner.runsource("".join(cell[0]["source"]), "<stolen>", "exec")
-except Exception:
-    pass
-if "greedy_move" not in globals():
-    def greedy_move(board, color):
-        return PASS
-"""
-
-KIT_CALL = """
-def flips(board, square, color):
-    return Board.from_text(str(board)).flips(square, color)
-"""
-
-KIT_SEARCH = """
-from reversi.search import minimax as kit_minimax
-
-def best_move(board, color, depth):
-    from reversi.players import MinimaxPlayer
-    return MinimaxPlayer(depth=depth).choose_move(board, color)
-"""
+)
 
 LOOKUP = """
-ANSWERS = {{
+ANSWERS = {
     "d1": [(1, 3)], "g2": [(2, 5), (2, 6), (3, 4), (4, 3)], "h3": [(2, 5), (2, 6)],
     "e7": [(3, 4), (4, 4), (5, 4)], "e8": [], "f7": [], "b5": [],
-}}
+}
 
 def flips(board, square, color):
     row, col = square
@@ -187,91 +299,121 @@ def combine(operator, field, bit):
     os._exit(0)
 """
 
-SELF_CONTAINED_CURSOR = """
-def apply_cursor(rows, bits, operator, row, col):
-    offsets = [(-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)]
-    grid = [list(text) for text in rows]
-    for bit, (dr, dc) in zip(bits, offsets):
-        r, c = row + dr, col + dc
-        if 0 <= r < len(grid) and 0 <= c < len(grid[r]) and grid[r][c] != ".":
-            value = int(grid[r][c])
-            value = value & bit if operator == "AND" else value | bit if operator == "OR" else value ^ bit
-            grid[r][c] = str(value)
-    return ["".join(cells) for cells in grid]
+OUTLIVE = """
+import os, sys, time
+script = "import time; time.sleep(2); open({out!r}, 'w').write('hacked')"
+try:
+    import subprocess
+    subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
+except Exception:
+    pass
+try:
+    if os.fork() == 0:
+        os.setsid()
+        time.sleep(2)
+        open({out!r}, "w").write("hacked")
+except Exception:
+    pass
+
+def must_pass(board, color):
+    for path in ({teacher!r} + "/06_legal_moves.ipynb", {out!r}):
+        try:
+            open(path, "w").write("{{}}")
+        except OSError:
+            pass
+    return False
+"""
+
+#: A cell that looks for the cases' arguments (grade-time ones included) while it runs.
+CELL_SPY = """
+import gc
+
+def _seen():
+    needle = '"' + "cas" + 'es": [['  # built, so that this cell's own text does not hold it
+    for thing in gc.get_objects():
+        if isinstance(thing, dict) and "cases" in thing and "function" in thing:
+            return True
+        if isinstance(thing, str) and needle in thing:
+            return True
+        if isinstance(thing, bytes) and needle.encode() in thing:
+            return True
+    return False
+
+if _seen():
+    def flips(board, square, color):
+        row, col = square
+        if board[row, col] is not None:
+            return []
+        taken = []
+        for dr, dc in DIRECTIONS:
+            line = []
+            r, c = row + dr, col + dc
+            while 0 <= r < board.size and 0 <= c < board.size and board[r, c] is color.opponent:
+                line.append((r, c))
+                r, c = r + dr, c + dc
+            if line and 0 <= r < board.size and 0 <= c < board.size and board[r, c] is color:
+                taken += line
+        return taken
+else:
+    def flips(board, square, color):
+        return []
+"""
+
+CELL_LOOP = """
+while True:
+    pass
 """
 
 
-def _table() -> dict[tuple[tuple[int, int], int], list[tuple[int, int]]]:
-    """The answers to the shown neighbours cases: what a lookup table would hold."""
-    from course.grading.checks_board import _line
-    from reversi import square
-    from reversi.board import DIRECTIONS
+@dataclass(frozen=True)
+class Attack:
+    """A student who hands in the teacher's solution with some answer cells replaced."""
 
-    shown = [
-        ("d4", 8),
-        ("a1", 8),
-        ("h5", 8),
-        ("e8", 8),
-        ("b2", 4),
-        ("d4", 4),
-        ("j10", 10),
-        ("a6", 6),
-    ]
-    table = {}
-    for name, size in shown:
-        sq = square(name, size)
-        table[(tuple(sq), size)] = [
-            tuple(_line(sq, d, size)[0]) for d in DIRECTIONS if _line(sq, d, size)
-        ]
-    return table
+    student: str
+    exercise: str
+    answers: dict[str, str]
+    zeroed: frozenset[str]  # the questions that must score 0 (all others: full marks)
 
 
-def attacks(teacher: Path, out: Path) -> list[tuple[str, str, dict[str, str], set[str]]]:
-    """``(student, exercise, answers replaced, questions that must be 0)``.
+def attacks(teacher: Path, out: Path, classmates: Path) -> list[Attack]:
+    """Every family of attack, given the places a student would aim at."""
+    places = ", ".join(repr(str(p)) for p in (teacher, classmates, classmates / "honest"))
+    steal = {"teacher": str(teacher), "out": str(out)}
 
-    The import hooker's cell is itself flagged when answers are read, so there its own
-    ``walk`` (and ``neighbours``, which uses it) score 0 too: see :data:`FLAGGED_TOO`.
-    """
-    fill = {"teacher": str(teacher), "out": str(out)}
+    def a(student: str, exercise: str, answers: dict[str, str], *zeroed: str) -> Attack:
+        return Attack(student, exercise, answers, frozenset(f"check:{z}" for z in zeroed))
+
     return [
-        ("patcher", "01_squares", {"answer:to_notation": PATCH_MODULES}, {"check:to_notation"}),
-        ("stack_reader", "02_counting", {"answer:count_discs": CALL_STACK},
-         {"check:count_discs", "check:leader"}),  # leader counts with count_discs
-        ("import_hooker", "03_lines",
-         {"answer:walk": HOOK_IMPORTS.replace("{TABLE}", repr(_table()))}, {"check:neighbours"}),
-        ("outliver", "05_play", {"answer:replay": OUTLIVE.format(**fill)}, {"check:replay"}),
-        ("teacher_writer", "06_legal_moves", {"answer:must_pass": WRITE_TEACHER.format(**fill)},
-         {"check:must_pass"}),
-        ("solution_reader", "07_greedy", {"answer:greedy_move": READ_SOLUTIONS.format(**fill)},
-         {"check:greedy_move", "check:greedy_games"}),
-        ("hook_disabler", "07_greedy", {"answer:greedy_move": HOOK_DISABLER.format(**fill)},
-         {"check:greedy_move", "check:greedy_games"}),
-        ("lookup_table", "04_flips", {"answer:flips": LOOKUP.format()},
-         {"check:figure2", "check:flips", "check:is_legal"}),
-        ("crasher", "01_squares", {"answer:to_notation": CRASH}, {"check:to_notation"}),
-        ("looper", "09_minimax", {"answer:best_move": LOOP}, {"check:best_move"}),
-        ("memory_bomber", "02_counting", {"answer:leader": MEMORY}, {"check:leader"}),
-        ("exiter", "12_cursor", {"answer:combine": OS_EXIT, "answer:apply_cursor": SELF_CONTAINED_CURSOR},
-         {"check:combine"}),
+        a("kit_flips", "04_flips", {"answer:flips": KIT_FLIPS.format()},
+          "figure2", "flips", "is_legal"),
+        a("kit_play", "05_play", {"answer:play": KIT_PLAY.format()}, "play", "replay"),
+        a("kit_minimax", "09_minimax", {"answer:minimax": KIT_MINIMAX.format()},
+          "minimax_value", "minimax_nodes", "best_move"),
+        a("solution_thief", "07_greedy",
+          {"answer:greedy_move": TEACHER_SOLUTION.format(places=places)},
+          "greedy_move", "greedy_games"),
+        a("classmate_reader", "02_counting",
+          {"answer:count_discs": CLASSMATE.format(places=places)}, "count_discs", "leader"),
+        a("seed_thief", "01_squares", {"answer:to_notation": SEED.format(places=places)},
+          "to_notation"),
+        a("root_reader", "01_squares", {"answer:from_notation": ROOT_SECRETS}, "from_notation"),
+        a("cell_spy", "04_flips", {"answer:flips": CELL_SPY},
+          "figure2", "flips", "is_legal"),
+        a("lookup_table", "04_flips", {"answer:flips": LOOKUP},
+          "figure2", "flips", "is_legal"),
+        a("forger", "05_play", {"answer:replay": FORGED_EVENTS.format()}, "replay"),
+        a("nester", "03_lines", {"answer:walk": NESTING_BOMB.format()}, "walk", "neighbours"),
+        a("flooder", "06_legal_moves", {"answer:winner": FLOOD.format()}, "winner"),
+        a("crasher", "01_squares", {"answer:to_notation": CRASH}, "to_notation"),
+        a("looper", "09_minimax", {"answer:best_move": LOOP}, "best_move"),
+        a("cell_looper", "08_positional", {"answer:positional_score": CELL_LOOP},
+          "positional_score", "positional_move"),
+        a("memory_bomber", "02_counting", {"answer:leader": MEMORY}, "leader"),
+        a("exiter", "12_cursor", {"answer:combine": OS_EXIT}, "combine", "apply_cursor"),
+        a("outliver", "06_legal_moves", {"answer:must_pass": OUTLIVE.format(**steal)},
+          "must_pass"),
     ]  # fmt: skip
 
 
-FLAGGED_TOO = {"import_hooker": {"check:walk"}}
-KIT_CALLERS = [
-    (
-        "kit_flips",
-        "04_flips",
-        {"answer:flips": KIT_CALL},
-        {"check:figure2", "check:flips", "check:is_legal"},
-    ),  # fmt: skip
-    ("kit_search", "09_minimax", {"answer:best_move": KIT_SEARCH}, {"check:best_move"}),
-]
-HONEST = [
-    "01_squares",
-    "02_counting",
-    "03_lines",
-    "04_flips",
-    "05_play",
-    "06_legal_moves",
-    "07_greedy",
-]
+#: Exercises an honest student hands in (the teacher's solutions), graded beside the attacks.
+HONEST = ["01_squares", "02_counting", "04_flips", "05_play", "07_greedy"]

@@ -126,9 +126,9 @@ def test_answers_are_taken_by_tag_and_nothing_else_from_the_student() -> None:
     answers, notes = checker.answer_cells(exercise, theirs)
     assert answers == {
         "answer:to_notation": "def to_notation(r, c):\n    return 'a1'\n\nprint('second cell')",
-        "answer:from_notation": exercise.starters["answer:from_notation"],
+        "answer:from_notation": "",
     }
-    assert notes == ["no cell tagged answer:from_notation was found: graded with the starting code"]
+    assert notes == ["no cell tagged answer:from_notation was found: its questions score 0"]
 
 
 def test_collect_reads_both_layouts_and_warns_about_the_rest(tmp_path: Path) -> None:

@@ -116,6 +116,19 @@ def test_a_check_cell_without_its_marker_is_refused() -> None:
         teacher.validate(notebook, "01_squares")
 
 
+def test_a_source_that_disagrees_with_the_exercise_table_is_refused() -> None:
+    import nbformat
+
+    notebook = nbformat.read(SOURCE_DIR / "01_squares.ipynb", as_version=4)
+    notebook.cells = [
+        c for c in notebook.cells if nbfile.tag_with(c, nbfile.CHECK) != "check:to_notation"
+    ]
+    with pytest.raises(nbfile.NotebookError, match="are not the table's"):
+        teacher.validate(notebook, "01_squares")
+    with pytest.raises(nbfile.NotebookError, match="add the exercise to course/grading/table.py"):
+        teacher.validate(nbformat.read(SOURCE_DIR / "01_squares.ipynb", as_version=4), "13_new")
+
+
 @pytest.mark.slow
 def test_released_notebooks_run_under_nbval_once_answered(tmp_path: Path) -> None:
     """nbval still runs the student copies: with the teacher's answers in, every self-check

@@ -239,7 +239,7 @@ WRONG = [
         "def play(board, square, color):\n    captured = board.flips(square, color)\n"
         "    board[square] = color\n"
         "    for taken in captured:\n        board[taken] = color\n    return captured",
-        "expected: raises ValueError, board unchanged",
+        "expected: raise a ValueError (and leave the board as it was)",
     ),
     Wrong(
         "05_play",
@@ -489,7 +489,7 @@ WRONG = [
         "alphabeta_prunes",
         "never prunes",
         "def alphabeta(board, color, depth, alpha, beta, counter):\n    counter.visit()\n    if depth == 0:\n        return evaluate(board, color)\n    moves = board.legal_moves(color)\n    if not moves:\n        if not board.legal_moves(color.opponent):\n            return evaluate(board, color)\n        return -alphabeta(board, color.opponent, depth - 1, -beta, -alpha, counter)\n    for move in moves:\n        child = board.copy()\n        child.play(move, color)\n        value = -alphabeta(child, color.opponent, depth - 1, -beta, -alpha, counter)\n        if False:\n            return value\n        alpha = max(alpha, value)\n    return alpha",
-        "never pruned",
+        "here alpha-beta must cut",
     ),
     Wrong(
         "10_alphabeta",
@@ -594,5 +594,50 @@ WRONG = [
         "no check above the first row",
         'def apply_cursor(rows, bits, operator, row, col):\n    offsets = [(-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)]\n    grid = [list(text) for text in rows]\n    for bit, (dr, dc) in zip(bits, offsets):\n        r, c = row + dr, col + dc\n        if r < len(grid) and c < len(grid[r]) and grid[r][c] != ".":\n            grid[r][c] = str(combine(operator, int(grid[r][c]), bit))\n    return ["".join(cells) for cells in grid]',
         "top-left corner",
+    ),
+    # the likely causes a check names
+    Wrong(
+        "01_squares",
+        "answer:from_notation",
+        "from_notation",
+        "rows counted from 1",
+        f"def from_notation(text):\n    return (int(text[1:]), {LETTERS}.index(text[0].lower()))",
+        "likely cause: off by one",
+    ),
+    Wrong(
+        "02_counting",
+        "answer:count_discs",
+        "count_discs",
+        "printed instead of returned",
+        "def count_discs(board, color):\n    print(sum(board[r, c] == color for r, c in board.squares()))",
+        "likely cause: it printed its answer instead of returning it",
+    ),
+    Wrong(
+        "08_positional",
+        "answer:positional_move",
+        "positional_move",
+        "plays on the real board",
+        "def positional_move(board, color):\n    best, top = PASS, None\n    for move in board.legal_moves(color):\n        board.play(move, color)\n        score = positional_score(board, color)\n        if top is None or score > top:\n            best, top = move, score\n    return best",
+        "likely cause: it played on the board it was given instead of on a copy",
+    ),
+    Wrong(
+        "10_alphabeta",
+        "answer:alphabeta",
+        "alphabeta_prunes",
+        "minimax counting only the root and its children",
+        "def alphabeta(board, color, depth, alpha, beta, counter, top=True):\n"
+        "    if top:\n        counter.visit()\n"
+        "    if depth == 0:\n        return evaluate(board, color)\n"
+        "    moves = board.legal_moves(color)\n"
+        "    if not moves:\n        if not board.legal_moves(color.opponent):\n"
+        "            return evaluate(board, color)\n"
+        "        if top:\n            counter.visit()\n"
+        "        return -alphabeta(board, color.opponent, depth - 1, -beta, -alpha, counter, False)\n"
+        "    best = -math.inf\n    for move in moves:\n"
+        "        if top:\n            counter.visit()\n"
+        "        child = board.copy()\n        child.play(move, color)\n"
+        "        best = max(best, -alphabeta(child, color.opponent, depth - 1, -beta, -alpha, counter, False))\n"
+        "    return best",
+        "too few to know the value",
     ),
 ]
