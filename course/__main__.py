@@ -35,13 +35,16 @@ from course.grading.notebook import NotebookError
 from course.grading.sandbox import IsolationError
 
 
-def _grading_options(parser: argparse.ArgumentParser) -> None:
+def _grading_options(
+    parser: argparse.ArgumentParser, source: Callable[[str], Path] = Path
+) -> None:
+    """The options of every grading command; ``source`` reads ``--source`` (a folder grade needs)."""
     parser.add_argument(
         "--timeout", type=checked.seconds(0.1, 3600.0), default=checker.DEFAULT_TIMEOUT,
         help="seconds for the answer cells, and for each question (one clock per notebook)",
     )  # fmt: skip
     parser.add_argument(
-        "--source", type=Path, default=checker.SOURCE_DIR,
+        "--source", type=source, default=checker.SOURCE_DIR,
         help="the teacher's folder (its seed gives the grade-time cases; optional for check)",
     )  # fmt: skip
     parser.add_argument(
@@ -105,7 +108,7 @@ def _grade_arguments(parser: argparse.ArgumentParser) -> None:
         "--regrade", action="store_true",
         help="grade everything again (default: continue from the journal of the last run)",
     )  # fmt: skip
-    _grading_options(parser)
+    _grading_options(parser, checked.existing_folder)
 
 
 def _grade(args: argparse.Namespace) -> int:

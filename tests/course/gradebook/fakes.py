@@ -63,9 +63,11 @@ class FakeGrader(Grader):
             return report
         for question in self.exercise(name).questions:
             passed = int(script.get(question.tag, 0))
+            points = question.points
             report.checks.append(
                 CheckResult(question.tag, passed == question.total, "" if passed == question.total
-                            else "some cases failed", passed, question.total, [], question)
+                            else "some cases failed", passed, question.total, [], question,
+                            points, points * passed / question.total)
             )  # fmt: skip
         return report
 

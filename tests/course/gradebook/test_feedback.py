@@ -64,6 +64,6 @@ def test_only_so_many_notebook_cases_are_drawn() -> None:
 
 
 def test_partial_credit_is_shown_per_question() -> None:
-    result = CheckResult("check:play", False, "", 3, 4, [], None)
+    result = CheckResult("check:play", False, "", 3, 4, [], None, points=1, earned=0.75)
     assert "0.75/1 points" in _page(result)
     assert "<h2>05_play: 0.75/1 points</h2>" in _page(result)
