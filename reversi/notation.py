@@ -30,6 +30,10 @@ COLUMN_LETTERS = "abcdefghijklmnop"  # enough for the largest board, 16x16
 class Color(enum.Enum):
     """The colour of a disc, and of the player who owns it."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> Color:
+        raise NotationError(f"a colour is 'black' or 'white', not {shown(value)}")
+
     BLACK = "black"
     WHITE = "white"
 
@@ -105,7 +109,7 @@ PASS = Pass()
 SquareLike: TypeAlias = "Square | tuple[int, int] | str"
 Move: TypeAlias = "Square | Pass"
 
-_SQUARE_TEXT = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*$", re.ASCII)
+_SQUARE_TEXT = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*\Z", re.ASCII)
 _PASS_WORDS = {"0", "pass"}
 
 

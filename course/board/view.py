@@ -27,6 +27,7 @@ import ipywidgets
 from ipycanvas import Canvas, hold_canvas
 
 from reversi.board import Board
+from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Color, Square
 
 PALETTE = {
@@ -58,6 +59,10 @@ class BoardGeometry(NamedTuple):
     @classmethod
     def fit(cls, size: int, pixels: int = 400) -> BoardGeometry:
         """The geometry of a ``size`` x ``size`` board about ``pixels`` wide."""
+        if isinstance(pixels, bool) or not isinstance(pixels, int) or not 0 < pixels <= 10_000:
+            raise ArgumentError(
+                f"pixels must be a whole number from 1 to 10000, not {shown(pixels)}"
+            )  # the check at the boundary (issue 19)
         margin = 24
         return cls(size, max(16, (pixels - 2 * margin) // size), margin)
 

@@ -36,6 +36,7 @@ from course.board.sound import SoundPlayer
 from course.board.thinking import ThinkingPanel
 from course.board.view import BoardCanvas
 from course.pictures.pawns import load_pawn_image
+from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, WHITE, Square
 from reversi.players import Player
 
@@ -48,6 +49,8 @@ class GameWidget(w.VBox):
     def __init__(
         self, controller: GameController, pixels: int = 400, panels: tuple[str, ...] = PANELS
     ):
+        if not isinstance(controller, GameController):  # the check at the boundary (issue 19)
+            raise ArgumentError(f"a GameWidget shows a GameController, not {shown(controller)}")
         self.controller = controller
         settings = controller.settings
         self.board = BoardCanvas(controller.game.board.size, pixels)
@@ -330,6 +333,6 @@ def play(
     """
     controller = GameController(
         black, white, black_name=black_name, white_name=white_name,
-        settings=Settings(**settings), saves_folder=saves_folder, autostart=False,
+        settings=Settings.build(**settings), saves_folder=saves_folder, autostart=False,
     )  # fmt: skip
     return GameWidget(controller, pixels=pixels, panels=panels)

@@ -46,6 +46,8 @@ import re
 import unicodedata
 from typing import Any
 
+from reversi.errors import ReversiError, shown
+
 #: Longest player name (the ZX-81 program's limit of 9 letters).
 MAX_NAME = 9
 #: Longest chat line, in characters.
@@ -60,8 +62,8 @@ RATE_BURST = 40
 #: A connection that sends this many messages over its rate is disconnected.
 MAX_DROPPED = 200
 
-ROOM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}$")
-SQUARE = re.compile(r"^[a-p](1[0-6]|[1-9])$")
+ROOM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,23}\Z")
+SQUARE = re.compile(r"^[a-p](1[0-6]|[1-9])\Z")
 
 #: Fields each client message type may carry (besides ``type``).
 FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -78,7 +80,7 @@ FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
 REQUIRED = {"hello": ("room", "name"), "move": ("square",), "answer": ("accept",), "chat": ("text",)}
 
 
-class ClassroomError(Exception):
+class ClassroomError(ReversiError):
     """Base class of every error of the class server and the board that joins it."""
 
 
@@ -158,9 +160,9 @@ def player_name(name: str) -> str:
 
 def room_name(name: str) -> str:
     """A room's name: letters, digits, ``-`` and ``_``, at most 24, like ``table-3``."""
-    if not ROOM_NAME.match(name):
+    if not isinstance(name, str) or not ROOM_NAME.match(name):
         raise MessageError(
-            f"the room name {name[:30]!r} is not valid: use 1 to 24 letters, digits, '-' or '_'"
+            f"the room name {shown(name)} is not valid: use 1 to 24 letters, digits, '-' or '_'"
         )
     return name
 
