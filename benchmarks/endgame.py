@@ -25,7 +25,6 @@ from reversi.endgame import solve
 from reversi.notation import BLACK, PASS, WHITE, Color
 from reversi.players import PositionalPlayer
 
-
 #: The FFO positions #40-#44 with their exact scores, kept in the repository (see data/README.md).
 DATA = Path(__file__).resolve().parent / "data" / "ffo40-44.txt"
 

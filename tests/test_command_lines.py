@@ -62,7 +62,7 @@ def _flags(parser: argparse.ArgumentParser) -> list[str]:
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
     parsers = {}
-    for name, (help_text, arguments, _) in COMMANDS.items():
+    for name, (_, arguments, _run) in COMMANDS.items():
         parser = argparse.ArgumentParser(prog=f"python -m course {name}")
         arguments(parser)
         parsers[name] = parser
