@@ -60,7 +60,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "undo_limit": game.undo_limit,
         "players": {color.value: _player_to_dict(game.player(color)) for color in (BLACK, WHITE)},
         "actions": [action.to_dict() for action in game.actions],
-        "elapsed": round(game.elapsed(), 3) if game.time_per_move else 0.0,
+        "elapsed": round(game.elapsed(), 3),
         "board": str(game.board),
     }
 
