@@ -127,7 +127,12 @@ def _targets() -> list[tuple[str, Any]]:
             continue  # called with one value: see _arguments
         if inspect.isclass(thing):
             for attribute, member in sorted(vars(thing).items()):
-                if attribute.startswith("_") or not callable(member):
+                if attribute.startswith("_"):
+                    continue
+                if isinstance(member, property):  # read, as a call without arguments
+                    found.append((f"{name}().{attribute}", (thing, attribute)))
+                    continue
+                if not callable(member):
                     continue
                 if isinstance(member, staticmethod | classmethod):
                     found.append((f"{name}.{attribute}", getattr(thing, attribute)))
@@ -250,6 +255,9 @@ def test_any_value_is_taken_or_refused_with_the_kits_own_error(name: str, target
         cls, attribute = target
         owner = _instance(data, cls)
         if owner is None:
+            return
+        if isinstance(inspect.getattr_static(owner, attribute), property):
+            _check(name, lambda: _call(getattr, [owner, attribute], {}), owner)
             return
         method = getattr(owner, attribute)
         args, kwargs = _arguments(data, method)
