@@ -24,7 +24,7 @@ from pathlib import Path
 
 from reversi.arguments import board_size, output_folder, seconds, whole
 from reversi.clock import MAX_TIME_PER_MOVE
-from reversi.errors import ReversiError
+from reversi.errors import ReversiError, TimeExpiredError
 from reversi.game import MAX_UNDO_LIMIT, Game
 from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
@@ -133,7 +133,14 @@ class TerminalGame:
                 game = self.human_turn(game)
             else:
                 color = game.turn
-                move = game.step()
+                try:
+                    move = game.step()
+                except TimeExpiredError as error:  # it thought past the time per move
+                    self.output(str(error))
+                    continue
+                except ReversiError as error:  # a computer player that misbehaved
+                    self.output(f"Sorry: {error}; this game stops here.")
+                    return game
                 self.output(f"{game.title(color)} plays {move}")
                 self.show(game)
         return game

@@ -33,7 +33,7 @@ import pytest
 from course.__main__ import COMMANDS
 
 #: Runs per tool, and the longest a run may take.
-RUNS = 5
+RUNS = 4
 SECONDS = 20.0
 #: The tools that may run until stopped are stopped sooner: running that long shows they work.
 LONG_RUNNING_SECONDS = {"course serve": 5.0, "reversi": 10.0}

@@ -36,6 +36,9 @@ import reversi
 from reversi import BLACK, PASS, WHITE, Board, Game, ReversiError, Square
 from reversi.saves import game_to_dict
 
+#: Examples per public name (``REVERSI_FUZZ_EXAMPLES=500`` for a deeper run by hand).
+EXAMPLES = int(os.environ.get("REVERSI_FUZZ_EXAMPLES", "25"))
+
 #: A call that takes longer than this counts as a hang.
 CALL_SECONDS = 3.0
 
@@ -245,7 +248,7 @@ def _check(name: str, call: Callable[[], Any], owner: Any = None) -> None:
 
 
 @pytest.mark.parametrize("name, target", TARGETS, ids=[name for name, _ in TARGETS])
-@settings(max_examples=25, deadline=None, database=None, phases=[Phase.generate],
+@settings(max_examples=EXAMPLES, deadline=None, database=None, phases=[Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.function_scoped_fixture])
 @given(data=st.data())

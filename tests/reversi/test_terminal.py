@@ -253,3 +253,12 @@ def test_computer_means_the_easy_level_in_make_player_and_the_terminal(tmp_path)
                           "--saves", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "Easy (White)" in result.stdout
+
+
+def test_computers_that_think_past_the_time_per_move_lose_turns_not_the_session(tmp_path):
+    """Hard thinks about 1 s a move; with 0.5 s per move each turn is lost to the clock,
+    the game ends after the turns lost in a row, and the session says so (no traceback)."""
+    result = run_terminal(["n"], "--black", "hard", "--white", "hard", "--time", "0.6",
+                          cwd=tmp_path)
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert "ran out of time" in result.stdout and "Goodbye." in result.stdout
