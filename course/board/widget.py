@@ -51,6 +51,10 @@ class GameWidget(w.VBox):
     ):
         if not isinstance(controller, GameController):  # the check at the boundary (issue 19)
             raise ArgumentError(f"a GameWidget shows a GameController, not {shown(controller)}")
+        if not isinstance(panels, tuple | list) or not all(p in PANELS for p in panels):
+            raise ArgumentError(
+                f"panels must be a tuple of names from {', '.join(PANELS)}, not {shown(panels)}"
+            )
         self.controller = controller
         settings = controller.settings
         self.board = BoardCanvas(controller.game.board.size, pixels)
@@ -152,7 +156,9 @@ class GameWidget(w.VBox):
 
     def close(self) -> None:
         """Stop the game's background tasks and close the widgets."""
-        self.controller.close()
+        controller = getattr(self, "controller", None)  # None: refused before it was set
+        if controller is not None:
+            controller.close()
         super().close()
 
     def _show_panel(self, name: str, visible: bool) -> None:
