@@ -9,7 +9,7 @@ move chosen at random among the legal moves with probability 1/4 (a seeded
 generator), until 14 squares are empty.  For each position the script prints
 the exact disc difference, the seconds (wall clock, and CPU time of this
 process, which a machine shared with other programs does not inflate), the
-positions searched and positions per CPU second.  The FFO positions (``shared/data/ffo40-44.txt`` in a folder above, or ``--data``) come
+positions searched and positions per CPU second.  The FFO positions (``benchmarks/data/ffo40-44.txt``, or ``--data``) come
 with their exact scores; the script checks the solver's value against them.
 """
 
@@ -25,14 +25,13 @@ from reversi.endgame import solve
 from reversi.notation import BLACK, PASS, WHITE, Color
 from reversi.players import PositionalPlayer
 
+#: The FFO positions #40-#44 with their exact scores, kept in the repository (see data/README.md).
+DATA = Path(__file__).resolve().parent / "data" / "ffo40-44.txt"
+
 
 def find_data() -> Path:
-    """``shared/data/ffo40-44.txt`` in the first folder above this script that has it."""
-    for folder in Path(__file__).resolve().parents:
-        candidate = folder / "shared" / "data" / "ffo40-44.txt"
-        if candidate.exists():
-            return candidate
-    return Path("ffo40-44.txt")
+    """The FFO positions file that comes with the benchmarks (``benchmarks/data/ffo40-44.txt``)."""
+    return DATA
 
 
 def read_ffo(path: Path) -> dict[str, tuple[Board, Color, int, str]]:

@@ -76,7 +76,12 @@ def register_formatters(shell: Any = None) -> bool:
         shell = ipython.get_ipython() if ipython is not None else None
     if shell is None:
         return False
-    formatter = shell.display_formatter.formatters["image/svg+xml"]
+    try:
+        formatter = shell.display_formatter.formatters["image/svg+xml"]
+    except (AttributeError, KeyError, TypeError):
+        from reversi.errors import ArgumentError, shown
+
+        raise ArgumentError(f"{shown(shell)} is not an IPython shell with an SVG display") from None
     for module, class_name, drawer in PICTURED:
         formatter.for_type_by_name(module, class_name, _drawing(drawer))
     return True

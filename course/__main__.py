@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,7 +33,19 @@ from pathlib import Path
 from course import arguments as checked
 from course.grading import checker
 from course.grading.notebook import NotebookError
-from course.grading.sandbox import IsolationError
+from reversi.errors import ReversiError
+
+#: The longest time an answer may take to grade, in seconds.
+MAX_TIMEOUT = 3600.0
+
+
+def exercise_name(value: str) -> str:
+    """An exercise's name as in exercises/ (``04_flips``): letters, digits, ``_`` and ``-``."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}", value):
+        raise argparse.ArgumentTypeError(
+            f"must be an exercise name such as 04_flips, not {value[:40]!r}"
+        )
+    return value
 
 
 def _grading_options(
@@ -40,7 +53,7 @@ def _grading_options(
 ) -> None:
     """The options of every grading command; ``source`` reads ``--source`` (a folder grade needs)."""
     parser.add_argument(
-        "--timeout", type=checked.seconds(0.1, 3600.0), default=checker.DEFAULT_TIMEOUT,
+        "--timeout", type=checked.seconds(0.1, MAX_TIMEOUT), default=checker.DEFAULT_TIMEOUT,
         help="seconds for the answer cells, and for each question (one clock per notebook)",
     )  # fmt: skip
     parser.add_argument(
@@ -60,7 +73,9 @@ def _grading_options(
 
 def _check_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("notebook", type=checked.existing_file)
-    parser.add_argument("--exercise", help="the exercise name (default: from the notebook)")
+    parser.add_argument(
+        "--exercise", type=exercise_name, help="the exercise name (default: from the notebook)"
+    )
     _grading_options(parser)
 
 
@@ -169,10 +184,12 @@ def _printable(text: str) -> str:
 
 
 def _release_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("names", nargs="*", help="exercises to release (default: all)")
-    parser.add_argument("--source", type=Path, default=checker.SOURCE_DIR)
     parser.add_argument(
-        "--out", type=Path, default=None, help="default: the folder above the sources"
+        "names", nargs="*", type=exercise_name, help="exercises to release (default: all)"
+    )
+    parser.add_argument("--source", type=checked.existing_folder, default=checker.SOURCE_DIR)
+    parser.add_argument(
+        "--out", type=checked.output_folder, default=None, help="default: the folder above the sources"
     )
     parser.add_argument(
         "--check", action="store_true", help="only report whether they are up to date"
@@ -183,6 +200,14 @@ def _release(args: argparse.Namespace) -> int:
     from course.grading import teacher
 
     out = args.out or args.source.parent
+    unknown = [name for name in args.names if not (args.source / f"{name}.ipynb").is_file()]
+    if unknown:
+        raise NotebookError(
+            f"no teacher source for {', '.join(unknown)} in {args.source} "
+            "(argument names: give exercise names such as 04_flips)"
+        )
+    if not args.check and not any(args.source.glob("*.ipynb")):
+        raise NotebookError(f"argument --source: {args.source} holds no teacher notebooks")
     if args.check:
         problems = teacher.outdated(args.source, out, args.names)
         for problem in problems:
@@ -263,9 +288,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command][2](args)
-    except (NotebookError, IsolationError) as error:
+    except (NotebookError, ReversiError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # a file that vanished or cannot be written after the checks
+        print(f"error: {error.strerror or error}: {error.filename or ''}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,220 +1,42 @@
-"""Command-line values checked where argparse reads them, so no tool starts work on a bad flag.
+"""Command-line values checked where argparse reads them: the types every tool of the kit uses.
 
-Each function here is an argparse ``type=``: it turns the text of one flag into a value
-or raises :class:`argparse.ArgumentTypeError` with the reason.  argparse then prints
-``argument --port: must be a whole number from 0 to 65535, not '70000'`` and exits
-with status 2, naming the flag, before the command does anything.  Every tool of the
-kit (``python -m course ...``, ``python -m reversi``) reads its numbers and paths
-through these, so the same flag means the same thing everywhere.
+The types themselves live in :mod:`reversi.arguments` (so ``python -m reversi``, which
+imports nothing from ``course``, checks its flags the same way); this module is where
+the teacher's tools (``python -m course ...``) take them from.  A new kind of flag goes
+into :mod:`reversi.arguments` and is named here.
 
 >>> port("8765")
 8765
->>> seconds(maximum=3600)("1.5")
-1.5
->>> seconds()("nan")
-Traceback (most recent call last):
-argparse.ArgumentTypeError: must be a finite number of seconds above 0, not 'nan'
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import math
-import os
-from collections.abc import Callable
-from pathlib import Path
+from reversi.arguments import (
+    MAX_TEXT,
+    board_size,
+    deadline,
+    existing_file,
+    existing_folder,
+    host,
+    moment,
+    output_file,
+    output_folder,
+    port,
+    seconds,
+    whole,
+)
 
-#: Longest flag value read at all (a 20-digit port or a 5000-character name is refused early).
-MAX_TEXT = 4096
-
-
-def _text(value: str) -> str:
-    if len(value) > MAX_TEXT:
-        raise argparse.ArgumentTypeError(f"is {len(value)} characters long (at most {MAX_TEXT})")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        raise argparse.ArgumentTypeError(f"must not contain control characters: {value[:40]!r}")
-    return value
-
-
-def whole(minimum: int, maximum: int, what: str = "a whole number") -> Callable[[str], int]:
-    """A type for whole numbers from ``minimum`` to ``maximum``."""
-
-    def read(value: str) -> int:
-        text = _text(value).strip()
-        digits = text[1:] if text[:1] in "+-" else text
-        if not (digits.isascii() and digits.isdigit()) or len(digits) > len(
-            str(max(abs(minimum), abs(maximum)))
-        ):
-            raise argparse.ArgumentTypeError(
-                f"must be {what} from {minimum} to {maximum}, not {value[:40]!r}"
-            )
-        number = int(text)
-        if not minimum <= number <= maximum:
-            raise argparse.ArgumentTypeError(
-                f"must be {what} from {minimum} to {maximum}, not {value[:40]!r}"
-            )
-        return number
-
-    read.__name__ = "whole number"
-    return read
-
-
-#: A TCP port; 0 lets the system pick a free one.
-port = whole(0, 65535)
-
-
-def seconds(minimum: float = 0.0, maximum: float = 86400.0) -> Callable[[str], float]:
-    """A type for a time in seconds, finite, above ``minimum`` and at most ``maximum``."""
-
-    def read(value: str) -> float:
-        text = _text(value).strip()
-        try:
-            number = float(text) if len(text) <= 40 else math.nan
-        except ValueError:
-            number = math.nan
-        if not (math.isfinite(number) and minimum < number <= maximum):
-            raise argparse.ArgumentTypeError(
-                f"must be a finite number of seconds above {minimum:g}"
-                + (f" and at most {maximum:g}" if maximum < 86400.0 else "")
-                + f", not {value[:40]!r}"
-            )
-        return number
-
-    read.__name__ = "seconds"
-    return read
-
-
-def host(value: str) -> str:
-    """A host name or address to listen on (never empty: an empty host means every address)."""
-    text = _text(value).strip()
-    allowed = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]%_")
-    if not text or len(text) > 253 or not set(text) <= allowed:
-        raise argparse.ArgumentTypeError(
-            f"must be a host name or address such as 127.0.0.1 or 0.0.0.0, not {value[:40]!r}"
-        )
-    return text
-
-
-def _path_checked(read: Callable[[str], Path]) -> Callable[[str], Path]:
-    """Turn an ``OSError`` met while looking at a path (no permission, a name too long) into a refusal."""
-
-    def checked(value: str) -> Path:
-        try:
-            return read(value)
-        except OSError as error:
-            raise argparse.ArgumentTypeError(
-                f"{value[:80]!r} cannot be used: {error.strerror or error}"
-            ) from None
-
-    checked.__name__ = read.__name__
-    checked.__doc__ = read.__doc__
-    return checked
-
-
-@_path_checked
-def existing_folder(value: str) -> Path:
-    """A folder that must already exist and be readable."""
-    path = Path(_text(value))
-    if not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{value!r} is not a folder")
-    if not os.access(path, os.R_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(f"{value!r} cannot be read")
-    return path
-
-
-@_path_checked
-def existing_file(value: str) -> Path:
-    """A regular file that must already exist and be readable (never a FIFO or a device)."""
-    path = Path(_text(value))
-    if not path.is_file():
-        raise argparse.ArgumentTypeError(f"{value!r} is not a file")
-    if not os.access(path, os.R_OK):
-        raise argparse.ArgumentTypeError(f"{value!r} cannot be read")
-    return path
-
-
-#: Folders of the system, never a place for the kit's files.
-_SYSTEM = ("/proc", "/sys", "/dev")
-
-
-def _nearest_existing(path: Path) -> Path:
-    probe = path.absolute()
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    return probe
-
-
-def _check_place(value: str, folder: Path) -> None:
-    """Refuse to write into ``folder`` when it is missing, read-only or part of the system."""
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(
-            f"{value!r} cannot be written ({str(folder)!r} is not a writable folder)"
-        )
-    if any(str(folder) == top or str(folder).startswith(top + "/") for top in _SYSTEM):
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is inside {str(folder)!r}, not a place for files"
-        )
-
-
-@_path_checked
-def output_file(value: str) -> Path:
-    """A file the tool will write: a new name, or a regular file it may replace."""
-    path = Path(_text(value))
-    if path.exists() and not path.is_file():
-        raise argparse.ArgumentTypeError(f"{value!r} exists and is not a regular file")
-    parent = path.absolute().parent
-    if not parent.is_dir():
-        raise argparse.ArgumentTypeError(f"{value!r}: its folder {str(parent)!r} does not exist")
-    _check_place(value, parent)
-    if path.exists() and not os.access(path, os.W_OK):
-        raise argparse.ArgumentTypeError(f"{value!r} cannot be written")
-    return path
-
-
-@_path_checked
-def output_folder(value: str) -> Path:
-    """A folder the tool will write into: an existing folder, or one it may create."""
-    path = Path(_text(value))
-    if path.exists() and not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{value!r} exists and is not a folder")
-    _check_place(value, _nearest_existing(path))
-    return path
-
-
-def moment(value: str) -> datetime.datetime:
-    """A date and time in ISO 8601, in UTC unless it names its offset (a deadline).
-
-    >>> moment("2026-11-30T17:00")
-    datetime.datetime(2026, 11, 30, 17, 0, tzinfo=datetime.timezone.utc)
-    >>> moment("2026-11-30 18:00+01:00").isoformat()
-    '2026-11-30T17:00:00+00:00'
-    """
-    text = _text(value).strip()
-    try:
-        when = datetime.datetime.fromisoformat(text) if len(text) <= 40 else None
-    except ValueError:
-        when = None
-    if when is None:
-        raise argparse.ArgumentTypeError(
-            f"must be a date and time such as 2026-11-30T17:00 (UTC) or "
-            f"2026-11-30T18:00+01:00, not {value[:40]!r}"
-        )
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.timezone.utc)
-    return when.astimezone(datetime.timezone.utc)
-
-
-def deadline(value: str) -> tuple[str, datetime.datetime]:
-    """A deadline for every exercise (``WHEN``) or for one (``EXERCISE=WHEN``); ``''`` means every.
-
-    >>> deadline("04_flips=2026-11-30T17:00")[0]
-    '04_flips'
-    >>> deadline("2026-11-30T17:00")[0]
-    ''
-    """
-    text = _text(value).strip()
-    name, _, when = text.rpartition("=")
-    if name and not (name.isascii() and all(c.isalnum() or c in "_-" for c in name)):
-        raise argparse.ArgumentTypeError(f"{name[:40]!r} is not an exercise name")
-    return name, moment(when)
+__all__ = [
+    "MAX_TEXT",
+    "board_size",
+    "deadline",
+    "existing_file",
+    "existing_folder",
+    "host",
+    "moment",
+    "output_file",
+    "output_folder",
+    "port",
+    "seconds",
+    "whole",
+]

@@ -29,6 +29,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from reversi.board import Board
+from reversi.errors import ArgumentError, shown
 from reversi.game import Game
 from reversi.notation import BLACK, Color, Square
 from reversi.outcome import Outcome
@@ -152,6 +153,10 @@ def random_openings(count: int, plies: int, size: int = 8, seed: int = 0) -> lis
     >>> [" ".join(map(str, opening)) for opening in random_openings(2, 3, seed=5)]
     ['f5 f6 e6', 'd3 e3 f3']
     """
+    _whole(count, "count", 1, MAX_OPENINGS)
+    _whole(plies, "plies", 0, 60)
+    _whole(size, "size", 4, 16)
+    _whole(seed, "seed", -(10**30) + 1, 10**30 - 1)
     rng = random.Random(seed)
     openings: list[list[Square]] = []
     tries = 0
@@ -164,9 +169,30 @@ def random_openings(count: int, plies: int, size: int = 8, seed: int = 0) -> lis
             board.play(move, color)
             moves.append(move)
             color = color.opponent
-        if moves not in openings or tries > 100 * count:  # repeat one if there are too few
+        if moves not in openings or tries > count + 1000:  # repeat one if there are too few
             openings.append(moves)
     return openings
+
+
+#: The most openings a tournament draws (each pair plays each twice).
+MAX_OPENINGS = 1000
+
+
+def _whole(value: object, name: str, lowest: int, highest: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= highest:
+        raise ArgumentError(
+            f"{name} must be a whole number from {lowest} to {highest}, not {shown(value)}"
+        )
+
+
+def _made(entrants: Mapping[str, PlayerFactory], name: str, seed: int) -> Player:
+    """The player entrant ``name``'s factory makes, refused unless it is a computer player."""
+    player = entrants[name](seed)
+    if not isinstance(player, Player) or player.is_human:
+        raise ArgumentError(
+            f"entrant {shown(name)}'s factory made {shown(player)}, not a computer player"
+        )
+    return player
 
 
 def play_game(black: Player, white: Player, opening: list[Square], size: int = 8) -> Outcome:
@@ -192,12 +218,23 @@ def round_robin(
     play ``games_per_pair // 2`` openings of ``opening_plies`` random moves, each opening
     once with each colour; every game gets a fresh pair of players.
     """
-    if games_per_pair < 2 or games_per_pair % 2:
-        raise ValueError(
-            f"games_per_pair must be an even number of at least 2, not {games_per_pair!r}"
+    _whole(games_per_pair, "games_per_pair", 2, 2 * MAX_OPENINGS)
+    if games_per_pair % 2:
+        raise ArgumentError(
+            f"games_per_pair must be an even number of at least 2, not {shown(games_per_pair)}"
         )
-    if len(entrants) < 2:
-        raise ValueError("a tournament needs at least two entrants")
+    if not isinstance(entrants, Mapping) or len(entrants) < 2:
+        raise ArgumentError(
+            f"a tournament needs a mapping of at least two names to player factories, "
+            f"not {shown(entrants)}"
+        )
+    for name, factory in entrants.items():
+        if not isinstance(name, str) or not callable(factory):
+            raise ArgumentError(
+                f"entrant {shown(name)} must be a name with a player factory (see entrant()), "
+                f"not {shown(factory)}"
+            )
+    _whole(opening_plies, "opening_plies", 0, 60)
     openings = random_openings(games_per_pair // 2, opening_plies, size, seed)
     games: list[GameRecord] = []
     for first, second in combinations(entrants, 2):
@@ -205,7 +242,8 @@ def round_robin(
             for black, white in ((first, second), (second, first)):
                 game_seed = seed * 100_000 + len(games)
                 outcome = play_game(
-                    entrants[black](game_seed), entrants[white](game_seed + 1), opening, size
+                    _made(entrants, black, game_seed), _made(entrants, white, game_seed + 1),
+                    opening, size,
                 )
                 text = "".join(square.name for square in opening)
                 games.append(GameRecord(black, white, text, outcome))

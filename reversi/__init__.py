@@ -2,7 +2,7 @@
 
 The modules form one chain, each using only the ones before it::
 
-    errors -> notation -> bitboard -> board -> outcome, evaluation -> search
+    errors -> callables, files, arguments -> notation -> bitboard -> board -> outcome, evaluation -> search
            -> players -> clock, actions -> history -> game -> scores, saves -> terminal
 
 ``reversi`` imports nothing from Jupyter, widget or plotting libraries: it runs in

@@ -23,18 +23,23 @@ import math
 import time
 from collections.abc import Callable
 
+from reversi.callables import guarded_clock
 from reversi.errors import ArgumentError, shown
 
 Clock = Callable[[], float]
+
+#: The longest time per move (about 31 years): long enough for "no hurry", short enough to save.
+MAX_TIME_PER_MOVE = 1e9
 
 
 def check_time_per_move(value: object) -> float | None:
     """``value`` as seconds per move (``None``: no limit), or :class:`ArgumentError` saying why not."""
     if value is None:
         return None
-    if not _is_number(value) or not value > 0:  # type: ignore[operator]
+    if not _is_number(value) or not 0 < value <= MAX_TIME_PER_MOVE:  # type: ignore[operator]
         raise ArgumentError(
-            f"time_per_move must be a positive number of seconds or None, not {shown(value)}"
+            f"time_per_move must be a positive number of seconds (at most {MAX_TIME_PER_MOVE:g}) "
+            f"or None, not {shown(value)}"
         )
     return value  # type: ignore[return-value]
 
@@ -43,8 +48,7 @@ class MoveClock:
     """The time of the turn being played, against a limit of ``time_per_move`` seconds (or none)."""
 
     def __init__(self, time_per_move: float | None = None, clock: Clock = time.monotonic) -> None:
-        if not callable(clock):
-            raise ArgumentError(f"clock must be a function returning seconds, not {shown(clock)}")
+        self._read = guarded_clock(clock)
         self.time_per_move = check_time_per_move(time_per_move)
         self.clock = clock
         self._started = self._now()
@@ -56,8 +60,8 @@ class MoveClock:
         self._started = self._now() - elapsed
 
     def elapsed(self) -> float:
-        """Seconds spent on this turn so far."""
-        return self._now() - self._started
+        """Seconds spent on this turn so far (never below 0, even just after a forfeit)."""
+        return max(0.0, self._now() - self._started)
 
     def time_left(self) -> float | None:
         """Seconds left of this turn (``None`` without a limit)."""
@@ -75,10 +79,7 @@ class MoveClock:
             self._started += self.time_per_move
 
     def _now(self) -> float:
-        now = self.clock()
-        if not _is_number(now):
-            raise ArgumentError(f"the clock function returned {shown(now)}, not a number of seconds")
-        return float(now)
+        return self._read()
 
 
 def _is_number(value: object) -> bool:

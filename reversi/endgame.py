@@ -73,7 +73,8 @@ from functools import cache
 
 from reversi import bitboard
 from reversi.board import Board
-from reversi.errors import ArgumentError, ReversiError, shown
+from reversi.callables import guarded_clock, guarded_flag
+from reversi.errors import ArgumentError, SearchStopped, shown
 from reversi.notation import PASS, Color, Move, Square
 
 #: Check the clock and the stop flag once per this many positions.
@@ -87,13 +88,6 @@ TABLE_LIMIT = 4_000_000
 
 #: With at least this many empties, try first the moves that leave the opponent fewest replies.
 FASTEST_FIRST_EMPTIES = 8
-
-
-class SearchStopped(ReversiError):
-    """Raised inside a search when its deadline passes or it is asked to stop."""
-
-    def __str__(self) -> str:
-        return "the search stopped before it had an answer: out of time, or asked to stop"
 
 
 @dataclass(frozen=True)
@@ -492,9 +486,10 @@ class Solver:
 def solve(
     board: Board,
     color: Color,
+    *,
     wld: bool = False,
-    clock: Callable[[], float] = time.perf_counter,
     time_limit: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
     should_stop: Callable[[], bool] | None = None,
 ) -> Solution:
     """Solve ``board`` exactly for ``color`` to move: the best move and the final disc difference.
@@ -506,8 +501,11 @@ def solve(
     :class:`~reversi.errors.ArgumentError` naming them.
     """
     time_limit = check_search(board, color, time_limit)
+    if not isinstance(wld, bool):
+        raise ArgumentError(f"wld must be True or False, not {shown(wld)}")
+    clock = guarded_clock(clock)
     deadline = None if time_limit is None else clock() + time_limit
-    solver = Solver(board.size, clock, deadline, should_stop)
+    solver = Solver(board.size, clock, deadline, guarded_flag(should_stop))
     player, opponent = board.bits(color), board.bits(color.opponent)
     limit = board.size * board.size
     low, high = (-1, 1) if wld else (-limit - 1, limit + 1)

@@ -44,12 +44,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reversi import bitboard
 from reversi.board import Board
-from reversi.endgame import SearchStopped, Solver, check_search
-from reversi.errors import ArgumentError, shown
+from reversi.callables import guarded_callback, guarded_clock, guarded_flag, guarded_score
+from reversi.endgame import Solver, check_search
+from reversi.errors import ArgumentError, SearchStopped, shown
 from reversi.evaluation import FINAL_DISC_VALUE, final_score, strong_score, weight_masks
 from reversi.notation import PASS, Color, Move, Square
 
@@ -221,14 +222,15 @@ class Engine(Solver):
 def think(
     board: Board,
     color: Color,
+    *,
     time_limit: float | None = None,
     max_depth: int = MAX_DEPTH,
     solve_empties: int = 14,
+    wld_empties: int = 0,
     clock: Callable[[], float] = time.perf_counter,
     should_stop: Callable[[], bool] | None = None,
     on_thought: Callable[[Thought], object] | None = None,
     score: Score = strong_score,
-    wld_empties: int = 0,
 ) -> Thought:
     """The best move for ``color`` found in ``time_limit`` seconds (or by ``max_depth``).
 
@@ -240,7 +242,10 @@ def think(
     proof (see the module's docstring).  ``on_thought`` is called with
     each finished depth's :class:`Thought`.  Without a legal move the answer is
     ``PASS``; if not even depth 1 finishes, the first move in search order.
-    Arguments it cannot take raise :class:`~reversi.errors.ArgumentError` naming them.
+    Every option is given by name.  Arguments it cannot take raise
+    :class:`~reversi.errors.ArgumentError` naming them, and so does a function
+    handed in that misbehaves (a clock returning NaN or going backwards, a score
+    that is not a whole number, any of them raising): see :mod:`reversi.callables`.
 
     >>> from reversi.notation import BLACK
     >>> thought = think(Board(), BLACK, max_depth=4)
@@ -248,13 +253,20 @@ def think(
     (4, True, 4)
     """
     time_limit = check_search(board, color, time_limit)
-    for name, value, lowest in (("search depth", max_depth, 1), ("solve_empties", solve_empties, 0),
-                                ("wld_empties", wld_empties, 0)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
-            raise ArgumentError(f"{name} {shown(value)} is not a whole number from {lowest} up")
+    for name, value, lowest, highest in (("search depth", max_depth, 1, MAX_DEPTH),
+                                         ("solve_empties", solve_empties, 0, 256),
+                                         ("wld_empties", wld_empties, 0, 256)):
+        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
+            raise ArgumentError(f"{name} {shown(value)} is not a whole number "
+                                f"from {lowest} to {highest}")
+    clock = guarded_clock(clock)
+    stop = guarded_flag(should_stop)
+    report = guarded_callback(on_thought, "on_thought")
+    if score is not strong_score:
+        score = guarded_score(score, INFINITY)
     start = clock()
     deadline = None if time_limit is None else start + time_limit
-    engine = Engine(board.size, clock, deadline, should_stop, score)
+    engine = Engine(board.size, clock, deadline, stop, score)
     player, opponent = board.bits(color), board.bits(color.opponent)
     size = board.size
     moves = list(engine.ordered(bitboard.legal_moves(player, opponent, engine.geo), 0))
@@ -282,8 +294,8 @@ def think(
                                   clock() - start)
         except SearchStopped:
             break
-        if on_thought is not None:
-            on_thought(thought)
+        if report is not None:
+            report(thought)
         if thought.exact or depth > 2 * empties:
             break  # every line already reaches the end (a move per square, a pass between)
     if prove and thought.depth:
@@ -293,10 +305,9 @@ def think(
         except SearchStopped:
             pass
         else:
-            if on_thought is not None:
-                on_thought(thought)
-    return Thought(thought.depth, thought.move, thought.value, thought.line, engine.nodes,
-                   clock() - start, thought.exact, thought.outcome)
+            if report is not None:
+                report(thought)
+    return replace(thought, nodes=engine.nodes, seconds=clock() - start)
 
 
 def _solve(engine: Engine, player: int, opponent: int, size: int, start: float) -> Thought:
@@ -329,13 +340,12 @@ def _prove(engine: Engine, player: int, opponent: int, moves: list[int], thought
                 break
     outcome = (best > 0) - (best < 0)
     if outcome < 0:
-        return Thought(thought.depth, thought.move, thought.value, thought.line, thought.nodes,
-                       thought.seconds, outcome=-1)
+        return replace(thought, outcome=-1)
     size = engine.geo.size
     flipped = engine.flips(best_move.bit_length() - 1, player, opponent)
     line = (best_move, *engine.line(opponent & ~flipped, player | best_move | flipped))
-    return Thought(thought.depth, _square(best_move, size), thought.value,
-                   tuple(_square(m, size) for m in line), engine.nodes, thought.seconds,
+    return replace(thought, move=_square(best_move, size),
+                   line=tuple(_square(m, size) for m in line), nodes=engine.nodes, exact=False,
                    outcome=outcome)
 
 

@@ -51,6 +51,19 @@ class ArgumentError(ReversiError, ValueError):
     a recorded action with missing or wrong parts."""
 
 
+class SearchStopped(ReversiError):
+    """A search that stopped before it had an answer: its deadline passed or it was asked to stop.
+
+    The searches raise it inside themselves and the ones that can answer anyway
+    (:func:`reversi.engine.think`, :func:`reversi.search.iterative_deepening`) catch
+    it and answer with the last depth they finished; :func:`reversi.endgame.solve`
+    lets it out, since an exact question has no half answer.
+    """
+
+    def __str__(self) -> str:
+        return "the search stopped before it had an answer: out of time, or asked to stop"
+
+
 class _Short(reprlib.Repr):
     """``repr`` for error messages: short, and safe for any value (a 5,000-digit number
     cannot even be printed by ``repr``)."""

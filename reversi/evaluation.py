@@ -34,7 +34,7 @@ from functools import cache
 
 from reversi import bitboard
 from reversi.board import Board
-from reversi.errors import BoardSizeError
+from reversi.errors import ArgumentError, BoardSizeError, shown
 from reversi.notation import MAX_SIZE, MIN_SIZE, Color
 
 CORNER = 100
@@ -73,7 +73,6 @@ def square_weight(row: int, col: int, size: int) -> int:
     return INSIDE
 
 
-@cache
 def weights(size: int) -> tuple[tuple[int, ...], ...]:
     """The weight table of a ``size`` x ``size`` board, one tuple per row (any even size 4..16).
 
@@ -82,8 +81,14 @@ def weights(size: int) -> tuple[tuple[int, ...], ...]:
     >>> weights(4)
     ((100, -20, -20, 100), (-20, -50, -50, -20), (-20, -50, -50, -20), (100, -20, -20, 100))
     """
-    if not isinstance(size, int) or size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
-        raise BoardSizeError(f"board size {size!r} is not an even number from 4 to 16")
+    if (not isinstance(size, int) or isinstance(size, bool) or size % 2
+            or not MIN_SIZE <= size <= MAX_SIZE):
+        raise BoardSizeError(f"board size {shown(size)} is not an even number from 4 to 16")
+    return _weights(size)
+
+
+@cache
+def _weights(size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(square_weight(row, col, size) for col in range(size)) for row in range(size))
 
 
@@ -144,6 +149,10 @@ def evaluate(board: Board, color: Color) -> int:
     >>> evaluate(board, BLACK) == 4 * FINAL_DISC_VALUE  # a full board: 10 discs to 6
     True
     """
+    if not isinstance(board, Board):
+        raise ArgumentError(f"evaluate needs a Board, not {shown(board)}")
+    if not isinstance(color, Color):
+        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")
     return score(board.bits(color), board.bits(color.opponent), bitboard.geometry(board.size))
 
 

@@ -57,6 +57,10 @@ MAX_CONSECUTIVE_TIMEOUTS = 4
 __all__ = ["MAX_CONSECUTIVE_TIMEOUTS", "Clock", "Game", "Ply"]
 
 
+#: The most undos a game may allow each player (``None`` allows any number).
+MAX_UNDO_LIMIT = 10**9
+
+
 class Game:
     """Two players, a board, and whose turn it is.
 
@@ -91,9 +95,12 @@ class Game:
             if not isinstance(player, Player):
                 raise PlayerError(f"the {color} player must be a Player, not {shown(player)}")
         self.no_move_policy = NoMovePolicy.read(no_move_policy)
-        if undo_limit is not None and (not _is_int(undo_limit) or undo_limit < 0):
+        if undo_limit is not None and (
+            not _is_int(undo_limit) or not 0 <= undo_limit <= MAX_UNDO_LIMIT
+        ):
             raise ArgumentError(
-                f"undo_limit must be a whole number >= 0 or None, not {shown(undo_limit)}"
+                f"undo_limit must be a whole number from 0 to {MAX_UNDO_LIMIT} or None, "
+                f"not {shown(undo_limit)}"
             )
         self.undo_limit = undo_limit
         self.move_clock = MoveClock(time_per_move, clock)

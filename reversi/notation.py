@@ -30,6 +30,10 @@ COLUMN_LETTERS = "abcdefghijklmnop"  # enough for the largest board, 16x16
 class Color(enum.Enum):
     """The colour of a disc, and of the player who owns it."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> Color:
+        raise NotationError(f"a colour is 'black' or 'white', not {shown(value)}")
+
     BLACK = "black"
     WHITE = "white"
 
@@ -67,15 +71,26 @@ class Square(NamedTuple):
 
     @property
     def name(self) -> str:
-        """The square in notation, for example ``'d3'``."""
+        """The square in notation, for example ``'d3'``; :class:`NotationError` if it has none."""
+        if not self._on_a_board():
+            raise NotationError(
+                f"{self!r} has no name: row and column must be whole numbers "
+                f"from 0 to {MAX_SIZE - 1}"
+            )
         return f"{COLUMN_LETTERS[self.col]}{self.row + 1}"
 
+    def _on_a_board(self) -> bool:
+        return all(
+            isinstance(n, int) and not isinstance(n, bool) and 0 <= n < MAX_SIZE
+            for n in (self.row, self.col)
+        )
+
     def __str__(self) -> str:
-        return self.name
+        return self.name if self._on_a_board() else repr(self)
 
     def __repr__(self) -> str:
         # Reads like the square's name, as a chess library shows its moves: [d3, c4].
-        if 0 <= self.row < MAX_SIZE and 0 <= self.col < MAX_SIZE:
+        if self._on_a_board():
             return self.name
         return f"Square(row={shown(self.row)}, col={shown(self.col)})"
 
@@ -105,7 +120,7 @@ PASS = Pass()
 SquareLike: TypeAlias = "Square | tuple[int, int] | str"
 Move: TypeAlias = "Square | Pass"
 
-_SQUARE_TEXT = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*$", re.ASCII)
+_SQUARE_TEXT = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*\Z", re.ASCII)
 _PASS_WORDS = {"0", "pass"}
 
 

@@ -41,6 +41,11 @@ class NoMovePolicy(enum.Enum):
         return _POLICY_LABELS[self]
 
     @classmethod
+    def _missing_(cls, value: object) -> NoMovePolicy:
+        known = ", ".join(p.value for p in cls)
+        raise ArgumentError(f"no_move_policy must be one of {known}, not {shown(value)}")
+
+    @classmethod
     def read(cls, value: object) -> NoMovePolicy:
         """A policy given as itself or by its value (``"stalemate"``); :class:`ArgumentError` otherwise."""
         for policy in cls:
@@ -60,6 +65,11 @@ _POLICY_LABELS = {
 
 class EndReason(enum.Enum):
     """Why a game ended."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> EndReason:
+        known = ", ".join(repr(r.value) for r in cls)
+        raise ArgumentError(f"an end reason is one of {known}, not {shown(value)}")
 
     NO_MOVES = "neither side can move"
     STALEMATE = "stalemate: a player had no move"

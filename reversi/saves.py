@@ -27,20 +27,23 @@ from typing import Any, NoReturn
 
 from reversi.board import Board
 from reversi.errors import NotationError, ReversiError, SaveFileError, shown
+from reversi.files import read_bounded
 from reversi.game import Clock, Game
 from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
 from reversi.players import Player, make_player
+from reversi.players.computer import MAX_SEED
 
 FORMAT = "reversi-kit save"
 VERSION = 1
-SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$", re.ASCII)
+SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}\Z", re.ASCII)
 #: The largest save file read, in bytes; a whole 16x16 game with its players takes a few dozen kB.
 MAX_SAVE_BYTES = 1_000_000
 #: How deeply arrays and objects may nest in a save (a real one nests four or five levels).
 MAX_DEPTH = 32
-#: The most digits a whole number in a save may have.
-MAX_DIGITS = 30
+#: The most digits a whole number in a save may have: as many as the largest seed a player takes,
+#: so every game the kit can make is a game it can load.
+MAX_DIGITS = len(str(MAX_SEED))
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
@@ -57,7 +60,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "undo_limit": game.undo_limit,
         "players": {color.value: _player_to_dict(game.player(color)) for color in (BLACK, WHITE)},
         "actions": [action.to_dict() for action in game.actions],
-        "elapsed": round(game.elapsed(), 3) if game.time_per_move else 0.0,
+        "elapsed": round(game.elapsed(), 3),
         "board": str(game.board),
     }
 
@@ -146,8 +149,7 @@ def load_game(path: str | os.PathLike[str], clock: Clock | None = None) -> Game:
     path = _path(path, "load")
     name = repr(str(path))
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_SAVE_BYTES + 1)
+        data = read_bounded(path, MAX_SAVE_BYTES)
     except FileNotFoundError:
         raise SaveFileError(f"cannot load {name}: there is no such file") from None
     except (OSError, ValueError) as error:
@@ -303,7 +305,7 @@ class _Reader:
         value = data.get(key)
         if value not in allowed:
             self.fail(f"{shown(key)} must be one of {', '.join(allowed)}, not {shown(value)}")
-        return value
+        return str(value)
 
 
 def _player_to_dict(player: Player) -> dict[str, Any]:

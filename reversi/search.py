@@ -42,10 +42,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reversi import bitboard
 from reversi.board import Board
+from reversi.callables import guarded_clock
+from reversi.errors import ArgumentError, SearchStopped, shown
 from reversi.evaluation import final_score, score, weight_masks
 from reversi.notation import PASS, Color, Move, Square
 
@@ -71,10 +73,6 @@ class SearchResult:
     value: int
     depth: int
     nodes: int
-
-
-class _OutOfTime(Exception):
-    """Raised inside a search when the clock passes the deadline."""
 
 
 class _Search:
@@ -119,7 +117,7 @@ class _Search:
         """
         self.nodes += 1
         if self.deadline is not None and self.clock() >= self.deadline:
-            raise _OutOfTime
+            raise SearchStopped
         if depth == 0:
             return score(player, opponent, self.geo)
         moves = bitboard.legal_moves(player, opponent, self.geo)
@@ -175,6 +173,7 @@ def move_order(board: Board, color: Color) -> list[Square]:
 
 def minimax(board: Board, color: Color, depth: int) -> SearchResult:
     """Search every line ``depth`` plies deep; the plain method alpha-beta must agree with."""
+    _check_position(board, color)
     _check_depth(depth)
     search = _Search(board.size)
     move, value = search.root(board, color, depth, pruning=False)
@@ -183,6 +182,7 @@ def minimax(board: Board, color: Color, depth: int) -> SearchResult:
 
 def alphabeta(board: Board, color: Color, depth: int) -> SearchResult:
     """The same value and move as :func:`minimax`, visiting fewer positions."""
+    _check_position(board, color)
     _check_depth(depth)
     search = _Search(board.size)
     move, value = search.root(board, color, depth, pruning=True)
@@ -192,6 +192,7 @@ def alphabeta(board: Board, color: Color, depth: int) -> SearchResult:
 def iterative_deepening(
     board: Board,
     color: Color,
+    *,
     max_depth: int,
     time_limit: float,
     clock: Clock = time.perf_counter,
@@ -205,13 +206,17 @@ def iterative_deepening(
 
     >>> from reversi.notation import BLACK
     >>> ticks = iter(range(1000))  # a clock that moves one second per reading
-    >>> result = iterative_deepening(Board(), BLACK, 8, 30.0, clock=lambda: next(ticks))
+    >>> result = iterative_deepening(Board(), BLACK, max_depth=8, time_limit=30.0,
+    ...                              clock=lambda: next(ticks))
     >>> result.depth < 8 and Board().is_legal(result.move, BLACK)
     True
     """
+    _check_position(board, color)
     _check_depth(max_depth)
-    if not time_limit > 0:
-        raise ValueError(f"time limit {time_limit!r} is not a positive number of seconds")
+    if (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)
+            or not 0 < time_limit < 1e300):  # refuses nan and infinity too
+        raise ArgumentError(f"time limit {shown(time_limit)} is not a positive number of seconds")
+    clock = guarded_clock(clock)
     deadline = clock() + time_limit
     moves = move_order(board, color)
     result = SearchResult(moves[0] if moves else PASS, 0, 0, 0)  # in case depth 1 runs out
@@ -220,8 +225,8 @@ def iterative_deepening(
         search = _Search(board.size, clock, deadline)
         try:
             move, value = search.root(board, color, depth, pruning=True)
-        except _OutOfTime:
-            return SearchResult(result.move, result.value, result.depth, nodes + search.nodes)
+        except SearchStopped:
+            return replace(result, nodes=nodes + search.nodes)
         nodes += search.nodes
         result = SearchResult(move, value, depth, nodes)
     return result
@@ -231,6 +236,13 @@ def _square_of(move: int, size: int) -> Square:
     return Square(*divmod(move.bit_length() - 1, size))
 
 
-def _check_depth(depth: int) -> None:
+def _check_depth(depth: object) -> None:
     if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
-        raise ValueError(f"search depth {depth!r} is not a whole number from 1 to {MAX_DEPTH}")
+        raise ArgumentError(f"search depth {shown(depth)} is not a whole number from 1 to {MAX_DEPTH}")
+
+
+def _check_position(board: object, color: object) -> None:
+    if not isinstance(board, Board):
+        raise ArgumentError(f"a search needs a Board, not {shown(board)}")
+    if not isinstance(color, Color):
+        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")

@@ -20,16 +20,20 @@ from __future__ import annotations
 import argparse
 import builtins
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from reversi.board import Board
-from reversi.clock import check_time_per_move
-from reversi.errors import ReversiError
-from reversi.game import Game
+from reversi.arguments import board_size, output_folder, seconds, whole
+from reversi.clock import MAX_TIME_PER_MOVE
+from reversi.errors import ReversiError, TimeExpiredError
+from reversi.game import MAX_UNDO_LIMIT, Game
 from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
 from reversi.players import PLAYER_KINDS, Player, make_player
 from reversi.saves import SaveFolder
 from reversi.scores import Scoreboard
+
+#: The shortest time per move the terminal takes: a person needs time to type a move.
+MIN_TIME = 0.5
 
 HELP = (
     "Type a square such as c4 (or C 4) to move, 0 or pass when you have no move, "
@@ -124,11 +128,19 @@ class TerminalGame:
         while not game.is_over:
             if game.check_time():
                 self.output(game.log[-1])
+                continue  # the turn was lost (or, after many, the game ended): look again
             if game.current_player.is_human:
                 game = self.human_turn(game)
             else:
                 color = game.turn
-                move = game.step()
+                try:
+                    move = game.step()
+                except TimeExpiredError as error:  # it thought past the time per move
+                    self.output(str(error))
+                    continue
+                except ReversiError as error:  # a computer player that misbehaved
+                    self.output(f"Sorry: {error}; this game stops here.")
+                    return game
                 self.output(f"{game.title(color)} plays {move}")
                 self.show(game)
         return game
@@ -219,7 +231,7 @@ def main(
         "--white", choices=[*PLAYER_KINDS, "computer"], help="who plays White (asked if left out)"
     )
     parser.add_argument(
-        "--size", type=_board_size, default=8, help="board size, even, 4 to 16 (default 8)"
+        "--size", type=board_size, default=8, help="board size, even, 4 to 16 (default 8)"
     )
     parser.add_argument(
         "--policy",
@@ -228,12 +240,23 @@ def main(
         help="what happens when a player has no legal move",
     )
     parser.add_argument(
-        "--time", type=_seconds, default=None, help="seconds per move (default: no limit)"
+        "--time",
+        type=seconds(minimum=MIN_TIME, maximum=MAX_TIME_PER_MOVE),
+        default=None,
+        help=f"seconds per move, more than {MIN_TIME:g} (default: no limit)",
     )
     parser.add_argument(
-        "--undo-limit", type=_undo_limit, default=1, help="undos per player per game (default 1)"
+        "--undo-limit",
+        type=whole(0, MAX_UNDO_LIMIT),
+        default=1,
+        help="undos per player per game (default 1)",
     )
-    parser.add_argument("--saves", default="reversi-saves", help="folder of named saves")
+    parser.add_argument(
+        "--saves",
+        type=output_folder,
+        default=Path("reversi-saves"),
+        help="folder of named saves (default: reversi-saves in the current folder)",
+    )
     parser.add_argument("--load", metavar="NAME", help="continue a saved game")
     args = parser.parse_args(argv)
     # Every setting is checked before the first question, naming its flag.
@@ -274,37 +297,3 @@ def main(
         return 2
     session.run(game)
     return 0
-
-
-def _board_size(text: str) -> int:
-    try:
-        size = int(text)
-        Board(size)
-    except (ValueError, ReversiError):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a board size: give an even number from 4 to 16"
-        ) from None
-    return size
-
-
-def _seconds(text: str) -> float:
-    try:
-        seconds = check_time_per_move(float(text))
-    except (ValueError, ReversiError):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a time per move: give a positive number of seconds, like 30"
-        ) from None
-    assert seconds is not None
-    return seconds
-
-
-def _undo_limit(text: str) -> int:
-    try:
-        limit = int(text)
-    except ValueError:
-        limit = -1
-    if limit < 0:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not an undo limit: give a whole number, 0 or more"
-        )
-    return limit

@@ -73,7 +73,7 @@ kit_venv() {
     stamp="$venv/.kit-installed"
     wanted="$(cat pyproject.toml)"$'\n'"extras=$extras"
     if [ -f "$stamp" ] && kit_stamp_covers "$(cat "$stamp")" "$wanted"; then
-        echo "Using the kit's virtual environment in .venv (up to date)."
+        [ -n "${KIT_QUIET:-}" ] || echo "Using the kit's virtual environment in .venv (up to date)."
         return 0
     fi
     echo "Installing the kit${extras:+ with its $extras extras} into .venv (only when pyproject.toml changes)..."

@@ -35,7 +35,8 @@ from course.board.computer import ComputerAndClock
 from course.board.events import Event, EventKind
 from course.board.seats import seat_player
 from course.board.settings import GAME_SETTINGS, Settings
-from reversi.errors import NotationError, ReversiError
+from reversi.callables import require_callable
+from reversi.errors import ArgumentError, NotationError, ReversiError, shown
 from reversi.game import Clock, Game
 from reversi.notation import BLACK, WHITE, Color, Square, SquareLike
 from reversi.players import Player
@@ -69,6 +70,11 @@ class GameController(ComputerAndClock):
             WHITE: seat_player(WHITE, white, white_name),
         }
         settings = settings if settings is not None else Settings()
+        if not isinstance(settings, Settings):  # the checks at the boundary (issue 19)
+            raise ArgumentError(f"settings must be a Settings record, not {shown(settings)}")
+        if not isinstance(autostart, bool):
+            raise ArgumentError(f"autostart must be True or False, not {shown(autostart)}")
+        require_callable(clock, "clock", "returning seconds")
         super().__init__(players, settings, saves_folder, clock, autostart)
         self.message = say.new_game(self.game)
         self.background.schedule()

@@ -27,6 +27,7 @@ import ipywidgets
 from ipycanvas import Canvas, hold_canvas
 
 from reversi.board import Board
+from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Color, Move, Square
 
 #: The board's colours, safe for colour-blind eyes: every pair that must be told apart keeps a
@@ -79,6 +80,10 @@ class BoardGeometry(NamedTuple):
     @classmethod
     def fit(cls, size: int, pixels: int = 400) -> BoardGeometry:
         """The geometry of a ``size`` x ``size`` board about ``pixels`` wide."""
+        if isinstance(pixels, bool) or not isinstance(pixels, int) or not 0 < pixels <= 10_000:
+            raise ArgumentError(
+                f"pixels must be a whole number from 1 to 10000, not {shown(pixels)}"
+            )  # the check at the boundary (issue 19)
         margin = max(12, pixels // 32)  # narrow margins: squares of 40 px and more on a phone
         return cls(size, max(16, (pixels - 2 * margin) // size), margin)
 

@@ -49,6 +49,7 @@ from course.board.thinking import ThinkingPanel
 from course.board.view import BoardCanvas
 from course.pictures.pawns import load_pawn_image
 from course.pictures.svg import board_svg
+from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, WHITE, Move, Square
 from reversi.players import Player
 
@@ -70,6 +71,12 @@ class GameWidget(w.VBox):
         panels: tuple[str, ...] = PANELS,
         presenter: bool = False,
     ):
+        if not isinstance(controller, GameController):  # the check at the boundary (issue 19)
+            raise ArgumentError(f"a GameWidget shows a GameController, not {shown(controller)}")
+        if not isinstance(panels, tuple | list) or not all(p in PANELS for p in panels):
+            raise ArgumentError(
+                f"panels must be a tuple of names from {', '.join(PANELS)}, not {shown(panels)}"
+            )
         self.controller = controller
         settings = controller.settings
         self.presenter = presenter
@@ -192,7 +199,9 @@ class GameWidget(w.VBox):
 
     def close(self) -> None:
         """Stop the game's background tasks and close the widgets."""
-        self.controller.close()
+        controller = getattr(self, "controller", None)  # None: refused before it was set
+        if controller is not None:
+            controller.close()
         super().close()
 
     def _show_panel(self, name: str, visible: bool) -> None:
@@ -384,7 +393,7 @@ def play(
     """
     controller = GameController(
         black, white, black_name=black_name, white_name=white_name,
-        settings=Settings(**settings), saves_folder=saves_folder, autostart=False,
+        settings=Settings.build(**settings), saves_folder=saves_folder, autostart=False,
     )  # fmt: skip
     return GameWidget(controller, pixels=pixels, panels=panels, presenter=presenter)
 

@@ -39,6 +39,8 @@ class RoomBoard(w.VBox):
     """A board joined to a room of the class server (see :func:`join`)."""
 
     def __init__(self, client: RoomClient, pixels: int = 400) -> None:
+        if not isinstance(client, RoomClient):  # the check at the boundary (issue 19)
+            raise ClassroomError(f"a RoomBoard shows a RoomClient, not {type(client).__name__}")
         self.client = client
         self.board = BoardCanvas(8, pixels)
         self.title = _html("reversi-room-title")

@@ -288,6 +288,8 @@ def error(message: str, about: str | None = None) -> dict[str, Any]:
 
 def _text(value: str, field: str, limit: int, what: str | None = None) -> str:
     what = what or repr(field)
+    if not isinstance(value, str):  # the check at the boundary (issue 19)
+        raise MessageError(f"{what} must be text, not {type(value).__name__}")
     stripped = value.strip()
     if not stripped:
         raise MessageError(f"{what} is blank")

@@ -24,6 +24,9 @@ from pathlib import Path
 
 import ipywidgets
 
+from reversi.errors import ReversiError
+from reversi.errors import shown as short
+from reversi.files import read_bounded
 from reversi.notation import BLACK, WHITE
 
 #: The kit's own pawn pictures.
@@ -33,21 +36,28 @@ SAMPLE_PAWNS = {
 }
 PAWN_SIZE = (64, 64)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: The largest pawn picture read (a 64x64 PNG takes a few kB).
+MAX_PAWN_BYTES = 5_000_000
 
 
-class PawnImageError(ValueError):
+class PawnImageError(ReversiError, ValueError):
     """A pawn picture that cannot be used (missing, not a PNG, damaged)."""
 
 
 def check_pawn_image(path: str | os.PathLike[str]) -> tuple[bytes, tuple[int, int]]:
     """Read and decode a PNG; returns its bytes and (width, height), or raises PawnImageError."""
-    shown = repr(str(path))
+    if not isinstance(path, str | os.PathLike):
+        raise PawnImageError(f"a pawn image is named by its file path, not {short(path)}")
+    shown = short(str(path))
     try:
-        data = Path(path).read_bytes()
+        data = read_bounded(path, MAX_PAWN_BYTES)
     except FileNotFoundError:
         raise PawnImageError(f"cannot use pawn image {shown}: there is no such file") from None
-    except OSError as error:
-        raise PawnImageError(f"cannot use pawn image {shown}: {error.strerror}") from None
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise PawnImageError(f"cannot use pawn image {shown}: {reason}") from None
+    if len(data) > MAX_PAWN_BYTES:
+        raise PawnImageError(f"cannot use pawn image {shown}: it is larger than {MAX_PAWN_BYTES:,} bytes")
     if not data.startswith(PNG_SIGNATURE):
         raise PawnImageError(f"cannot use pawn image {shown}: it is not a PNG file")
     try:

@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
+from itertools import islice
 
 from reversi.board import Board
+from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.game import Game
 from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Square, SquareLike
 
 CELL = 40  # SVG units per square; the picture is scaled to size_px
 MARGIN = 20  # room for the coordinates
+MAX_PIXELS = 10_000  # the widest picture drawn
 
 COLORS = {
     "frame": "#0f3d22",
@@ -43,6 +46,7 @@ COLORS = {
 
 def board_svg(
     board: Board,
+    *,
     highlight: Iterable[SquareLike] = (),
     markers: Iterable[SquareLike] = (),
     last_move: SquareLike | None = None,
@@ -56,16 +60,20 @@ def board_svg(
     ``(row, col)``; a square that is not on the board raises
     :class:`~reversi.errors.NotationError`.  Columns are lettered a, b, ... along
     the top and rows numbered 1, 2, ... down the left side, as in ``print(board)``.
+    Every option is given by name; one the picture cannot take raises
+    :class:`~reversi.errors.ArgumentError` naming it.
     """
+    if not isinstance(board, Board):
+        raise ArgumentError(f"a picture is drawn of a Board, not {shown(board)}")
     n = board.size
-    tinted = [board.square(s) for s in highlight]
-    dotted = [board.square(s) for s in markers]
+    tinted = _squares(board, highlight, "highlight")
+    dotted = _squares(board, markers, "markers")
     framed = board.square(last_move) if last_move is not None else None
+    if not isinstance(coordinates, bool):
+        raise ArgumentError(f"coordinates must be True or False, not {shown(coordinates)}")
     margin = MARGIN if coordinates else 0
     full = 2 * margin + n * CELL
-    pixels = size_px if size_px is not None else full
-    if not isinstance(pixels, int) or pixels <= 0:
-        raise ValueError(f"size_px must be a positive whole number of pixels, not {size_px!r}")
+    pixels = _pixels(size_px, full)
 
     def corner(sq: Square) -> tuple[int, int]:
         return margin + sq.col * CELL, margin + sq.row * CELL
@@ -138,8 +146,39 @@ def board_svg(
     return "\n".join(parts)
 
 
-def game_svg(game: Game, size_px: int | None = None) -> str:
+def _pixels(size_px: object, natural: int) -> int:
+    """The picture's width in pixels: ``size_px``, or the natural size when it is ``None``."""
+    if size_px is None:
+        return natural
+    if isinstance(size_px, bool) or not isinstance(size_px, int) or not 0 < size_px <= MAX_PIXELS:
+        raise ArgumentError(
+            f"size_px must be a whole number of pixels from 1 to {MAX_PIXELS}, not {shown(size_px)}"
+        )
+    return size_px
+
+
+def _squares(board: Board, squares: object, name: str) -> list[Square]:
+    """The squares of ``squares`` (an iterable of square names or pairs) on ``board``."""
+    if isinstance(squares, str | bytes) or not isinstance(squares, Iterable):
+        raise ArgumentError(
+            f"{name} must be a list of squares such as ['d3', 'e4'], not {shown(squares)}"
+        )
+    most = board.size * board.size
+    try:
+        given = list(islice(squares, most + 1))
+    except ReversiError:
+        raise
+    except Exception as error:  # a caller's iterator can raise anything
+        raise ArgumentError(f"{name} could not be read: {type(error).__name__}") from error
+    if len(given) > most:
+        raise ArgumentError(f"{name} lists more than the board's {most} squares")
+    return [board.square(square) for square in given]
+
+
+def game_svg(game: Game, *, size_px: int | None = None) -> str:
     """A game's board with the side to move's legal moves dotted and the last move framed."""
+    if not isinstance(game, Game):
+        raise ArgumentError(f"game_svg draws a Game, not {shown(game)}")
     return board_svg(
         game.board, markers=game.legal_moves(), last_move=game.last_move, size_px=size_px
     )
@@ -164,6 +203,7 @@ class BoardPicture:
 
 def show(
     board: Board,
+    *,
     highlight: Iterable[SquareLike] = (),
     markers: Iterable[SquareLike] = (),
     last_move: SquareLike | None = None,

@@ -67,6 +67,7 @@ from reversi.cursormap.model import (
     character_problem,
 )
 from reversi.errors import shown
+from reversi.files import read_bounded
 
 #: The largest map file read, in bytes (a 64 x 64 map with comments takes about 10 kB).
 MAX_FILE_BYTES = 1_000_000
@@ -393,11 +394,10 @@ def load_map(path: str | os.PathLike[str]) -> CursorMap:
     if "\0" in name:
         raise MapFileError(f"{shown(name)} is not a file path: it holds a NUL character")
     try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
+        data = read_bounded(path, MAX_FILE_BYTES)
+    except (OSError, ValueError) as error:
         raise MapFileError(
-            f"cannot read the file: {error.strerror or error}", source=name
+            f"cannot read the file: {getattr(error, 'strerror', None) or error}", source=name
         ) from None
     if len(data) > MAX_FILE_BYTES:
         raise MapFileError(

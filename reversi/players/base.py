@@ -11,7 +11,7 @@ import abc
 from typing import Any, ClassVar
 
 from reversi.board import Board
-from reversi.errors import PlayerError, shown
+from reversi.errors import ArgumentError, PlayerError, shown
 from reversi.notation import Color, Move
 
 #: The longest name a player may have: room for it on a screen and on a notebook board.
@@ -45,6 +45,14 @@ def validate_name(name: object) -> str:
         if not char.isprintable():
             raise PlayerError(f"player name {shown(name)} contains the control character {shown(char)}")
     return stripped
+
+
+def check_turn(board: object, color: object) -> None:
+    """Refuse a position a player cannot be asked about: ``board`` must be a Board, ``color`` a Color."""
+    if not isinstance(board, Board):
+        raise ArgumentError(f"a player chooses a move on a Board, not on {shown(board)}")
+    if not isinstance(color, Color):
+        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")
 
 
 class Player(abc.ABC):

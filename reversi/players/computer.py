@@ -6,10 +6,13 @@ import random
 from typing import Any, cast
 
 from reversi.board import Board
-from reversi.errors import PlayerError
+from reversi.errors import PlayerError, shown
 from reversi.evaluation import positional
 from reversi.notation import PASS, Color, Move
-from reversi.players.base import Player
+from reversi.players.base import Player, check_turn
+
+#: The largest seed (and the smallest is its negative): a save holds it as a JSON number.
+MAX_SEED = 10**30 - 1
 
 
 class RandomPlayer(Player):
@@ -27,15 +30,21 @@ class RandomPlayer(Player):
     kind = "random"
     label = "Randomizer"
 
-    def __init__(self, name: str | None = None, seed: int | None = None) -> None:
+    def __init__(self, name: str | None = None, *, seed: int | None = None) -> None:
         super().__init__(name)
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise PlayerError(f"seed {seed!r} is not a whole number (or None for a random start)")
+        if seed is not None and (
+            not isinstance(seed, int) or isinstance(seed, bool) or not -MAX_SEED <= seed <= MAX_SEED
+        ):
+            raise PlayerError(
+                f"seed {shown(seed)} is not a whole number of at most {len(str(MAX_SEED))} digits "
+                "(or None for a random start)"
+            )
         self.seed = seed
         self._random = random.Random(seed)
 
     def choose_move(self, board: Board, color: Color) -> Move:
         """A random legal move, or ``PASS`` when there is none."""
+        check_turn(board, color)
         moves = board.legal_moves(color)
         return self._random.choice(moves) if moves else PASS
 
@@ -103,6 +112,7 @@ class GreedyPlayer(Player):
     label = "Greedy"
 
     def choose_move(self, board: Board, color: Color) -> Move:
+        check_turn(board, color)
         moves = board.legal_moves(color)
         if not moves:
             return PASS
@@ -130,6 +140,7 @@ class PositionalPlayer(Player):
     label = "Positional"
 
     def choose_move(self, board: Board, color: Color) -> Move:
+        check_turn(board, color)
         best: Move = PASS
         best_value = None
         for move in board.legal_moves(color):  # reading order; ">" keeps the first of equals

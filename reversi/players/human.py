@@ -7,9 +7,10 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from reversi.board import Board
-from reversi.errors import NotationError
+from reversi.callables import require_callable
+from reversi.errors import NotationError, PlayerError, ReversiError, shown
 from reversi.notation import PASS, Color, Move, Pass, parse_move
-from reversi.players.base import Player
+from reversi.players.base import Player, check_turn
 
 
 class HumanPlayer(Player):
@@ -42,14 +43,31 @@ class HumanPlayer(Player):
         output: Callable[[str], object] = print,
     ) -> None:
         super().__init__(name)
+        require_callable(input, "input", "reading a line given a prompt")
+        require_callable(output, "output", "showing a message")
         self._input = input
         self._output = output
 
+    def _read(self, prompt: str) -> str:
+        """One line from ``input``; leaving (Ctrl-D, Ctrl-C) goes through, any other failure
+        (no terminal to read, a line that is not text) is a :class:`PlayerError`."""
+        try:
+            text = self._input(prompt)
+        except (EOFError, KeyboardInterrupt, ReversiError):
+            raise
+        except Exception as error:  # the input function is the caller's: it can raise anything
+            raise PlayerError(f"cannot read {self.name}'s move: {type(error).__name__}: "
+                              f"{shown(str(error))}") from error
+        if not isinstance(text, str):
+            raise PlayerError(f"{self.name}'s input gave {shown(text)}, not a line of text")
+        return text
+
     def choose_move(self, board: Board, color: Color) -> Move:
         """Prompt ``"Black (Ann), your move: "`` until the reply is a legal move or allowed pass."""
+        check_turn(board, color)
         prompt = f"{color} ({self.name}), your move: "
         while True:
-            text = self._input(prompt)
+            text = self._read(prompt)
             try:
                 move = parse_move(text, board.size)
             except NotationError as error:

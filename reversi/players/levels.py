@@ -67,13 +67,15 @@ class Hard(StrongPlayer):
     def __init__(
         self,
         name: str | None = None,
+        *,
         time_limit: float = 1.0,
         max_depth: int = 60,
         solve_empties: int = 12,
-        clock: Clock = time.perf_counter,
         wld_empties: int = 0,
+        clock: Clock = time.perf_counter,
     ) -> None:
-        super().__init__(name, time_limit, max_depth, solve_empties, clock, wld_empties)
+        super().__init__(name, time_limit=time_limit, max_depth=max_depth,
+                         solve_empties=solve_empties, wld_empties=wld_empties, clock=clock)
 
 
 class Expert(StrongPlayer):
@@ -86,13 +88,15 @@ class Expert(StrongPlayer):
     def __init__(
         self,
         name: str | None = None,
+        *,
         time_limit: float = 3.0,
         max_depth: int = 60,
         solve_empties: int = 14,
-        clock: Clock = time.perf_counter,
         wld_empties: int = 18,
+        clock: Clock = time.perf_counter,
     ) -> None:
-        super().__init__(name, time_limit, max_depth, solve_empties, clock, wld_empties)
+        super().__init__(name, time_limit=time_limit, max_depth=max_depth,
+                         solve_empties=solve_empties, wld_empties=wld_empties, clock=clock)
 
 
 #: The levels, easiest first.

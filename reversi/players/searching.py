@@ -12,7 +12,7 @@ from reversi.board import Board
 from reversi.engine import Thought, think
 from reversi.errors import PlayerError, shown
 from reversi.notation import PASS, Color, Move
-from reversi.players.base import Player
+from reversi.players.base import Player, check_turn
 from reversi.search import MAX_DEPTH, Clock, SearchResult, alphabeta, iterative_deepening, minimax
 
 
@@ -26,12 +26,13 @@ class MinimaxPlayer(Player):
     kind = "minimax"
     label = "Minimax"
 
-    def __init__(self, name: str | None = None, depth: int = 3) -> None:
+    def __init__(self, name: str | None = None, *, depth: int = 3) -> None:
         super().__init__(name)
         self.depth = _checked_depth(depth)
         self.last_result: SearchResult | None = None
 
     def choose_move(self, board: Board, color: Color) -> Move:
+        check_turn(board, color)
         if not board.has_legal_move(color):
             return PASS
         self.last_result = minimax(board, color, self.depth)
@@ -56,6 +57,7 @@ class AlphaBetaPlayer(Player):
     def __init__(
         self,
         name: str | None = None,
+        *,
         depth: int = 4,
         time_limit: float | None = None,
         clock: Clock = time.perf_counter,
@@ -63,17 +65,18 @@ class AlphaBetaPlayer(Player):
         super().__init__(name)
         self.depth = _checked_depth(depth)
         self.time_limit = _checked_time_limit(time_limit)
-        self.clock = clock
+        self.clock = _checked_clock(clock)
         self.last_result: SearchResult | None = None
 
     def choose_move(self, board: Board, color: Color) -> Move:
+        check_turn(board, color)
         if not board.has_legal_move(color):
             return PASS
         if self.time_limit is None:
             self.last_result = alphabeta(board, color, self.depth)
         else:
             self.last_result = iterative_deepening(
-                board, color, self.depth, self.time_limit, self.clock
+                board, color, max_depth=self.depth, time_limit=self.time_limit, clock=self.clock
             )
         return self.last_result.move
 
@@ -103,11 +106,12 @@ class StrongPlayer(Player):
     def __init__(
         self,
         name: str | None = None,
+        *,
         time_limit: float = 1.0,
         max_depth: int = 60,
         solve_empties: int = 14,
-        clock: Clock = time.perf_counter,
         wld_empties: int = 0,
+        clock: Clock = time.perf_counter,
     ) -> None:
         super().__init__(name)
         limit = _checked_time_limit(time_limit)
@@ -127,19 +131,20 @@ class StrongPlayer(Player):
         ):
             raise PlayerError(f"wld_empties {shown(wld_empties)} is not a whole number from 0 to 24")
         self.wld_empties = wld_empties
-        self.clock = clock
+        self.clock = _checked_clock(clock)
         self.on_thought: Callable[[Thought], object] | None = None
         self.last_thought: Thought | None = None
         self._stop = threading.Event()
 
     def choose_move(self, board: Board, color: Color) -> Move:
+        check_turn(board, color)
         self._stop.clear()
         if not board.has_legal_move(color):
             return PASS
         self.last_thought = think(
-            board, color, self.time_limit, self.max_depth, self.solve_empties, self.clock,
+            board, color, time_limit=self.time_limit, max_depth=self.max_depth,
+            solve_empties=self.solve_empties, wld_empties=self.wld_empties, clock=self.clock,
             should_stop=self._stop.is_set, on_thought=self.on_thought,
-            wld_empties=self.wld_empties,
         )
         return self.last_thought.move
 
@@ -154,6 +159,12 @@ class StrongPlayer(Player):
             "solve_empties": self.solve_empties,
             "wld_empties": self.wld_empties,
         }
+
+
+def _checked_clock(clock: object) -> Clock:
+    if not callable(clock):
+        raise PlayerError(f"clock must be a function returning seconds, not {shown(clock)}")
+    return clock
 
 
 def _checked_depth(depth: object) -> int:

@@ -241,7 +241,7 @@ def test_figure_2_b5_is_invalid_because_f5_is_empty():
 # -- the fast rules against the slow oracle ---------------------------------------------------
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)  # a shared machine makes timings noisy
 @given(random_boards(), st.sampled_from([BLACK, WHITE]))
 def test_flips_and_legal_moves_match_the_slow_oracle(board, color):
     grid = grid_of(board)

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from reversi import endgame
 from reversi.board import Board
-from reversi.endgame import SearchStopped, Solver, rays, solve
+from reversi.endgame import Solver, rays, solve
+from reversi.errors import SearchStopped
 from reversi.notation import BLACK, PASS, Color, Square
 from reversi.players import PositionalPlayer, RandomPlayer
 

@@ -403,7 +403,7 @@ def test_play_choice_checks_a_move_chosen_elsewhere_and_names_the_player():
         ({"time_per_move": 0}, "time_per_move must be a positive number"),
         ({"time_per_move": -5}, "time_per_move"),
         ({"time_per_move": "ten"}, "time_per_move"),
-        ({"undo_limit": -1}, "undo_limit must be a whole number >= 0"),
+        ({"undo_limit": -1}, "undo_limit must be a whole number from 0"),
         ({"undo_limit": 1.5}, "undo_limit"),
         ({"clock": "now"}, "clock must be a function"),
     ],

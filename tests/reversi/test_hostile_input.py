@@ -376,8 +376,8 @@ def test_the_search_and_the_solver_take_any_arguments_or_refuse_them(
         board, color, time_limit, depth, solve_empties, wld_empties):
     position = Board(4) if board is None else board  # a 4x4 board: a valid search ends at once
     before = str(position)
-    refused_or_done(think, position, color, time_limit, depth, solve_empties,
-                    wld_empties=wld_empties)
+    refused_or_done(think, position, color, time_limit=time_limit, max_depth=depth,
+                    solve_empties=solve_empties, wld_empties=wld_empties)
     refused_or_done(solve, position, color, time_limit=time_limit)
     assert str(position) == before
 

@@ -14,6 +14,9 @@ import reversi
 PACKAGE = Path(reversi.__file__).parent
 CHAIN = [
     "errors",
+    "callables",
+    "files",
+    "arguments",
     "notation",
     "rules",
     "bitboard",

@@ -200,7 +200,7 @@ class TickingClock:
 def test_a_time_limited_search_stops_at_the_deadline_with_a_legal_move():
     board, color = random_position(8, 20, 7)
     clock = TickingClock(0.001)
-    result = iterative_deepening(board, color, 10, 0.5, clock)
+    result = iterative_deepening(board, color, max_depth=10, time_limit=0.5, clock=clock)
     assert board.is_legal(result.move, color)
     assert 1 <= result.depth < 10
     assert clock.now <= 0.5 + 0.0015  # one read past the deadline, then it stops
@@ -210,13 +210,13 @@ def test_a_time_limited_search_stops_at_the_deadline_with_a_legal_move():
 
 def test_with_no_time_at_all_the_first_move_in_search_order_is_returned():
     board, color = random_position(8, 20, 7)
-    result = iterative_deepening(board, color, 6, 1e-9, TickingClock(1.0))
+    result = iterative_deepening(board, color, max_depth=6, time_limit=1e-9, clock=TickingClock(1.0))
     assert result.depth == 0 and board.is_legal(result.move, color)
 
 
 def test_with_time_to_spare_iterative_deepening_equals_a_fixed_depth_search():
     board, color = random_position(8, 30, 8)
-    result = iterative_deepening(board, color, 4, 1000.0, TickingClock(0.0))
+    result = iterative_deepening(board, color, max_depth=4, time_limit=1000.0, clock=TickingClock(0.0))
     fixed = alphabeta(board, color, 4)
     assert (result.move, result.value, result.depth) == (fixed.move, fixed.value, 4)
 

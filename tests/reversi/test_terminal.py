@@ -169,15 +169,21 @@ def test_two_computer_players_of_one_kind_keep_their_colours_in_the_scores():
 @pytest.mark.parametrize(
     ("flag", "value", "problem"),
     [
-        ("--size", "5", "'5' is not a board size: give an even number from 4 to 16"),
-        ("--size", "18", "'18' is not a board size"),
-        ("--size", "big", "'big' is not a board size"),
-        ("--time", "0", "'0' is not a time per move: give a positive number of seconds"),
-        ("--time", "-3", "'-3' is not a time per move"),
-        ("--time", "nan", "'nan' is not a time per move"),
-        ("--time", "soon", "'soon' is not a time per move"),
-        ("--undo-limit", "-1", "'-1' is not an undo limit: give a whole number, 0 or more"),
-        ("--undo-limit", "1.5", "'1.5' is not an undo limit"),
+        ("--size", "5", "must be an even whole number from 4 to 16, not '5'"),
+        ("--size", "18", "must be an even whole number from 4 to 16, not '18'"),
+        ("--size", "big", "must be an even whole number from 4 to 16, not 'big'"),
+        ("--time", "0", "must be a finite number of seconds above 0.5"),
+        ("--time", "-3", "not '-3'"),
+        ("--time", "nan", "not 'nan'"),
+        ("--time", "inf", "not 'inf'"),
+        ("--time", "1e-300", "not '1e-300'"),
+        ("--time", "soon", "not 'soon'"),
+        ("--undo-limit", "-1", "must be a whole number from 0 to 1000000000, not '-1'"),
+        ("--undo-limit", "1.5", "not '1.5'"),
+        ("--undo-limit", "9" * 20, "must be a whole number from 0"),
+        ("--saves", "/proc/x", "is inside '/proc'"),
+        ("--saves", "/dev/null", "exists and is not a folder"),
+        ("--saves", "x" * 5000, "characters long"),
         ("--load", "../etc/passwd", "argument --load: '../etc/passwd' is not a save name"),
     ],
 )
@@ -247,3 +253,12 @@ def test_computer_means_the_easy_level_in_make_player_and_the_terminal(tmp_path)
                           "--saves", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "Easy (White)" in result.stdout
+
+
+def test_computers_that_think_past_the_time_per_move_lose_turns_not_the_session(tmp_path):
+    """Hard thinks about 1 s a move; with 0.5 s per move each turn is lost to the clock,
+    the game ends after the turns lost in a row, and the session says so (no traceback)."""
+    result = run_terminal(["n"], "--black", "hard", "--white", "hard", "--time", "0.6",
+                          cwd=tmp_path)
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert "ran out of time" in result.stdout and "Goodbye." in result.stdout

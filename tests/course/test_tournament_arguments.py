@@ -1,0 +1,36 @@
+"""A tournament refuses what it cannot run, naming it, before any game starts."""
+
+from __future__ import annotations
+
+import pytest
+
+from course.tournament import entrant, random_openings, round_robin
+from reversi import HumanPlayer, ReversiError
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: random_openings(10**9, 1),
+        lambda: random_openings(-1, 1),
+        lambda: random_openings(2, "4"),
+        lambda: random_openings(2, 4, size=5.0),
+        lambda: round_robin({"a": entrant("random"), "b": entrant("greedy")}, games_per_pair=3),
+        lambda: round_robin({"a": entrant("random"), "b": entrant("greedy")}, games_per_pair="4"),
+        lambda: round_robin({}, games_per_pair=2),
+        lambda: round_robin(["random", "greedy"]),
+        lambda: round_robin({"a": "random", "b": "greedy"}),
+        lambda: round_robin({"a": entrant("random"), "b": lambda seed: None}, games_per_pair=2),
+        lambda: round_robin({"a": entrant("random"), "b": lambda seed: HumanPlayer()},
+                            games_per_pair=2),
+    ],
+)
+def test_a_bad_tournament_is_the_kits_own_error(call):
+    with pytest.raises(ReversiError):
+        call()
+
+
+def test_a_small_tournament_still_runs():
+    result = round_robin({"a": entrant("random"), "b": entrant("greedy")}, games_per_pair=2,
+                         size=4)
+    assert len(result.games) == 2 and {g.black for g in result.games} == {"a", "b"}
