@@ -9,6 +9,10 @@ python -m course grade SUBMISSIONS [--out grades.csv] [--feedback DIR] [--jobs N
 python -m course release [NAME ...] [--check]
     run the teacher sources and write the student copies into exercises/;
     with --check, only say whether the committed copies are up to date
+python -m course tournament HANDIN-FOLDER [--levels easy,medium,hard] [--move-time S]
+        [--games-per-pair N] [--out DIR] [--seed N]
+    the class tournament: every student's player (run in the sandbox) and the kit's levels,
+    each against each; a leaderboard page with every game replayable, and CSVs
 python -m course serve [--host H] [--port P] [--data DIR] [--grace S] [--move-time S]
     run the class server for network play until Ctrl-C (see course.classroom)
 
@@ -145,6 +149,18 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export)
 
 
+def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    from course.contest.cli import add_arguments
+
+    add_arguments(parser)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from course.contest.cli import run
+
+    return run(args)
+
+
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 #: name: (help, add its arguments, run it)
@@ -153,6 +169,11 @@ COMMANDS: dict[str, Command] = {
     "grade": ("grade a folder of submissions: CSV, feedback pages", _grade_arguments, _grade),
     "release": ("make the student copies from the teacher sources", _release_arguments, _release),
     "serve": ("run the class server for network play", _serve_arguments, _serve),
+    "tournament": (
+        "the class tournament of students' players and the levels",
+        _tournament_arguments,
+        _tournament,
+    ),
 }
 
 

@@ -61,8 +61,7 @@ def encode(board: Board, color: Color) -> str:
     """One line for the position: ``'black'`` or ``'white'``, a space, the rows joined by ``/``."""
     letters = {None: ".", Color.BLACK: "B", Color.WHITE: "W"}
     rows = [
-        "".join(letters[board[row, col]] for col in range(board.size))
-        for row in range(board.size)
+        "".join(letters[board[row, col]] for col in range(board.size)) for row in range(board.size)
     ]
     return f"{color.value} {'/'.join(rows)}"
 

@@ -88,7 +88,9 @@ class FunctionSeat:
             return Answer(problem=f"choose raised {type(error).__name__}: {error}")
         took = time.monotonic() - started
         if took > self.move_time:
-            return Answer(problem=f"took {took:.2f} s for a move (the limit is {self.move_time:g} s)")
+            return Answer(
+                problem=f"took {took:.2f} s for a move (the limit is {self.move_time:g} s)"
+            )
         return plain_answer(value, board.size)
 
     def close(self) -> None:

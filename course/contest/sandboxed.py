@@ -61,7 +61,7 @@ class SandboxSeat:
         self.run = self.sandbox.start(self.files(), "runner.py", limits)
         reply = self._reply(self.load_time, "to load the notebook")
         if "problem" in reply:
-            self.broken = reply["problem"]
+            self.broken = str(reply["problem"])
         elif "ready" not in reply:
             self.broken = str(reply.get("broken", "did not say it was ready"))[:300]
 
