@@ -67,7 +67,9 @@ def test_the_command_writes_the_leaderboard_and_every_game(tmp_path, capsys):
                  "--out", str(out), "--seed", "3"])  # fmt: skip
     assert code == 0
     printed = capsys.readouterr()
-    assert printed.out.endswith(f"Wrote {out / 'index.html'} (and leaderboard.csv, games.csv, games/)\n")
+    assert printed.out.endswith(
+        f"Wrote {out / 'index.html'} (and leaderboard.csv, games.csv, games/)\n"
+    )
     assert printed.err.count("\n") == 12 and printed.err.startswith("[1/12] ann v bob: ann wins")
     with (out / "leaderboard.csv").open() as file:
         board = list(csv.DictReader(file))

@@ -19,7 +19,9 @@ def notebook(path: Path, *cells: str, tags: tuple[tuple[str, ...], ...] = ()) ->
         for i, text in enumerate(cells)
     ]  # fmt: skip
     found.append({"cell_type": "markdown", "metadata": {}, "source": "# not code"})
-    path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": found}))
+    path.write_text(
+        json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": found})
+    )
     return path
 
 
