@@ -16,13 +16,10 @@ from course.contest.handins import Entrant
 from course.contest.roundrobin import Settings, level_entrants, play_contest
 from course.tournament import entrant, play_game, random_openings
 
-from .players import (
-    CORNERS, CRASHER, FLOODER, GREEDY, ILLEGAL, IMPORTER, LOOPER, MALFORMED, PIPER, Direct,
-    snooper,
-)  # fmt: skip
+from . import players as p
 
 SETTINGS = Settings(games_per_pair=2, size=6, move_time=1.0, total_time=30.0, load_time=15.0)
-HONEST = {"greedy": GREEDY, "corners": CORNERS, "flooder": FLOODER}
+HONEST = {"greedy": p.GREEDY, "corners": p.CORNERS, "flooder": p.FLOODER}
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +29,9 @@ def contest(tmp_path_factory: pytest.TempPathFactory):
     secret.write_text("{}")
     teacher = Path(course.__file__)
     hostile = {
-        "looper": LOOPER, "crasher": CRASHER, "illegal": ILLEGAL, "malformed": MALFORMED,
-        "piper": PIPER, "importer": IMPORTER,
-        "snooper": snooper(
+        "looper": p.LOOPER, "crasher": p.CRASHER, "illegal": p.ILLEGAL, "malformed": p.MALFORMED,
+        "piper": p.PIPER, "importer": p.IMPORTER,
+        "snooper": p.snooper(
             [str(secret), str(teacher), str(Path(reversi.__file__)), "/etc/passwd",
              "/root/.bashrc", "/sandbox/../etc/hostname"],
             [str(secret.parent.parent), "/root", "/work", "/etc", str(Path.cwd())],
@@ -90,7 +87,7 @@ def test_honest_games_end_exactly_as_when_played_directly(contest):
         seed = SETTINGS.seed * 100_000 + number
 
         def player(name: str, game_seed: int):
-            return entrant("easy")(game_seed) if name == "Easy" else Direct(name, HONEST[name])
+            return entrant("easy")(game_seed) if name == "Easy" else p.Direct(name, HONEST[name])
 
         direct = play_game(player(game.black, seed), player(game.white, seed + 1), openings[0], 6)
         assert game.outcome == direct, (game.describe(), direct)
