@@ -35,7 +35,7 @@ th:nth-child(2), td:nth-child(2) { text-align: left; }
 """
 STEP_SCRIPT = """
 (function () {
-  const frames = Array.from(document.querySelectorAll('.replay .frame'));
+  const frames = Array.from(document.querySelectorAll('.replay .position'));
   const caption = document.querySelector('.replay .caption');
   let at = 0;
   function show(i) {
@@ -195,7 +195,7 @@ def game_page(game: Played, number: int) -> str:
         if ply == len(shown) - 1:
             caption += " " + game.describe()
         picture = board_svg(board, highlight=flipped, last_move=last, size_px=360)
-        frames.append(f"<div class='frame' data-caption='{html.escape(caption, quote=True)}'"
+        frames.append(f"<div class='position' data-caption='{html.escape(caption, quote=True)}'"
                       f"{'' if ply == 0 else ' hidden'}>{picture}</div>")  # fmt: skip
     title = f"Game {number}: {game.black} (Black) v {game.white} (White)"
     body = (

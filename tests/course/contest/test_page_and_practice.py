@@ -39,7 +39,7 @@ def test_a_replay_shows_every_position_of_the_game(levels_contest):
     assert len(shown) == len(game.moves) + 1
     assert shown[-1][0] == kit.board and shown[0][0] == Board(6)
     text = game_page(game, 1)
-    assert text.count("class='frame'") == len(shown)
+    assert text.count("class='position'") == len(shown)
     assert text.count(" hidden>") == len(shown) - 1
     assert "data-caption='Move 1 of " in text and "(the opening)" in text
     assert game.describe() in text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
