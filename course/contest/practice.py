@@ -26,7 +26,7 @@ from course.tournament import entrant, random_openings
 from reversi.errors import ArgumentError
 
 
-@dataclass
+@dataclass(repr=False)
 class Practice:
     """The practice games and what went wrong in them; shows itself as a small report."""
 
@@ -45,6 +45,9 @@ class Practice:
         wins = sum(g.winner == self.name for g in self.games)
         draws = sum(g.winner is None for g in self.games)
         return wins, draws, len(self.games) - wins - draws
+
+    def __repr__(self) -> str:
+        return str(self)
 
     def __str__(self) -> str:
         wins, draws, losses = self.score()
