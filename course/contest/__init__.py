@@ -19,6 +19,8 @@ In a student's notebook::
         return board.legal_moves(color)[0]
 
     try_player(choose, against="easy")
+
+and in the teacher's: ``run_tournament("classroom-data/handins", levels=["easy"])``.
 """
 
 from __future__ import annotations
@@ -27,13 +29,17 @@ from typing import Any
 
 from course.contest.practice import try_player
 
-__all__ = ["BLACK", "PASS", "WHITE", "try_player"]
+__all__ = ["BLACK", "PASS", "WHITE", "run_tournament", "try_player"]
 
 
 def __getattr__(name: str) -> Any:
     """``BLACK``, ``WHITE``, ``PASS``, ``Square``, ``Board``: the plain runtime's, as in the tournament."""
     from course.contest.plain import PLAYER, plain
 
+    if name == "run_tournament":
+        from course.contest.cli import run_tournament
+
+        return run_tournament
     if name in PLAYER.names:
         return getattr(plain(), name)
     raise AttributeError(f"module 'course.contest' has no attribute {name!r}")

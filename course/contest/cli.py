@@ -16,9 +16,36 @@ from course.arguments import existing_folder, names, output_folder, seconds, who
 from course.contest.handins import PROJECT_NAMES, collect
 from course.contest.page import write_results
 from course.contest.referee import Played
-from course.contest.roundrobin import LEVEL_KINDS, Settings, level_entrants, play_contest
+from course.contest.roundrobin import (
+    DEFAULT_SETTINGS,
+    LEVEL_KINDS,
+    Contest,
+    Settings,
+    level_entrants,
+    play_contest,
+)
 from course.grading.sandbox import IsolationError, Sandbox
-from reversi.errors import ReversiError
+from reversi.errors import ArgumentError, ReversiError
+
+
+def run_tournament(
+    folder: str | Path,
+    levels: tuple[str, ...] | list[str] = ("easy", "medium", "hard"),
+    out: str | Path = "tournament-results",
+    settings: Settings = DEFAULT_SETTINGS,
+) -> Contest:
+    """The tournament from a notebook cell: collect, play, write the pages; returns the games.
+
+    The same as the command (without its progress lines); a folder without players, an
+    unknown level or a machine that cannot isolate (unless ``settings.isolated`` is False)
+    raises the kit's error.
+    """
+    students, _ = collect(Path(folder))
+    if not students:
+        raise ArgumentError(f"{str(folder)!r} holds no player notebooks")
+    contest = play_contest([*students, *level_entrants(list(levels))], settings)
+    write_results(contest, Path(out))
+    return contest
 
 
 def even_games(value: str) -> int:

@@ -185,7 +185,9 @@ def game_page(game: Played, number: int) -> str:
             move = game.moves[ply - 1]
             who = f"{game.name_of(color)} ({color})"
             caption = f"Move {ply} of {len(game.moves)}: {who} " + (
-                "passes" if last is None else f"plays {move}, turning {len(flipped)} disc{'' if len(flipped) == 1 else 's'}"
+                "passes"
+                if last is None
+                else f"plays {move}, turning {len(flipped)} disc{'' if len(flipped) == 1 else 's'}"
             )
             if ply <= len(game.opening):
                 caption += " (the opening)"

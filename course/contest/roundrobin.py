@@ -59,6 +59,10 @@ class Settings:
     isolated: bool = True
 
 
+#: The settings a tournament has unless told otherwise.
+DEFAULT_SETTINGS = Settings()
+
+
 @dataclass
 class Contest:
     """Every game of a tournament and its entrants; the tables are worked out from the games."""

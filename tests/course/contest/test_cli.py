@@ -93,3 +93,16 @@ def test_without_isolation_the_page_says_so(tmp_path):
     assert main(["tournament", str(tmp_path / "in"), "--levels", "", "--no-isolation",
                  "--out", str(out)]) == 0  # fmt: skip
     assert "The students' code was NOT isolated" in (out / "index.html").read_text()
+
+
+def test_the_tournament_runs_from_a_notebook_cell(tmp_path):
+    from course.contest import run_tournament
+    from course.contest.roundrobin import Settings
+    from reversi.errors import ReversiError
+
+    notebook(tmp_path / "in" / "ann__player.ipynb", GREEDY)
+    contest = run_tournament(tmp_path / "in", ["beginner"], tmp_path / "out", Settings(size=6))
+    assert [g.black for g in contest.games] == ["ann", "Beginner"]
+    assert (tmp_path / "out" / "games" / "game-002.html").is_file()
+    with pytest.raises(ReversiError, match="holds no player notebooks"):
+        run_tournament(tmp_path / "out", ["beginner"], tmp_path / "out2")

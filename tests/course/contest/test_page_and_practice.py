@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+import course.contest
+from course import arguments
 from course.contest import page, plain, practice, referee, try_player
 from course.contest.handins import Entrant
 from course.contest.page import game_page, leaderboard_page, results_chart, write_results
@@ -18,7 +20,7 @@ from reversi.errors import ReversiError
 from reversi.game import Game
 
 
-@pytest.mark.parametrize("module", [plain, practice], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [plain, practice, arguments], ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     failures, tried = doctest.testmod(module)
     assert tried > 0 and failures == 0
@@ -28,6 +30,15 @@ def test_docstring_examples(module):
 def levels_contest() -> Contest:
     entrants = [Entrant("<b>Ann</b> & co", level="beginner"), Entrant("Easy", level="easy")]
     return play_contest(entrants, Settings(games_per_pair=2, size=6, seed=4))
+
+
+def test_a_notebook_gets_the_plain_runtime_names_from_course_contest():
+    module = plain.plain()
+    for name in plain.PLAYER.names:
+        assert getattr(course.contest, name) is getattr(module, name)
+    assert str(course.contest.BLACK.opponent) == "White"
+    with pytest.raises(AttributeError, match="has no attribute 'Game'"):
+        course.contest.Game  # noqa: B018
 
 
 def test_a_replay_shows_every_position_of_the_game(levels_contest):
