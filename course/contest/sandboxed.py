@@ -58,7 +58,11 @@ class SandboxSeat:
             wall=self.total_time + self.load_time, cpu=math.ceil(self.total_time + self.load_time),
             line_bytes=LINE_BYTES, total_bytes=1 << 20, lines=1000,
         )  # fmt: skip
-        self.run = self.sandbox.start(self.files(), "runner.py", limits)
+        try:
+            self.run = self.sandbox.start(self.files(), "runner.py", limits)
+        except OSError as error:  # the machine is out of processes or files: this game only
+            self.broken = f"its program could not start ({error.strerror or error})"
+            return
         reply = self._reply(self.load_time, "to load the notebook")
         if "problem" in reply:
             self.broken = str(reply["problem"])

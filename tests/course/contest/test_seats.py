@@ -61,3 +61,16 @@ def test_the_process_is_gone_after_the_game(sandbox):
     seat = SandboxSeat("student", (GREEDY,), sandbox)
     referee(seat, LevelSeat("Easy", entrant("easy")(0)), (), 6)
     assert seat.run is None
+
+
+def test_a_player_that_cannot_start_loses_only_its_game():
+    class Exhausted(Sandbox):
+        def __init__(self) -> None:
+            self.isolated = True
+
+        def start(self, *args, **kwargs):
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    game = play(Exhausted(), GREEDY)
+    assert game.forfeit is not None and game.winner == "Easy"
+    assert game.forfeit.reason == "its program could not start (Resource temporarily unavailable)"
