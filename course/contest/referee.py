@@ -150,12 +150,13 @@ class Played:
         return margin if name == self.black else -margin
 
     def describe(self) -> str:
-        """``'ann wins 40-24'``, ``'a draw 32-32'``, plus the forfeit's reason."""
+        """``'ann wins 40-24'``, ``'a draw 32-32'``, or who lost by a fault, where and why."""
         score = f"{self.outcome.black}-{self.outcome.white}"
-        said = f"{self.winner} wins {score}" if self.winner else f"a draw {score}"
         if self.forfeit:
-            said += f" ({self.name_of(self.forfeit.color)} loses the game: {self.forfeit.reason})"
-        return said
+            loser = self.name_of(self.forfeit.color)
+            return (f"{self.winner} wins ({loser} loses the game at {score}: "
+                    f"{self.forfeit.reason})")  # fmt: skip
+        return f"{self.winner} wins {score}" if self.winner else f"a draw {score}"
 
 
 def referee(
