@@ -14,6 +14,10 @@ python -m course release [NAME ...] [--check]
     with --check, only say whether the committed copies are up to date
 python -m course worksheets --out DIR [--notebooks DIR] [--no-pdf]
     write a printable worksheet per lesson (HTML, and PDF when Chromium is installed)
+python -m course tournament HANDIN-FOLDER [--levels easy,medium,hard] [--move-time S]
+        [--games-per-pair N] [--out DIR] [--seed N]
+    the class tournament: every student's player (run in the sandbox) and the kit's levels,
+    each against each; a leaderboard page with every game replayable, and CSVs
 python -m course serve [--host H] [--port P] [--data DIR] [--grace S] [--move-time S]
     run the class server for network play until Ctrl-C (see course.classroom)
 
@@ -263,6 +267,18 @@ def _worksheets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    from course.contest.cli import add_arguments
+
+    add_arguments(parser)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from course.contest.cli import run
+
+    return run(args)
+
+
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 #: name: (help, add its arguments, run it)
@@ -276,6 +292,11 @@ COMMANDS: dict[str, Command] = {
         _worksheets,
     ),
     "serve": ("run the class server for network play", _serve_arguments, _serve),
+    "tournament": (
+        "the class tournament of students' players and the levels",
+        _tournament_arguments,
+        _tournament,
+    ),
 }
 
 

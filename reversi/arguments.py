@@ -239,3 +239,28 @@ def deadline(value: str) -> tuple[str, datetime.datetime]:
     if name and not (name.isascii() and all(c.isalnum() or c in "_-" for c in name)):
         raise argparse.ArgumentTypeError(f"{name[:40]!r} is not an exercise name")
     return name, moment(when)
+
+
+def names(allowed: tuple[str, ...] | list[str]) -> Callable[[str], list[str]]:
+    """A type for a comma-separated list of names, each one of ``allowed`` (no repeats).
+
+    >>> names(["easy", "hard"])("easy, hard")
+    ['easy', 'hard']
+    >>> names(["easy", "hard"])("easy,expert")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 'expert' is not one of easy, hard
+    """
+
+    def read(value: str) -> list[str]:
+        chosen = [part.strip().lower() for part in _text(value).split(",") if part.strip()]
+        for name in chosen:
+            if name not in allowed:
+                raise argparse.ArgumentTypeError(
+                    f"{name[:40]!r} is not one of {', '.join(allowed)}"
+                )
+        if len(set(chosen)) != len(chosen):
+            raise argparse.ArgumentTypeError(f"names a choice twice: {value[:80]!r}")
+        return chosen
+
+    read.__name__ = "list of names"
+    return read

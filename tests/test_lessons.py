@@ -35,7 +35,7 @@ LESSONS = [
     "06_class_play",
 ]
 #: Optional notebooks: an extension for strong students and a short reference.
-EXTRAS = ["extra_inside_the_package", "reference_saves_timers_pictures"]
+EXTRAS = ["extra_inside_the_package", "reference_saves_timers_pictures", "project_tournament"]
 #: A code cell longer than this is a sign that logic should move into a package.
 MAX_CODE_LINES = 15
 
