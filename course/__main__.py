@@ -11,6 +11,9 @@ python -m course release [NAME ...] [--check]
     with --check, only say whether the committed copies are up to date
 python -m course serve [--host H] [--port P] [--data DIR] [--grace S] [--move-time S]
     run the class server for network play until Ctrl-C (see course.classroom)
+python -m course site build [--out DIR] [--pyodide-packages FOLDER]
+    make the browser classroom: a static JupyterLite site of the lessons, the released
+    exercises and the kit (see course.site)
 
 Each subcommand is a pair of functions in :data:`COMMANDS` (its arguments, and what it
 does), so a new one is one more entry.
@@ -134,6 +137,18 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export)
 
 
+def _site_arguments(parser: argparse.ArgumentParser) -> None:
+    from course.site import cli
+
+    cli.add_arguments(parser)
+
+
+def _site(args: argparse.Namespace) -> int:
+    from course.site import cli
+
+    return cli.run(args)
+
+
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 #: name: (help, add its arguments, run it)
@@ -142,6 +157,7 @@ COMMANDS: dict[str, Command] = {
     "grade": ("grade a folder of submissions: CSV, feedback pages", _grade_arguments, _grade),
     "release": ("make the student copies from the teacher sources", _release_arguments, _release),
     "serve": ("run the class server for network play", _serve_arguments, _serve),
+    "site": ("build the browser classroom (a JupyterLite site)", _site_arguments, _site),
 }
 
 
