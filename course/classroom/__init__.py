@@ -4,7 +4,7 @@ The layers, each using only the ones before it::
 
     protocol (messages, limits, validation) -> people (roles, routes, seats) -> views (the state)
         -> room (the rules of a room, sans-I/O)
-        -> storage (SQLite) -> server (asyncio + websockets)
+        -> storage (SQLite) -> server (an ASGI app: Starlette + uvicorn)
     protocol -> client (a connection, asyncio) -> board (the widget; the only one importing ipywidgets)
 
 ``python -m course serve`` starts a server; ``from course import join`` gives the

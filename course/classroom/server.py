@@ -1,18 +1,25 @@
-"""The class server: the asyncio shell around the rooms, on the ``websockets`` library.
+"""The class server: the rooms as an ASGI app (Starlette routes, served by uvicorn).
 
 The server owns the sockets, the clock and the database; the rules live in
 :class:`~course.classroom.room.Room` (and, below it, :class:`reversi.Game`).
+:func:`build_app` makes the Starlette app: the rooms' WebSocket at ``/`` and
+``/room`` (so ``join("ws://HOST:PORT", ...)`` works), the teacher's overview under
+``/teacher``, and whatever ``extra_routes`` another part of the kit adds on the
+same port (the static site, the hand-ins).  Its lifespan starts and stops the
+:class:`ClassServer`: the clock ticker and the database.
+
 Each connection's first message is a ``hello``; every message after it is read,
 rate-limited, checked by :func:`~course.classroom.protocol.parse` and handed to
-its room, whose answer is delivered and stored.  A background task ticks every
-room's clocks and grace times.
+its room, whose answer is stored and then delivered.  Each connection has an
+outbox drained by its own writer task, so a slow reader delays only itself (and
+is cut off when its outbox is full).
 
 Trust boundary: a connected peer can send anything.  What it sends is read as
-text of bounded size (the library drops frames over
-:data:`~course.classroom.protocol.MAX_FRAME_BYTES`), validated into plain values,
-and decided on here; nothing it computed is trusted.  An error in one message is
-answered to its sender alone and never touches another room.  This module
-imports no widget library.
+text of bounded size (uvicorn closes a connection whose frame is over
+:data:`~course.classroom.protocol.MAX_FRAME_BYTES`, code 1009), validated into
+plain values, and decided on here; nothing it computed is trusted.  An error in
+one message is answered to its sender alone and never touches another room.
+This module imports no widget library.
 """
 
 from __future__ import annotations
@@ -23,18 +30,22 @@ import hmac
 import logging
 import os
 import secrets
+import socket as sockets
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 
-from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
-from websockets.exceptions import ConnectionClosed
+import uvicorn
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from course.classroom.protocol import (
     MAX_DROPPED,
     MAX_FRAME_BYTES,
     RATE_BURST,
     RATE_PER_SECOND,
+    ClassroomError,
     MessageError,
     encode,
     error,
@@ -49,6 +60,8 @@ TICK = 0.2
 HELLO_TIMEOUT = 10.0
 #: Rooms one server keeps (a class of 30 needs 15 tables; a flood of new names is refused).
 MAX_ROOMS = 500
+#: Messages waiting to be written to one connection; a reader that falls this far behind is cut off.
+OUTBOX = 256
 
 log = logging.getLogger("course.classroom")
 
@@ -76,8 +89,68 @@ class RateLimit:
         return False
 
 
+class Connection:
+    """One WebSocket of the rooms: what the rooms know it by, and its outbox.
+
+    :meth:`send` never waits: it queues the text for the writer task, which writes
+    in order; :meth:`close` queues the close after what is already queued.
+    """
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        client = websocket.client
+        self.address = client.host if client else "unknown"
+        self.outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(OUTBOX)
+        self.closing = False
+
+    def send(self, text: str) -> bool:
+        """Queue ``text``; False if the connection is closing or too far behind (then it is cut off)."""
+        if self.closing:
+            return False
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning(
+                "cutting off a connection from %s: it does not read its messages", self.address
+            )
+            self.closing = True
+            self._drop_queue()
+            self.outbox.put_nowait((1008, "too slow: messages were piling up"))
+            return False
+        return True
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close after what is already queued."""
+        if self.closing:
+            return
+        self.closing = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait((code, reason[:100]))
+
+    async def write_forever(self) -> None:
+        """Write the outbox to the socket until closed (run as the connection's task)."""
+        while True:
+            item = await self.outbox.get()
+            try:
+                if isinstance(item, tuple):
+                    await self.websocket.close(*item)
+                    return
+                await self.websocket.send_text(item)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.closing = True
+                return
+
+    def _drop_queue(self) -> None:
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+
+
 class ClassServer:
-    """Rooms, their connections and their database.  ``await start(host, port)``, then ``close()``.
+    """Rooms, their connections and their database.
+
+    In an app: ``build_app(ClassServer(...))`` (its lifespan calls :meth:`startup`
+    and :meth:`shutdown`).  In a test or a script: ``url = await start(host, port)``,
+    then ``await close()``, which serve the app with uvicorn in this event loop.
 
     ``data`` is the folder of the SQLite file (``":memory:"`` for none); running
     games found there are resumed.  ``teacher_key`` (random if left out) lets a
@@ -97,128 +170,183 @@ class ClassServer:
         self.clock = clock
         self.storage = Storage(data)
         self.rooms = {room.name: room for room in self.storage.load_rooms(clock(), self.settings)}
-        self.sockets: dict[ServerConnection, str] = {}  # connection -> its room's name
+        self.sockets: dict[Connection, str] = {}  # connection -> its room's name
         self.messages_in = 0
         self.messages_out = 0
-        self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
-        self._closing: set[asyncio.Task[None]] = set()
+        self._uvicorn: uvicorn.Server | None = None
+        self._serving: asyncio.Task[None] | None = None
+        self._address: tuple[str, int] | None = None
 
     @property
     def resumed(self) -> list[str]:
         """Names of the rooms whose game was resumed from the database and is still running."""
         return sorted(name for name, room in self.rooms.items() if room.running)
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
-        """Listen on ``host``:``port`` (0: a free port); returns the address for ``join``."""
-        self._server = await serve(
-            self._connection, host, port, max_size=MAX_FRAME_BYTES, max_queue=16,
-            ping_interval=10, ping_timeout=10, close_timeout=2, compression=None,
-        )  # fmt: skip
-        self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
-        return self.url
+    # -- the app's lifespan --------------------------------------------------------------
 
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "the server has not started"
-        host, port = list(self._server.sockets)[0].getsockname()[:2]
-        return f"ws://{host}:{port}"
+    async def startup(self) -> None:
+        """Start the clocks (the app's lifespan calls it)."""
+        if self._ticker is None:
+            self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
 
-    async def close(self) -> None:
-        """Stop listening, close every connection, store every room and close the database."""
+    async def shutdown(self) -> None:
+        """Stop the clocks, store every room and close the database (the app's lifespan calls it)."""
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
+            self._ticker = None
         for room in self.rooms.values():
             self.storage.save(room)
         self.storage.close()
 
+    # -- serving it here -----------------------------------------------------------------
+
+    async def start(
+        self, host: str = "127.0.0.1", port: int = 0, app: Starlette | None = None
+    ) -> str:
+        """Serve ``app`` (the rooms alone by default) on ``host``:``port`` (0: a free port); returns the URL."""
+        listening = listen(host, port)
+        self._address = listening.getsockname()[:2]
+        self._uvicorn = quiet_server(app or build_app(self))
+        self._serving = asyncio.get_running_loop().create_task(
+            self._uvicorn.serve(sockets=[listening])
+        )
+        while not self._uvicorn.started:
+            if self._serving.done():
+                self._serving.result()
+                raise ClassroomError(f"the class server did not start on {host}:{port}")
+            await asyncio.sleep(0.01)
+        return self.url
+
+    @property
+    def url(self) -> str:
+        assert self._address is not None, "the server has not started"
+        host, port = self._address
+        return f"ws://{host}:{port}"
+
+    async def close(self) -> None:
+        """Stop serving (closing every connection), then the lifespan stores everything."""
+        if self._uvicorn is not None and self._serving is not None:
+            self._uvicorn.should_exit = True
+            await self._serving
+            self._uvicorn = self._serving = None
+
     # -- one connection -------------------------------------------------------------------
 
-    async def _connection(self, socket: ServerConnection) -> None:
-        bucket = RateLimit(now=self.clock())
+    async def connection(self, websocket: WebSocket) -> None:
+        """The ASGI WebSocket endpoint of the rooms: one person in one room."""
+        await websocket.accept()
+        conn = Connection(websocket)
+        writer = asyncio.get_running_loop().create_task(conn.write_forever())
         try:
-            room = await self._hello(socket, bucket)
-            if room is None:
-                return
-            async for raw in socket:
-                self.messages_in += 1
-                if not bucket.allow(self.clock()):
-                    if bucket.dropped == 1 or bucket.dropped % 50 == 0:
-                        self._send(socket, error("too many messages: slow down (they were dropped)"))
-                    if bucket.dropped >= MAX_DROPPED:
-                        await socket.close(1008, "too many messages")
-                        return
-                    continue
-                try:
-                    message = parse(raw)
-                except MessageError as refused:
-                    self._send(socket, error(str(refused)))
-                    continue
-                if message["type"] == "hello":
-                    self._send(socket, error("you are already in a room: one room per connection", "hello"))
-                    continue
-                self._deliver(room, room.handle(socket, message, self.clock()))
-                if room.closed:
-                    return
-        except ConnectionClosed:
+            await self._converse(conn)
+        except WebSocketDisconnect:
             pass
         finally:
-            name = self.sockets.pop(socket, None)
-            if name is not None and name in self.rooms:
-                room = self.rooms[name]
-                self._deliver(room, room.leave(socket, self.clock()))
-                if not room.members and not room.seats and room.game is None:
-                    del self.rooms[name]  # nobody there and nothing played: forget it
+            self._left(conn)
+            conn.close()
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(writer, 2)
 
-    async def _hello(self, socket: ServerConnection, bucket: RateLimit) -> Room | None:
+    async def _converse(self, conn: Connection) -> None:
+        bucket = RateLimit(now=self.clock())
+        room = await self._hello(conn, bucket)
+        if room is None:
+            return
+        while not conn.closing:
+            raw = await receive(conn.websocket)
+            if raw is None:
+                return
+            self.messages_in += 1
+            if not self._within_rate(conn, bucket):
+                continue
+            try:
+                message = parse(raw)
+            except MessageError as refused:
+                self._send(conn, error(str(refused)))
+                continue
+            if message["type"] == "hello":
+                self._send(
+                    conn, error("you are already in a room: one room per connection", "hello")
+                )
+                continue
+            self._deliver(room, room.handle(conn, message, self.clock()))
+            if room.closed:
+                return
+
+    def _within_rate(self, conn: Connection, bucket: RateLimit) -> bool:
+        if bucket.allow(self.clock()):
+            return True
+        if bucket.dropped == 1 or bucket.dropped % 50 == 0:
+            self._send(conn, error("too many messages: slow down (they were dropped)"))
+        if bucket.dropped >= MAX_DROPPED:
+            conn.close(1008, "too many messages")
+        return False
+
+    def _left(self, conn: Connection) -> None:
+        name = self.sockets.pop(conn, None)
+        if name is not None and name in self.rooms:
+            room = self.rooms[name]
+            self._deliver(room, room.leave(conn, self.clock()))
+            if not room.members and not room.seats and room.game is None:
+                del self.rooms[name]  # nobody there and nothing played: forget it
+
+    async def _hello(self, conn: Connection, bucket: RateLimit) -> Room | None:
         """Read messages until a valid hello joins a room (errors are answered, not fatal)."""
         deadline = self.clock() + HELLO_TIMEOUT
-        while True:
+        while not conn.closing:
             try:
-                raw = await asyncio.wait_for(socket.recv(), max(0.1, deadline - self.clock()))
+                raw = await asyncio.wait_for(
+                    receive(conn.websocket), max(0.1, deadline - self.clock())
+                )
             except asyncio.TimeoutError:
-                await socket.close(1008, "no hello")
+                conn.close(1008, "no hello")
+                return None
+            if raw is None:
                 return None
             self.messages_in += 1
-            if not bucket.allow(self.clock()):
-                if bucket.dropped >= MAX_DROPPED:
-                    await socket.close(1008, "too many messages")
-                    return None
+            if not self._within_rate(conn, bucket):
                 continue
             try:
                 hello = parse(raw)
                 if hello["type"] != "hello":
-                    raise MessageError(f"say hello first (a {hello['type']!r} message came before it)")
+                    raise MessageError(
+                        f"say hello first (a {hello['type']!r} message came before it)"
+                    )
             except MessageError as refused:
-                self._send(socket, error(str(refused), "hello"))
+                self._send(conn, error(str(refused), "hello"))
                 continue
-            teacher = "key" in hello
-            if teacher and not hmac.compare_digest(hello["key"].encode(), self.teacher_key.encode()):
-                self._send(socket, error("that is not the teacher key of this server", "hello"))
-                continue
-            room = self.rooms.get(hello["room"])
-            new = room is None
-            if room is None:
-                if len(self.rooms) >= MAX_ROOMS:
-                    self._send(socket, error(f"this server already has {MAX_ROOMS} rooms", "hello"))
-                    continue
-                room = Room(hello["room"], self.settings, now=self.clock())
-            out = room.join(socket, hello, self.clock(), teacher=teacher)
-            if socket in room.members:
-                self.rooms[room.name] = room
-                self.sockets[socket] = room.name
-                self._deliver(room, out)
+            room = self._join(conn, hello)
+            if room is not None:
                 return room
-            if new:  # a refused hello leaves no empty room behind
-                for _, message in out:
-                    self._send(socket, message)
-            else:
-                self._deliver(room, out)
+        return None
+
+    def _join(self, conn: Connection, hello: dict[str, Any]) -> Room | None:
+        teacher = "key" in hello
+        if teacher and not hmac.compare_digest(hello["key"].encode(), self.teacher_key.encode()):
+            self._send(conn, error("that is not the teacher key of this server", "hello"))
+            return None
+        room = self.rooms.get(hello["room"])
+        new = room is None
+        if room is None:
+            if len(self.rooms) >= MAX_ROOMS:
+                self._send(conn, error(f"this server already has {MAX_ROOMS} rooms", "hello"))
+                return None
+            room = Room(hello["room"], self.settings, now=self.clock())
+        out = room.join(conn, hello, self.clock(), teacher=teacher)
+        if conn in room.members:
+            self.rooms[room.name] = room
+            self.sockets[conn] = room.name
+            self._deliver(room, out)
+            return room
+        if new:  # a refused hello leaves no empty room behind
+            for _, message in out:
+                self._send(conn, message)
+        else:
+            self._deliver(room, out)
+        return None
 
     # -- delivering and storing --------------------------------------------------------------
 
@@ -226,19 +354,18 @@ class ClassServer:
         self.storage.save(room)  # stored first: whatever anyone was told survives a crash
         for to, message in out:
             text = encode(message)
-            sockets = [c for c in to if isinstance(c, ServerConnection)]
-            broadcast(sockets, text)
-            self.messages_out += len(sockets)
+            for conn in to:
+                if isinstance(conn, Connection) and conn.send(text):
+                    self.messages_out += 1
             if message["type"] == "closed":
-                for socket in sockets:
-                    self.sockets.pop(socket, None)
-                    task = asyncio.get_running_loop().create_task(socket.close(1000, message["reason"][:100]))
-                    self._closing.add(task)
-                    task.add_done_callback(self._closing.discard)
+                for conn in to:
+                    if isinstance(conn, Connection):
+                        self.sockets.pop(conn, None)
+                        conn.close(1000, message["reason"])
 
-    def _send(self, socket: ServerConnection, message: dict[str, Any]) -> None:
-        broadcast([socket], encode(message))
-        self.messages_out += 1
+    def _send(self, conn: Connection, message: dict[str, Any]) -> None:
+        if conn.send(encode(message)):
+            self.messages_out += 1
 
     async def _tick_forever(self) -> None:
         while True:
@@ -251,18 +378,96 @@ class ClassServer:
                     log.exception("room %s failed to tick", room.name)
 
 
+async def receive(websocket: WebSocket) -> str | bytes | None:
+    """The next text or binary frame, or None once the peer has gone."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        if message.get("text") is not None:
+            return str(message["text"])
+        if message.get("bytes") is not None:
+            return bytes(message["bytes"])
+
+
+def build_app(
+    server: ClassServer | None = None,
+    *,
+    extra_routes: Sequence[BaseRoute] = (),
+    **options: Any,
+) -> Starlette:
+    """The Starlette app of the class server: the rooms' WebSocket, then ``extra_routes``.
+
+    ``server`` is the :class:`ClassServer` to serve (made from ``options``, the
+    arguments of :class:`ClassServer`, if left out); ``app.state.classroom`` holds
+    it.  The app's lifespan starts and stops it.
+    """
+    classroom = server if server is not None else ClassServer(**options)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await classroom.startup()
+        try:
+            yield
+        finally:
+            await classroom.shutdown()
+
+    routes: list[BaseRoute] = [
+        WebSocketRoute("/", classroom.connection),
+        WebSocketRoute("/room", classroom.connection),
+        *extra_routes,
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.classroom = classroom
+    return app
+
+
+class _QuietServer(uvicorn.Server):
+    """uvicorn without its own signal handling: the caller decides what Ctrl-C and SIGTERM do."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def quiet_server(app: Starlette) -> uvicorn.Server:
+    """A uvicorn server for ``app`` with the rooms' WebSocket limits (frame size, pings, no compression)."""
+    config = uvicorn.Config(
+        app, lifespan="on", log_level="warning", access_log=False, ws="websockets-sansio",
+        ws_max_size=MAX_FRAME_BYTES, ws_ping_interval=10, ws_ping_timeout=10,
+        ws_per_message_deflate=False, timeout_graceful_shutdown=5,
+    )  # fmt: skip
+    return _QuietServer(config)
+
+
+def listen(host: str, port: int) -> sockets.socket:
+    """A listening TCP socket on ``host``:``port`` (raises OSError if it is taken)."""
+    family = sockets.AF_INET6 if ":" in host else sockets.AF_INET
+    listening = sockets.socket(family, sockets.SOCK_STREAM)
+    listening.setsockopt(sockets.SOL_SOCKET, sockets.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+        listening.listen(128)
+    except OSError:
+        listening.close()
+        raise
+    listening.set_inheritable(True)
+    return listening
+
+
 async def run(
     host: str,
     port: int,
     data: str | os.PathLike[str],
     settings: RoomSettings,
     print_: Callable[[str], Any] = print,
+    extra_routes: Sequence[BaseRoute] = (),
 ) -> None:
     """Serve until cancelled (Ctrl-C) or SIGTERM, printing what the teacher needs to know."""
     import signal
 
     server = ClassServer(data, settings)
-    url = await server.start(host, port)
+    url = await server.start(host, port, build_app(server, extra_routes=extra_routes))
     stop = asyncio.get_running_loop().create_future()
     with contextlib.suppress(NotImplementedError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.cancel)
@@ -270,7 +475,9 @@ async def run(
     print_(f"Class server listening on {url} ({clock}; seats held {settings.grace:g} s)")
     if host in ("0.0.0.0", "::"):
         print_("Give students this machine's address in place of the 0.0.0.0 above.")
-    print_(f'Students join with:  from course import join; join("{url}", room="table-1", name="Ada")')
+    print_(
+        f'Students join with:  from course import join; join("{url}", room="table-1", name="Ada")'
+    )
     print_(f"Teacher key: {server.teacher_key}")
     if server.resumed:
         print_(f"Resumed games in rooms: {', '.join(server.resumed)}")
@@ -283,6 +490,8 @@ async def run(
         await server.close()
         storage = server.storage
         mean = 1000 * storage.write_seconds / max(1, storage.writes)
-        print_(f"Stored {storage.writes} changes ({mean:.2f} ms each on average); "
-               f"{server.messages_in} messages in, {server.messages_out} out.")
+        print_(
+            f"Stored {storage.writes} changes ({mean:.2f} ms each on average); "
+            f"{server.messages_in} messages in, {server.messages_out} out."
+        )
         print_("Class server stopped; everything is stored.")

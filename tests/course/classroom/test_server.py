@@ -71,6 +71,7 @@ def test_refusals_reach_only_their_sender_and_change_nothing(class_server):
             assert reason in await who.expect_error()
         # Nothing of that reached the others: the next thing they got is Bob's chat line.
         assert await nothing_else(ada, bob, "barrier 1") == []
+        await cy.wait_for(lambda m: m["type"] == "chat" and m["text"] == "barrier 1")  # it was on its way
         assert [m["type"] for m in await nothing_else(cy, bob, "barrier 2")] == []
         assert game_of(cy)["plies"] == 1 and game_of(cy)["turn"] == "white"
         await cy.say("go Ada!")  # observers' chat stays with observers while the game runs
@@ -284,5 +285,37 @@ def test_refused_hellos_leave_no_room_and_empty_rooms_are_forgotten():
             assert "lobby" not in server.rooms
         finally:
             await server.close()
+
+    run(scenario())
+
+
+def test_the_app_serves_the_rooms_at_slash_and_slash_room_beside_extra_routes():
+    """Contract 1: build_app(extra_routes=...) puts other pages on the same port as the rooms."""
+    import urllib.request
+
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    from course.classroom.server import ClassServer, build_app
+
+    async def hello_page(request):  # type: ignore[no-untyped-def]
+        return PlainTextResponse("a page beside the rooms")
+
+    async def scenario() -> None:
+        server = ClassServer()
+        url = await server.start(app=build_app(server, extra_routes=[Route("/site", hello_page)]))
+        try:
+            ada = await RoomClient(url, "t1", "Ada").connect()
+            bob = await RoomClient(url + "/room", "t1", "Bob").connect()
+            assert (ada.role, bob.role) == ("black", "white")
+            await ada.move("d3")
+            assert (await settled(bob, 1))["last"]["square"] == "d3"
+            http = url.replace("ws://", "http://") + "/site"
+            page = await asyncio.to_thread(lambda: urllib.request.urlopen(http, timeout=5).read())
+            assert page == b"a page beside the rooms"
+            assert server._ticker is not None  # the lifespan started the clocks
+        finally:
+            await server.close()
+        assert server._ticker is None  # and stopped them
 
     run(scenario())
