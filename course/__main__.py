@@ -26,6 +26,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from course.grading import checker
 from course.grading.notebook import NotebookError
@@ -122,6 +123,8 @@ def _release(args: argparse.Namespace) -> int:
 
 
 def _serve_arguments(serve: argparse.ArgumentParser) -> None:
+    from course.arguments import output_folder
+
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to accept other machines")
     serve.add_argument("--port", type=int, default=8765, help="0 picks a free port")
     serve.add_argument("--data", type=Path, default=Path("classroom-data"), help="database folder")
@@ -129,12 +132,34 @@ def _serve_arguments(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--move-time", type=float, default=None, help="seconds per move")
     serve.add_argument("--export", type=Path, default=None, metavar="FOLDER",
                        help="write the finished games as save files and exit")  # fmt: skip
+    serve.add_argument("--site", type=output_folder, default=None, metavar="FOLDER",
+                       help="the browser classroom to serve (default: build/site; built if missing)")  # fmt: skip
+    serve.add_argument("--no-site", action="store_true", help="serve the rooms only")
 
 
 def _serve(args: argparse.Namespace) -> int:
     from course.classroom.cli import serve
 
-    return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export)
+    routes: list[Any] = []
+    if args.export is None and not args.no_site:
+        from course.site import SiteError
+        from course.site.build import OUT
+        from course.site.serving import prepare
+
+        try:
+            routes = prepare(args.site or OUT, args.data, lambda line: print(line, flush=True))
+        except SiteError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+    return serve(
+        args.host,
+        args.port,
+        args.data,
+        args.grace,
+        args.move_time,
+        args.export,
+        extra_routes=routes,
+    )
 
 
 def _site_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,9 +5,14 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from course.classroom.room import RoomSettings
+
+if TYPE_CHECKING:
+    from starlette.routing import BaseRoute
 
 
 def serve(
@@ -17,6 +22,7 @@ def serve(
     grace: float,
     move_time: float | None,
     export: Path | None = None,
+    extra_routes: Sequence[BaseRoute] = (),
 ) -> int:
     """Run the server until Ctrl-C (exit status 0), or export the finished games and exit."""
     if grace <= 0 or (move_time is not None and move_time <= 0):
@@ -42,7 +48,7 @@ def serve(
         print(line, flush=True)
 
     try:
-        asyncio.run(run(host, port, data, RoomSettings(move_time, grace), say))
+        asyncio.run(run(host, port, data, RoomSettings(move_time, grace), say, extra_routes))
     except KeyboardInterrupt:
         pass
     except OSError as failed:
