@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import sys
 from typing import Any
 
 import ipywidgets as w
@@ -231,9 +232,9 @@ class RoomBoard(w.VBox):
 
 
 def join(
-    url: str,
-    room: str,
-    name: str,
+    url: str | None = None,
+    room: str = "",
+    name: str = "",
     *,
     token: str | None = None,
     watch: bool = False,
@@ -246,7 +247,11 @@ def join(
     watches, as does anyone joining with ``watch=True``.  ``token`` brings a player
     back to their seat after the kernel restarted (``board.token`` shows it);
     ``key`` is the teacher key.  Needs a running asyncio loop, as in a notebook.
+    In the browser classroom (JupyterLite), leave ``url`` out: the board joins the
+    server that served the page.
     """
+    if not url:
+        url = _page_server()
     client = RoomClient(url, room_name(room), player_name(name), token=token, watch=watch, key=key)
     try:
         loop = asyncio.get_running_loop()
@@ -255,6 +260,14 @@ def join(
     board = RoomBoard(client, pixels)
     board.start_task = loop.create_task(board.start())
     return board
+
+
+def _page_server() -> str:
+    if sys.platform != "emscripten":
+        raise ClassroomError('give the class server\'s address: join("ws://HOST:PORT", room=..., name=...)')
+    from course.classroom.browser_socket import page_server
+
+    return page_server()
 
 
 def _turn_text(state: dict[str, Any], role: str | None) -> str:

@@ -47,7 +47,9 @@ def teacher_route(store: HandInStore) -> Route:
         key = getattr(classroom, "teacher_key", None)
         given = request.query_params.get("key", "")
         if key and not hmac.compare_digest(given.encode(), str(key).encode()):
-            return HTMLResponse("<p>Give the teacher key: /teacher/handins?key=KEY</p>", 403, headers=ISOLATION)
+            return HTMLResponse(
+                "<p>Give the teacher key: /teacher/handins?key=KEY</p>", 403, headers=ISOLATION
+            )
         document = (
             "<!doctype html><meta charset='utf-8'><meta http-equiv='refresh' content='10'>"
             f"<title>Hand-ins</title>{handins_html(store)}"
