@@ -261,6 +261,8 @@ class SiteBuild:
             "jupyter-lite-schema-version": 0,
             "jupyter-config-data": {
                 "appName": "Reversi kit",
+                # hand_in() saves the notebook through the page's app (window.jupyterapp)
+                "exposeAppInBrowser": "true",
                 "litePluginSettings": {KERNEL_PLUGIN: settings},
             },
         }
