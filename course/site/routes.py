@@ -3,10 +3,11 @@
 :func:`site_routes` gives the routes the class server adds beside its rooms (one port,
 one origin, so the browser never blocks the room connection).  The site is served
 with the MIME types a module worker and WebAssembly need, revalidated caching
-(ETag, 304), gzip taken from the ``.gz`` copies the build writes (:func:`course.site.build.compress_site`) (no compression work
-per request), and the cross-origin isolation headers (COOP/COEP) that let the kernel
-read its notebooks on a plain-http LAN address, where the site's service worker may
-not run.
+(ETag, 304) and gzip taken from the ``.gz`` copies the build writes
+(:func:`course.site.build.compress_site`), so a request costs no compression work.
+The kernel reads its files (``/drive``) through the site's service worker, which a
+browser runs only on ``localhost`` or https: on a plain-http LAN address the lessons
+and ``hand_in()`` still work, but reading files from a kernel cell does not.
 """
 
 from __future__ import annotations
@@ -40,12 +41,10 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
     ".map": "application/json",
 }
-#: Headers on every file: cross-origin isolation, so /drive works without the service worker.
-ISOLATION = {
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Embedder-Policy": "require-corp",
-    "Cross-Origin-Resource-Policy": "same-origin",
-}
+#: Headers on every answer.  No cross-origin isolation (COOP/COEP): with it, the Pyodide
+#: kernel of jupyterlite-pyodide-kernel 0.8.6 never finishes a cell in Chromium ("value.then
+#: is not a function"), seen in tests/browser/test_lite.py's first run.
+ISOLATION = {"X-Content-Type-Options": "nosniff", "Cross-Origin-Resource-Policy": "same-origin"}
 #: Folders whose files may be reused for a while without asking (their names carry hashes).
 STABLE = ("build/", "extensions/")
 
