@@ -155,10 +155,20 @@ class LitePage:
         self.page.mouse.click(box[0] + x * box[2], box[1] + y * box[2])
 
     def wait_text(self, selector: str, pattern: str, timeout: int = 30_000) -> str:
-        self.page.wait_for_function(
-            "([sel, pat]) => [...document.querySelectorAll(sel)].some(e => new RegExp(pat).test(e.textContent))",
-            arg=[f"{VISIBLE} {selector}", pattern], timeout=timeout, polling=200,
-        )  # fmt: skip
+        """Wait until an element matching ``selector`` has text matching ``pattern``; returns the texts."""
+        __tracebackhide__ = True
+        try:
+            self.page.wait_for_function(
+                "([sel, pat]) => [...document.querySelectorAll(sel)].some(e => new RegExp(pat).test(e.textContent))",
+                arg=[f"{VISIBLE} {selector}", pattern], timeout=timeout, polling=200,
+            )  # fmt: skip
+        except Exception as failed:
+            seen = self.page.locator(f"{VISIBLE} {selector}").all_text_contents()
+            status = self.page.locator(f"{VISIBLE} .reversi-status").all_text_contents()
+            raise AssertionError(
+                f"{self.path}: no {selector} matching {pattern!r}: {seen}; status {status}; "
+                f"errors {self.errors()}; console {self.console[-8:]}; {failed}"
+            ) from None
         return " | ".join(self.page.locator(f"{VISIBLE} {selector}").all_text_contents())
 
 
