@@ -122,12 +122,12 @@ class RoomBoard(w.VBox):
             self._show_chat()
         elif kind == "question":
             self.question.value = f"<b>{html.escape(message['text'])}</b>"
-            self.question_box.layout.display = None
+            self.question_box.layout.display = SHOWN
         elif kind == "error":
             self.status.value = status_html(message["message"], Tone.REFUSAL)
         elif kind == "welcome":
             role = message["role"]
-            self.player_box.layout.display = None if role in PLAYER_ROLES else "none"
+            self.player_box.layout.display = SHOWN if role in PLAYER_ROLES else "none"
             what = f"you play {role.capitalize()}" if role in PLAYER_ROLES else f"you are an {role}"
             self.title.value = f"<b>Room {html.escape(self.client.room)}</b>: {html.escape(self.client.name)}, {what}"
         elif kind in ("closed", "disconnected"):
@@ -229,6 +229,11 @@ class RoomBoard(w.VBox):
         except Exception as failed:  # never raise into ipywidgets or the receiving task
             with contextlib.suppress(Exception):
                 self.status.value = status_html(f"Error: {type(failed).__name__}: {failed}", Tone.ERROR)
+
+
+#: The CSS display of a shown box: "" rather than None, which the browser kernel's bridge
+#: (Pyodide) turns into ``undefined`` and drops, so the box would stay hidden.
+SHOWN = ""
 
 
 def join(
