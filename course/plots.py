@@ -11,7 +11,7 @@ Matplotlib is imported only when a plot is drawn (it is in the ``plots`` extra).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from reversi.board import Board
@@ -47,15 +47,26 @@ def evaluation_curve(plies: Sequence[Ply], size: int = 8, depth: int = 3) -> lis
     >>> len(curve)  # the start, and after each of the two moves
     3
     """
-    board, curve = Board(size), []
+    return list(evaluation_steps(plies, size, depth))
+
+
+def evaluation_steps(plies: Sequence[Ply], size: int = 8, depth: int = 3) -> Iterator[float]:
+    """:func:`evaluation_curve`'s numbers one at a time (a caller without threads can pause between).
+
+    >>> game = Game()
+    >>> _ = game.play("d3")
+    >>> steps = evaluation_steps(game.plies)
+    >>> isinstance(next(steps), float) and isinstance(next(steps), float)
+    True
+    """
+    board = Board(size)
     turn = BLACK
-    curve.append(_for_black(board, turn, depth))
+    yield _for_black(board, turn, depth)
     for ply in plies:
         if isinstance(ply.move, Square):
             board.play(ply.move, ply.color)
         turn = ply.color.opponent
-        curve.append(_for_black(board, turn, depth))
-    return curve
+        yield _for_black(board, turn, depth)
 
 
 def _for_black(board: Board, turn: Any, depth: int) -> float:
@@ -80,10 +91,26 @@ def plot_evaluation(
         _, ax = plt.subplots(figsize=(6.5, 3))
     moves = range(len(curve))
     ax.axhline(0, color="grey", linewidth=1)
-    ax.fill_between(moves, curve, 0, where=[v >= 0 for v in curve], color="#333333", alpha=0.3,
-                    interpolate=True, label="Black is better")
-    ax.fill_between(moves, curve, 0, where=[v <= 0 for v in curve], color="#cccccc", alpha=0.6,
-                    interpolate=True, label="White is better")
+    ax.fill_between(
+        moves,
+        curve,
+        0,
+        where=[v >= 0 for v in curve],
+        color="#333333",
+        alpha=0.3,
+        interpolate=True,
+        label="Black is better",
+    )
+    ax.fill_between(
+        moves,
+        curve,
+        0,
+        where=[v <= 0 for v in curve],
+        color="#cccccc",
+        alpha=0.6,
+        interpolate=True,
+        label="White is better",
+    )
     ax.plot(moves, curve, color="black", linewidth=1.5)
     ax.set_xlabel("move")
     ax.set_ylabel("advantage for Black")

@@ -8,18 +8,30 @@ tasks started here.  A computer player's search runs in a worker thread
 the loop, where the widgets are updated (ipykernel does not reliably send widget
 updates made from other threads).  Without a running loop (a script, a doctest)
 nothing starts: the host calls ``tick()`` or plays the moves itself.
+
+Pyodide, the kernel of a course site in the browser, has no threads
+(``sys.platform == "emscripten"``).  There :func:`work_out` takes the thread-free
+path: a strong player's search runs in slices, one depth at a time, on the loop
+itself, and between slices the loop gets its turn (clicks, Stop, the clock);
+the other players, quick by design, move after one turn of the loop.
+:func:`threads_available` says which path is taken; tests force the thread-free
+one in CPython.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from reversi.board import Board
-from reversi.notation import Color, Move
-from reversi.players import Player
+from reversi.engine import Thought, think
+from reversi.notation import PASS, Color, Move
+from reversi.players import Player, StrongPlayer
 
 #: How often the clock is checked in a timed game, in seconds.
 CLOCK_TICK = 0.2
@@ -59,6 +71,76 @@ class Host(Protocol):
 
     def report_error(self, error: BaseException) -> None:
         """Show an unexpected error; computer players rest afterwards."""
+
+
+#: Whether this Python can run a search in a worker thread (Pyodide cannot); tests may set it.
+THREADS = sys.platform != "emscripten"
+
+
+def threads_available() -> bool:
+    """Whether searches run in a worker thread (``False`` in Pyodide, or when a test says so)."""
+    return THREADS
+
+
+async def work_out(
+    player: Player, board: Board, color: Color, still_wanted: Callable[[], bool] = lambda: True
+) -> Move:
+    """``player``'s move for ``color`` on ``board``, worked out without blocking the loop for long.
+
+    With threads the search runs in a worker thread.  Without, a strong player
+    searches in slices (see :func:`sliced_search`) and any other player moves
+    after one turn of the loop.  ``still_wanted()`` turning false ends a sliced
+    search early (its answer will be dropped anyway).
+    """
+    if threads_available():
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, player.choose_move, board, color)
+    if isinstance(player, StrongPlayer):
+        return await sliced_search(player, board, color, still_wanted)
+    await asyncio.sleep(0)
+    return player.choose_move(board, color)
+
+
+async def sliced_search(
+    player: StrongPlayer,
+    board: Board,
+    color: Color,
+    still_wanted: Callable[[], bool] = lambda: True,
+) -> Move:
+    """A strong player's move found one depth per slice, the loop running between slices.
+
+    Each slice is :func:`~reversi.engine.think` one depth deeper, with the time
+    left of the player's limit (the slices together keep to it); the player's
+    ``on_thought`` hears every new depth and ``last_thought`` keeps the last, as
+    in the threaded search.  The search ends when the time is up, the line
+    reaches the end of the game, the depth reaches the player's ``max_depth``,
+    or ``still_wanted()`` turns false (for example after :meth:`StrongPlayer.stop`
+    changed the game's version).
+    """
+    if not board.has_legal_move(color):
+        return PASS
+    clock, start = player.clock, player.clock()
+    best: Thought | None = None
+    empties = board.count(None)
+    for depth in range(1, player.max_depth + 1):
+        left = player.time_limit - (clock() - start)
+        if left <= 0 or not still_wanted():
+            break
+        thought = think(
+            board, color, time_limit=left, max_depth=depth, solve_empties=player.solve_empties,
+            clock=clock, should_stop=lambda: not still_wanted(),
+        )  # fmt: skip
+        finished = thought.exact or thought.depth >= depth
+        if finished or best is None:
+            best = thought
+        if finished and player.on_thought is not None:
+            player.on_thought(thought)
+        if not finished or thought.exact or depth > 2 * empties:
+            break
+        await asyncio.sleep(0)  # the loop's turn: clicks, Stop, the clock, the thinking view
+    assert best is not None
+    player.last_thought = best
+    return best.move
 
 
 class Background:
@@ -106,7 +188,6 @@ class Background:
 
     async def _computer_turns(self) -> None:
         host = self.host
-        loop = asyncio.get_running_loop()
         while (turn := host.computer_turn()) is not None:
             try:
                 host.set_thinking(turn.color)
@@ -114,8 +195,11 @@ class Background:
                 await asyncio.sleep(delay)  # at least sleep(0): clicks and Stop get their turn
                 if turn.version != host.version:
                     continue
-                move = await loop.run_in_executor(
-                    None, turn.player.choose_move, turn.board, turn.color
+                move = await work_out(
+                    turn.player,
+                    turn.board,
+                    turn.color,
+                    functools.partial(_same, host, turn.version),
                 )
                 host.set_thinking(None)
                 host.play_computer_move(move, turn.version)  # dropped if the game moved on
@@ -135,6 +219,10 @@ class Background:
             except Exception as error:
                 host.report_error(error)
                 return
+
+
+def _same(host: Host, version: int) -> bool:
+    return host.version == version
 
 
 def _running(task: asyncio.Task[None] | None) -> bool:

@@ -106,6 +106,33 @@ def result(outcome: Outcome) -> str:
     return f"{verdict[0].upper()}{verdict[1:]}, {counts}: {_WHY[outcome.reason]}."
 
 
+def spoken_position(game: Game) -> str:
+    """What a screen reader says after every change: the last move, then the disc counts.
+
+    >>> game = Game()
+    >>> _ = game.play("d3")
+    >>> spoken_position(game)
+    'Last move: Black d3, turning 1 disc. Discs: Black 4, White 1. White to move.'
+    """
+    counts = game.counts()
+    said = []
+    if game.plies:
+        ply = game.plies[-1]
+        if ply.timeout:
+            said.append(f"Last move: {ply.color} ran out of time.")
+        elif isinstance(ply.move, Square):
+            turned = len(ply.flipped)
+            said.append(f"Last move: {ply.color} {ply.move}, turning {turned} "
+                        f"{'disc' if turned == 1 else 'discs'}.")  # fmt: skip
+        else:
+            said.append(f"Last move: {ply.color} passed.")
+    else:
+        said.append("No move yet.")
+    said.append(f"Discs: Black {counts.black}, White {counts.white}.")
+    said.append(f"Game over: {result(game.outcome)}" if game.outcome else to_move(game))
+    return join(*said)
+
+
 # -- what happened ----------------------------------------------------------------------
 
 

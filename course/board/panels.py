@@ -1,4 +1,4 @@
-"""The text panels beside the board (Pawns, Scores, Game log) and the status line as HTML.
+"""The text panels beside the board (Discs, Scores, Game log), the status line and the board's CSS.
 
 This module owns how those texts look; it words nothing itself (the messages come
 from :mod:`.messages`) and imports no widget.  Pure functions of the game's
@@ -23,10 +23,38 @@ from course.board.messages import Tone
 from reversi.board import PawnCounts
 from reversi.scores import Scoreboard
 
+#: Ten whole lines high: a line's height divides the box's, so the top line is never cut in half.
 LOG_STYLE = (
-    "max-height: 200px; overflow-y: auto; display: flex; flex-direction: column-reverse; "
-    "font-family: monospace; font-size: 12px; line-height: 1.45"
+    "max-height: 200px; overflow-y: auto; display: flex; "
+    "flex-direction: column-reverse; font-family: monospace; font-size: 13px; line-height: 20px"
 )
+
+#: The board's own CSS, shown once with each board: visible keyboard focus, touch targets of
+#: 40 px and more, a toggle whose label is never cut, and the presenter view's big texts.
+STYLE = """<style>
+.reversi-game canvas:focus, .reversi-game canvas:focus-visible,
+.reversi-game button:focus-visible, .reversi-game input:focus-visible {
+  outline: 3px solid #1a5fb4; outline-offset: 2px; }
+.reversi-game .widget-button, .reversi-game .widget-toggle-button,
+.reversi-game .widget-text input, .reversi-game .widget-dropdown select {
+  min-height: 40px; height: auto; }
+.reversi-game .widget-button, .reversi-game .widget-toggle-button {
+  min-width: 40px; white-space: normal; overflow: visible; text-overflow: clip; }
+.reversi-thinking-toggle { width: auto; max-width: 100%; }
+@media (max-width: 480px) {  /* a phone on a page without code: the board takes the whole width */
+  .jp-mod-noInput .reversi-game .reversi-canvas { width: 100vw !important; max-width: 100vw !important;
+    margin-left: calc(50% - 50vw) !important; margin-right: calc(50% - 50vw) !important; }
+}
+.reversi-legend { margin: 4px 0; }
+.reversi-present, .reversi-present .widget-html, .reversi-present .widget-html-content,
+.reversi-present .widget-button,
+.reversi-present .widget-toggle-button, .reversi-present .widget-label,
+.reversi-present input, .reversi-present select, .reversi-present .widget-text input {
+  font-size: 22px !important; line-height: 1.4 !important; }
+.reversi-present .reversi-log div { font-size: 20px !important; line-height: 30px !important; }
+.reversi-present .reversi-log > div > div { max-height: 300px !important; }
+.reversi-present .widget-vbox > .widget-vbox { width: auto !important; min-width: 220px; }
+</style>"""
 ROWS_STYLE = "line-height: 1.6"
 
 
@@ -39,7 +67,7 @@ def _rows(pairs: Iterable[tuple[str, object]]) -> str:
 
 
 def pawns_html(counts: PawnCounts) -> str:
-    """The Pawns panel: black, white, total and empty squares."""
+    """The Discs panel: black, white, total and empty squares."""
     return _rows(
         [
             ("Black", counts.black),
@@ -51,8 +79,16 @@ def pawns_html(counts: PawnCounts) -> str:
 
 
 def scores_html(scoreboard: Scoreboard) -> str:
-    """The Scores panel: wins per player, then draws and stalemates."""
-    rows = scoreboard.rows()
+    """The Scores panel: wins per player and draws (stalemates too, once the rule of that name ended one).
+
+    >>> from reversi.scores import Scoreboard
+    >>> "Stalemate" in scores_html(Scoreboard())
+    False
+    """
+    rows = [(label, count) for label, count in scoreboard.rows()
+            if label != "Stalemates" or count]  # fmt: skip
+    rows = [("Stalemates (no-move rule)" if label == "Stalemates" else label, count)
+            for label, count in rows]  # fmt: skip
     games = (
         f'<div class="reversi-row" style="{ROWS_STYLE}">Games finished: {scoreboard.games}</div>'
     )
@@ -98,6 +134,11 @@ def status_html(message: str, tone: Tone = Tone.NORMAL) -> str:
     if sign:
         sign = f'<span class="reversi-sign" aria-hidden="true">{sign}</span> '
     return f'<span class="{css_class}"{role} style="{style}">{sign}{escape(message)}</span>'
+
+
+def live_html(spoken: str) -> str:
+    """The live region a screen reader reads after every change (a polite status)."""
+    return f'<div role="status" aria-live="polite" aria-atomic="true">{escape(spoken)}</div>'
 
 
 def error_html(details: str) -> str:

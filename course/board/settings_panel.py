@@ -25,6 +25,8 @@ from reversi.players import PLAYER_KINDS
 SIZES = list(range(4, 17, 2))
 TIME_LIMITS = [("No limit", None), ("5 s", 5.0), ("10 s", 10.0), ("30 s", 30.0), ("60 s", 60.0)]
 PANELS = ("pawns", "scores", "log")
+#: What each panel is called on the page (the "pawns" panel counts discs).
+PANEL_TITLES = {"pawns": "discs", "scores": "scores", "log": "game log"}
 WIDE = {"style": {"description_width": "initial"}}
 
 Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -131,7 +133,7 @@ class SettingsPanel:
 
     def _display(self) -> w.VBox:
         boxes = [
-            ("animate", "Animated pawns"),
+            ("animate", "Animated discs"),
             ("slow_captures", "Slow captures (one at a time)"),
             ("show_legal_moves", "Show legal moves"),
             ("show_last_move", "Mark the last move"),
@@ -143,7 +145,8 @@ class SettingsPanel:
     def _panels(self, panels: tuple[str, ...], show_panel: Callable[[str, bool], None]) -> w.HBox:
         boxes = []
         for name in PANELS:
-            box = w.Checkbox(value=name in panels, description=f"Show {name}")
+            label = PANEL_TITLES[name]
+            box = w.Checkbox(value=name in panels, description=f"Show {label}")
             box.observe(self.guard(lambda change, n=name: show_panel(n, change["new"])), "value")
             boxes.append(box)
         return w.HBox(boxes)
@@ -152,7 +155,9 @@ class SettingsPanel:
         s = self.controller.settings
         paths = {
             color: w.Text(
-                value=path or "", placeholder="path to a 64x64 PNG", description=f"{color} pawn"
+                value=path or "",
+                placeholder="path to a 64x64 PNG",
+                description=f"{color} disc picture",
             )
             for color, path in ((BLACK, s.black_image), (WHITE, s.white_image))
         }

@@ -1,15 +1,21 @@
 """What the computer thinks: a toggle under the board, and the stopping of searches no longer wanted.
 
 When the toggle is on and a strong computer player (the hard and expert
-levels) is thinking, the panel shows after every finished depth the depth
-reached, the evaluation and the principal variation (the line of play it
-expects), and numbers the squares of that line on the board: 1 is the move it
-is weighing, 2 the reply it expects, and so on.  When the game is over it shows
-a plot of the evaluation after every move (:mod:`course.plots`).
+levels) is thinking, the panel says after every finished depth, in words a
+student reads, how far it looks ahead and what it expects ("White looks 9
+moves ahead and expects to be about 2 discs behind"), with the technical
+figures (depth, positions, evaluation points) folded in a detail.  The board
+is redrawn with the first moves of the line it expects as numbered tiles (1 is
+the move it weighs, 2 the reply it expects, ...; a legend says so), so one set
+of numbers shows at a time.  A compact bar shows who it thinks is ahead.  When
+the game is over the panel shows a chart of the evaluation after every move
+(:mod:`course.plots`) as a PNG image widget (drawn straight into the widget:
+printing into an ``Output`` from a done-callback is not routed by ipykernel 7).
 
-The search runs in a worker thread and reports from there; the panel only
-stores the report and asks the notebook's event loop to draw it, since widget
-updates from other threads are not reliably sent.
+With threads, the search runs in a worker thread and reports from there; the
+panel stores the report and asks the notebook's event loop to draw it.
+Without threads (Pyodide) the search runs on the loop in slices
+(:mod:`.background`) and the curve is worked out a move per slice.
 
 Whether the toggle is on or not, the panel also stops a search as soon as its
 answer can no longer be used (Stop, Resign, Undo, New game, Load...): every
@@ -21,41 +27,67 @@ from __future__ import annotations
 
 import asyncio
 import html
+import io
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
+from course.board.background import threads_available
 from course.board.events import Event, EventKind
 from reversi.engine import Thought
-from reversi.notation import PASS, Color, Square
+from reversi.evaluation import STABLE
+from reversi.notation import BLACK, PASS, Color, Move
 from reversi.players import StrongPlayer
 
 if TYPE_CHECKING:
     from course.board.controller import GameController
-    from course.board.view import BoardCanvas
 
-#: The colours of the variation's numbers: the mover's moves, then the replies.
-LINE_COLOURS = ("#e4572e", "#2e86ab")
+#: How many moves of the expected line are numbered on the board.
+LINE_SHOWN = 4
+
+#: Draws the board with the expected line's first moves numbered on it.
+DrawLine = Callable[[Sequence[Move]], None]
 
 
 class ThinkingPanel:
-    """The toggle, the text panel and the plot output; ``widget`` is what the board shows."""
+    """The toggle, the text panel, the evaluation bar and the chart; ``widget`` is what the board shows."""
 
-    def __init__(self, controller: GameController, board: BoardCanvas) -> None:
+    def __init__(self, controller: GameController, draw_line: DrawLine | None = None) -> None:
         self.controller = controller
-        self.board = board
-        self.toggle = w.ToggleButton(value=False, description="What the computer thinks")
+        self.draw_line = draw_line or (lambda line: None)
+        self.toggle = w.ToggleButton(
+            value=False,
+            description="What the computer thinks",
+            tooltip="Show what a hard or expert computer player expects while it thinks",
+            layout=w.Layout(width="auto", min_width="fit-content", max_width="100%"),
+        )
         self.toggle.add_class("reversi-thinking-toggle")
         self.text = w.HTML()
         self.text.add_class("reversi-thinking")
-        self.plot = w.Output()
-        self.widget = w.VBox([self.toggle, self.text, self.plot])
+        self.bar = w.HTML()
+        self.bar.add_class("reversi-evaluation-bar")
+        self.plot = w.VBox()
+        self.plot.add_class("reversi-evaluation-chart")
+        self.plot_note = w.HTML()
+        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%", height="auto"))
+        self.chart.add_class("reversi-chart-image")
+        self.widget = w.VBox([self.toggle, self.bar, self.text, self.plot])
         self.latest: Thought | None = None
-        self._search: tuple[StrongPlayer, int] | None = None  # the player thinking, for which version
+        self.thinker: Color | None = None
+        self._search: tuple[StrongPlayer, int] | None = (
+            None  # the player thinking, for which version
+        )
         self._plotted_for = -1
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.toggle.observe(lambda change: self.refresh(), "value")
+        self._curve_task: asyncio.Task[None] | None = None
+        self.toggle.observe(self._toggled, "value")
         controller.listen(self.on_event)
+        self.refresh()
+
+    def _toggled(self, change: dict[str, Any]) -> None:
+        if not change["new"]:
+            self.draw_line(())  # the board without the expected line
         self.refresh()
 
     def on_event(self, event: Event) -> None:
@@ -66,11 +98,12 @@ class ThinkingPanel:
             if isinstance(player, StrongPlayer):
                 self._search = (player, c.version)
                 self.latest = None
+                self.thinker = event.color
                 try:
                     self._loop = asyncio.get_running_loop()
                 except RuntimeError:
                     self._loop = None
-                player.on_thought = self._from_worker
+                player.on_thought = self._from_search
             return
         if self._search is not None:
             player, version = self._search
@@ -80,65 +113,61 @@ class ThinkingPanel:
         if event.kind is not EventKind.TICK:
             self.refresh()
 
-    def _from_worker(self, thought: Thought) -> None:
-        """Called in the worker thread after each finished depth."""
+    def _from_search(self, thought: Thought) -> None:
+        """Called after each finished depth: in the worker thread, or on the loop without threads."""
         self.latest = thought
+        if not threads_available():
+            self.show_thought()
+            return
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self.show_thought)
 
     def show_thought(self) -> None:
-        """Show the latest report: text, and the variation numbered on the board."""
+        """Show the latest report: words, bar, and the board redrawn with the line numbered."""
         thought = self.latest
-        if thought is None or not self.toggle.value or self.controller.thinking is None:
+        thinking = self.controller.thinking
+        if thought is None or not self.toggle.value or thinking is None:
             return
-        self.text.value = thought_html(thought, self.controller.thinking)
-        self.draw_line(thought.line)
-
-    def draw_line(self, line: tuple[Any, ...]) -> None:
-        """Number the squares of the variation on the board (drawn over the discs)."""
-        canvas, geometry = self.board.canvas, self.board.geometry
-        canvas.font = f"bold {max(12, geometry.cell // 2)}px sans-serif"
-        canvas.text_align = "center"
-        canvas.text_baseline = "middle"
-        for number, move in enumerate(line, start=1):
-            if not isinstance(move, Square):
-                continue
-            x, y = geometry.centre(move)
-            canvas.fill_style = LINE_COLOURS[(number - 1) % 2]
-            canvas.fill_text(str(number), x, y)
+        self.text.value = thought_html(thought, thinking)
+        self.bar.value = bar_html(thought, thinking)
+        self.draw_line(thought.line[:LINE_SHOWN])
 
     def refresh(self) -> None:
         """Show or hide the panel's parts as the toggle and the game say."""
         c = self.controller
         on = bool(self.toggle.value)
         self.text.layout.display = None if on else "none"
+        self.bar.layout.display = None if on and self.latest is not None else "none"
         self.plot.layout.display = None if on and c.game.is_over else "none"
         if not on:
             return
         if c.thinking is None:
-            self.text.value = idle_html(self.latest)
+            self.text.value = idle_html(self.latest, self.thinker)
         if c.game.is_over and c.game.plies and self._plotted_for != c.version:
             self._plotted_for = c.version
             self.show_plot()
 
     def show_plot(self) -> None:
-        """Plot the evaluation after every move of the finished game in the output area.
+        """Chart the evaluation after every move of the finished game.
 
-        The searches behind the curve run in a worker thread, like a computer's
-        move, so the notebook stays responsive; the plot is drawn on the loop.
+        The searches behind the curve run in a worker thread (or, without
+        threads, a move per slice on the loop), so the notebook stays
+        responsive; the chart is drawn on the loop, into the image widget.
         """
         from course.plots import evaluation_curve
 
         game = self.controller.game
         plies, size, version = list(game.plies), game.board.size, self.controller.version
-        self.plot.clear_output()
-        with self.plot:
-            print("Working out the evaluation after every move...")
+        self.plot_note.value = "Working out the evaluation after every move..."
+        self.plot.children = [self.plot_note]
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop (a script, a test): work it out here
             self.draw_plot(evaluation_curve(plies, size), version)
+            return
+        if not threads_available():
+            self._curve_task = loop.create_task(self._sliced_curve(plies, size, version))
             return
         future = loop.run_in_executor(None, evaluation_curve, plies, size)
 
@@ -148,36 +177,132 @@ class ThinkingPanel:
 
         future.add_done_callback(done)
 
+    async def _sliced_curve(self, plies: list[Any], size: int, version: int) -> None:
+        from course.plots import evaluation_steps
+
+        curve = []
+        for value in evaluation_steps(plies, size):
+            curve.append(value)
+            await asyncio.sleep(0)  # a position per slice: the loop stays responsive
+            if version != self.controller.version:
+                return
+        self.draw_plot(curve, version)
+
     def draw_plot(self, curve: list[float], version: int) -> None:
-        """Draw the curve, unless the game changed while it was worked out."""
-        import matplotlib.pyplot as plt
-
-        from course.plots import plot_evaluation
-
+        """Draw the curve into the chart image, unless the game changed while it was worked out."""
         if version != self.controller.version:
             return
-        self.plot.clear_output()
-        with self.plot:
-            ax = plot_evaluation(self.controller.game, curve=curve)
-            plt.show(ax.figure)
+        self.chart.value = chart_png(self.controller.game, curve)
+        self.plot_note.value = (
+            "<b>How the game went</b>: above the line Black was better, below it White."
+        )
+        self.plot.children = [self.plot_note, self.chart]
+
+
+def chart_png(game: Any, curve: Sequence[float]) -> bytes:
+    """The evaluation chart of ``game`` as PNG bytes (no pyplot: nothing global changes)."""
+    from matplotlib.figure import Figure
+
+    from course.plots import plot_evaluation
+
+    figure = Figure(figsize=(6.5, 3), dpi=100)
+    ax = figure.add_subplot()
+    plot_evaluation(game, curve=curve, ax=ax)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def expected_discs(thought: Thought) -> int:
+    """About how many discs ahead (negative: behind) the search expects its side to finish.
+
+    A sure result is its disc count; otherwise the evaluation counts a disc
+    sure to stay as :data:`~reversi.evaluation.STABLE` points.
+
+    >>> from reversi.notation import Square
+    >>> expected_discs(Thought(9, Square(2, 3), -50, (), 0, 0.0))
+    -2
+    """
+    discs = thought.discs
+    return discs if discs is not None else round(thought.value / STABLE)
+
+
+def verdict(thought: Thought, color: Color) -> str:
+    """The search in one sentence a student reads.
+
+    >>> from reversi.notation import WHITE, Square
+    >>> verdict(Thought(9, Square(2, 3), -50, (), 0, 0.0), WHITE)
+    'White looks 9 moves ahead and expects to be about 2 discs behind.'
+    """
+    discs = expected_discs(thought)
+    plural = "disc" if abs(discs) == 1 else "discs"
+    if thought.discs is not None:
+        ahead = "looks all the way to the end of the game"
+        if discs == 0:
+            return f"{color} {ahead}: with the best play on both sides the game draws."
+        result = "wins" if discs > 0 else "loses"
+        return f"{color} {ahead}: with the best play on both sides it {result} by {abs(discs)} {plural}."
+    moves = "move" if thought.depth == 1 else "moves"
+    if discs == 0:
+        expects = "expects the game to stay about level"
+    else:
+        expects = f"expects to be about {abs(discs)} {plural} {'ahead' if discs > 0 else 'behind'}"
+    return f"{color} looks {thought.depth} {moves} ahead and {expects}."
 
 
 def thought_html(thought: Thought, color: Color) -> str:
-    """The report of a search under way, as HTML."""
+    """The report of a search under way, as HTML: words, legend, then the figures in a detail."""
     line = " ".join("pass" if move is PASS else str(move) for move in thought.line[:10])
+    name = html.escape(str(color))
+    other = html.escape(str(color.opponent))
+    legend = (
+        f'<div class="reversi-legend">On the board: <b>1</b> is the move {name} weighs, '
+        f"<b>2</b> the answer it expects from {other}, then <b>3</b>, <b>4</b>... "
+        "(numbered tiles in the colour of the side that would play).</div>"
+    )
+    details = (
+        "<details><summary>The figures behind this</summary>"
+        f"{name} is thinking: {html.escape(_depth(thought))}, {thought.nodes:,} positions<br>"
+        f"evaluation for {name}: <b>{html.escape(_value(thought))}</b> "
+        f"(a disc sure to stay counts {STABLE} points)<br>"
+        f"expected line: <span class='reversi-line'>{html.escape(line)}</span></details>"
+    )
+    return f"<b>{html.escape(verdict(thought, color))}</b>{legend}{details}"
+
+
+def bar_html(thought: Thought, color: Color) -> str:
+    """A compact bar: Black's expected share, from the thinking side's point of view.
+
+    >>> from reversi.notation import BLACK, Square
+    >>> 'width: 50%' in bar_html(Thought(3, Square(2, 3), 0, (), 0, 0.0), BLACK)
+    True
+    """
+    discs = expected_discs(thought)
+    for_black = discs if color is BLACK else -discs
+    share = max(2, min(98, 50 + for_black * 3))
+    label = (
+        "level"
+        if for_black == 0
+        else (
+            f"Black about {for_black} ahead" if for_black > 0 else f"White about {-for_black} ahead"
+        )
+    )
     return (
-        f"<b>{html.escape(str(color))} is thinking</b>: {html.escape(_depth(thought))}, "
-        f"{thought.nodes:,} positions<br>"
-        f"evaluation for {html.escape(str(color))}: <b>{html.escape(_value(thought))}</b><br>"
-        f"expected line: <span class='reversi-line'>{html.escape(line)}</span>"
+        f'<div role="img" aria-label="Evaluation bar: {label}" title="{label}" '
+        'style="display: flex; height: 14px; max-width: 320px; border: 1px solid #555; '
+        'border-radius: 3px; overflow: hidden">'
+        f'<div style="width: {share}%; background: #141414"></div>'
+        '<div style="flex: 1; background: #f4f4f4"></div></div>'
+        f'<div style="font-size: 0.9em">{label}</div>'
     )
 
 
-def idle_html(thought: Thought | None) -> str:
+def idle_html(thought: Thought | None, color: Color | None = None) -> str:
     """What the panel says when no search is under way."""
-    if thought is None:
+    if thought is None or color is None:
         return "Nothing to show yet: the hard and expert levels report their thinking here."
-    return f"Last search: {html.escape(_depth(thought))}, {html.escape(_value(thought))}."
+    return f"Last search: {html.escape(verdict(thought, color))}"
 
 
 def _depth(thought: Thought) -> str:

@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -27,8 +27,13 @@ import ipywidgets
 from ipycanvas import Canvas, hold_canvas
 
 from reversi.board import Board
-from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Color, Square
+from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Color, Move, Square
 
+#: The board's colours, safe for colour-blind eyes: every pair that must be told apart keeps a
+#: contrast of at least 3:1 under a simulation of protanopia, deuteranopia and tritanopia (see
+#: :data:`MUST_DIFFER` and the tests), and the markers differ by shape too: a legal move is a
+#: dot, the last move a light frame, the keyboard cursor a double frame,
+#: the expected line numbered square tiles.
 PALETTE = {
     "frame": "#0f3d22",
     "board": "#2e8b57",
@@ -37,9 +42,25 @@ PALETTE = {
     BLACK: "#141414",
     WHITE: "#f4f4f4",
     "rim": "#8a8a8a",
-    "hint": "#ffd23f",
-    "last-move": "#e63b2e",
+    "hint": "#fff07a",
+    "hint-rim": "#141414",
+    "last-move": "#ffffff",
+    "cursor": "#141414",
+    "cursor-inner": "#fff07a",
+    "line-ring": "#fff07a",
 }
+
+#: Pairs of colours a person must tell apart on the board (tested against colour-blind vision).
+MUST_DIFFER = (
+    (BLACK, "board"),
+    (WHITE, "board"),
+    ("hint", "board"),
+    ("last-move", "board"),
+    ("cursor-inner", "board"),
+    ("line-ring", "board"),
+    ("coord", "frame"),
+    (BLACK, WHITE),
+)
 
 #: Frames of one flip and the pause between them (ms), normal and slow (each capture shown on its own).
 FLIP_FRAMES = 6
@@ -58,7 +79,7 @@ class BoardGeometry(NamedTuple):
     @classmethod
     def fit(cls, size: int, pixels: int = 400) -> BoardGeometry:
         """The geometry of a ``size`` x ``size`` board about ``pixels`` wide."""
-        margin = 24
+        margin = max(12, pixels // 32)  # narrow margins: squares of 40 px and more on a phone
         return cls(size, max(16, (pixels - 2 * margin) // size), margin)
 
     @property
@@ -92,8 +113,10 @@ class BoardGeometry(NamedTuple):
 class BoardCanvas:
     """An ipycanvas ``Canvas`` showing a board; ``images`` may hold a pawn picture per colour."""
 
-    def __init__(self, size: int = 8, pixels: int = 400) -> None:
+    def __init__(self, size: int = 8, pixels: int = 400, css_width: str | None = None) -> None:
         self.pixels = pixels
+        self.css_width = css_width  # e.g. a presenter's "min(100%, 100vh - 120px)"
+        self.cursor: Square | None = None  # the keyboard's square, drawn as a double frame
         self.geometry = BoardGeometry.fit(size, pixels)
         side = self.geometry.pixels
         self.canvas = Canvas(width=side, height=side)
@@ -115,10 +138,14 @@ class BoardCanvas:
         board: Board,
         hints: Iterable[Square] = (),
         last_move: Square | None = None,
+        line: Sequence[Move] = (),
+        first: Color | None = None,
     ) -> None:
-        """Draw the whole board in one batch."""
+        """Draw the whole board in one batch; ``line``'s moves numbered, ``first`` playing 1."""
         with self._batch():
             self._draw_board(board, hints, last_move)
+            if line and first is not None:
+                self._draw_line(line, first)
 
     def animate(
         self,
@@ -164,7 +191,7 @@ class BoardCanvas:
         # a row; in a narrower window scaled down whole (height follows the width), so no
         # coordinate is cut.  ipycanvas maps clicks on a scaled canvas back to its pixels.
         layout = self.canvas.layout
-        layout.width = f"{self.geometry.pixels}px"
+        layout.width = self.css_width or f"{self.geometry.pixels}px"
         layout.max_width = "100%"
         layout.height = "auto"
         layout.min_width = layout.min_height = "0"
@@ -209,7 +236,7 @@ class BoardCanvas:
             c.line_to(at, g.margin + inner)
         c.stroke()
         c.fill_style = PALETTE["coord"]
-        c.font = f"{max(10, min(15, g.margin - 9))}px sans-serif"
+        c.font = f"{max(9, int(g.margin * 0.6))}px sans-serif"
         c.text_align = "center"
         c.text_baseline = "middle"
         far = side - g.margin / 2  # coordinates on all four sides, read from any seat
@@ -229,11 +256,47 @@ class BoardCanvas:
             c.fill_style = PALETTE["hint"]
             centres = [g.centre(sq) for sq in hints]
             c.fill_circles([x for x, _ in centres], [y for _, y in centres], g.cell * 0.11)
+        if hints:
+            c.stroke_style = PALETTE["hint-rim"]
+            c.line_width = 1
+            c.stroke_circles([x for x, _ in centres], [y for _, y in centres], g.cell * 0.11)
         if last_move is not None:
-            x, y = g.corner(last_move)
-            c.stroke_style = PALETTE["last-move"]
-            c.line_width = 3
-            c.stroke_rect(x + 3, y + 3, g.cell - 6, g.cell - 6)
+            self._draw_last_move(last_move)
+        if self.cursor is not None and self.cursor.row < g.size and self.cursor.col < g.size:
+            x, y = g.corner(self.cursor)
+            c.line_width = 4
+            c.stroke_style = PALETTE["cursor"]
+            c.stroke_rect(x + 2, y + 2, g.cell - 4, g.cell - 4)
+            c.stroke_style = PALETTE["cursor-inner"]
+            c.line_width = 2
+            c.stroke_rect(x + 5, y + 5, g.cell - 10, g.cell - 10)
+
+    def _draw_last_move(self, square: Square) -> None:
+        """A light frame round the cell: a square shape, where a legal move is a dot."""
+        c, g = self.canvas, self.geometry
+        x, y = g.corner(square)
+        c.stroke_style = PALETTE["last-move"]
+        c.line_width = 3
+        c.stroke_rect(x + 3, y + 3, g.cell - 6, g.cell - 6)
+
+    def _draw_line(self, line: Sequence[Move], first: Color) -> None:
+        """The expected line: square tiles numbered 1, 2, ... in the colour of the side to play them."""
+        c, g = self.canvas, self.geometry
+        color = first
+        c.font = f"bold {max(12, int(g.cell * 0.5))}px sans-serif"
+        c.text_align = "center"
+        c.text_baseline = "middle"
+        half = g.cell * 0.3
+        for number, move in enumerate(line, start=1):
+            if isinstance(move, Square):
+                x, y = g.centre(move)
+                c.fill_style = PALETTE["line-ring"]
+                c.fill_rect(x - half - 3, y - half - 3, 2 * half + 6, 2 * half + 6)
+                c.fill_style = PALETTE[color]
+                c.fill_rect(x - half, y - half, 2 * half, 2 * half)
+                c.fill_style = PALETTE[color.opponent]
+                c.fill_text(str(number), x, y + 1)
+            color = color.opponent
 
     def _draw_discs(self, squares: list[Square], color: Color) -> None:
         if not squares:

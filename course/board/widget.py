@@ -6,7 +6,10 @@ status message (the controller and :mod:`.messages` do).  ``play()`` in a notebo
 cell returns a :class:`GameWidget`, which displays itself.  A click is turned into a
 :class:`~reversi.notation.Square` here, once, and becomes
 ``controller.click(square)``; a button press becomes a controller call, and each
-controller event a redraw.  The board and its panels reflow: beside each other
+controller event a redraw.  Keys and typed moves play too (:mod:`.keys`); a
+live region reads the last move and the counts to a screen reader; the display
+carries an SVG of the position beside the widget, so a stored notebook shows its
+board before anything runs; ``present()`` is the projector's view.  The board and its panels reflow: beside each other
 when there is room, the panels below the board when there is not, the canvas
 scaled down (never cut) in a window narrower than the board.  Every callback is
 guarded, so an exception shows up in the status line (with the traceback folded
@@ -20,7 +23,7 @@ import functools
 import html
 import os
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import ipywidgets as w
@@ -28,29 +31,57 @@ import ipywidgets as w
 from course.board import messages as say
 from course.board.controller import GameController
 from course.board.events import Event, EventKind, MoveEvent
+from course.board.keys import KeyboardPlay
 from course.board.messages import Tone
-from course.board.panels import error_html, log_html, pawns_html, scores_html, status_html
+from course.board.panels import (
+    STYLE,
+    error_html,
+    live_html,
+    log_html,
+    pawns_html,
+    scores_html,
+    status_html,
+)
 from course.board.settings import Settings
 from course.board.settings_panel import PANELS, SettingsPanel
 from course.board.sound import SoundPlayer
 from course.board.thinking import ThinkingPanel
 from course.board.view import BoardCanvas
 from course.pictures.pawns import load_pawn_image
-from reversi.notation import BLACK, WHITE, Square
+from course.pictures.svg import board_svg
+from reversi.notation import BLACK, WHITE, Move, Square
 from reversi.players import Player
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+#: The presenter view: the board up to the screen's height, for a projector.
+PRESENTER_PIXELS = 880
+PRESENTER_WIDTH = "min(100%, calc(100vh - 150px))"
 
 
 class GameWidget(w.VBox):
     """A Reversi board to play in a notebook cell; ``controller`` holds the game."""
 
     def __init__(
-        self, controller: GameController, pixels: int = 400, panels: tuple[str, ...] = PANELS
+        self,
+        controller: GameController,
+        pixels: int = 400,
+        panels: tuple[str, ...] = PANELS,
+        presenter: bool = False,
     ):
         self.controller = controller
         settings = controller.settings
-        self.board = BoardCanvas(controller.game.board.size, pixels)
+        self.presenter = presenter
+        self.board = BoardCanvas(
+            controller.game.board.size,
+            PRESENTER_PIXELS if presenter else pixels,
+            css_width=PRESENTER_WIDTH if presenter else None,
+        )
+        self.css = w.HTML(STYLE)
+        self.live = _html("reversi-live")
+        self.keyboard = KeyboardPlay(controller, self.board, self.redraw)
+        self.keyboard.box.observe(self._guard(self.keyboard.typed), "value")
         self.sound = SoundPlayer(settings.sound)
         self.turn = _html("reversi-turn")
         self.clock = _html("reversi-clock")
@@ -60,7 +91,7 @@ class GameWidget(w.VBox):
             _html(f"reversi-{p}") for p in PANELS
         )
         self.panel_boxes = {
-            "pawns": _titled("Pawns", self.pawns_panel),
+            "pawns": _titled("Discs", self.pawns_panel),
             "scores": _titled("Scores", self.scores_panel),
             "log": _titled("Game log", self.log_panel, width="240px"),
         }
@@ -71,26 +102,32 @@ class GameWidget(w.VBox):
         self.settings_panel = SettingsPanel(
             controller, self._guard, self.set_pawn_images, self._show_panel, panels
         )
-        self.thinking_panel = ThinkingPanel(controller, self.board)
+        self.thinking_panel = ThinkingPanel(controller, self.draw_line)
         super().__init__(
             [
                 w.Box([self.turn, self.clock], layout=_wrapping(grid_gap="4px 16px")),
                 w.Box([self.board.canvas, panels_box], layout=_wrapping(grid_gap="8px 12px")),
                 self.status,
+                self.live,
                 w.Box(list(self.buttons.values()), layout=_wrapping()),
+                self.keyboard.box,
                 self.undo_box,
                 self.settings_panel.widget,
                 self.thinking_panel.widget,
                 self.errors,
                 self.sound.widget,
+                self.css,
             ]
         )
         self.layout.max_width = "100%"
         self.add_class("reversi-game")
+        if presenter:
+            self.add_class("reversi-present")
         for name, box in self.panel_boxes.items():
             box.layout.display = None if name in panels else "none"
         self.board.canvas.on_mouse_down(self._guard(self._on_mouse_down))
         self.board.canvas.on_client_ready(self._guard(self._on_client_ready))
+        self.board.canvas.on_key_down(self._guard(self.keyboard.key_down))
         controller.listen(self._guard(self._on_event))
         self.set_pawn_images(settings.black_image, settings.white_image)  # and draws the board
 
@@ -103,6 +140,11 @@ class GameWidget(w.VBox):
         self.board.draw(game.board, *self._markers())
         self.refresh()
 
+    def draw_line(self, line: Sequence[Move]) -> None:
+        """Redraw the board with ``line`` (the move to play first) numbered on it, in one batch."""
+        game = self.controller.game
+        self.board.draw(game.board, *self._markers(), line=line, first=game.turn)
+
     def refresh(self) -> None:
         """Refresh the texts, panels and buttons (not the canvas)."""
         c = self.controller
@@ -113,6 +155,7 @@ class GameWidget(w.VBox):
         self.pawns_panel.value = pawns_html(game.counts())
         self.scores_panel.value = scores_html(c.scoreboard)
         self.log_panel.value = log_html(game.log)
+        self.live.value = live_html(say.spoken_position(game))
         b = self.buttons
         b["pass"].disabled = not c.can_pass
         b["undo"].disabled = not c.can_undo
@@ -172,6 +215,15 @@ class GameWidget(w.VBox):
     def _on_client_ready(self) -> None:
         self.redraw()  # a new or reloaded page starts with a blank canvas
         self.controller.start()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget, and beside it an SVG of the position for pages that cannot run it."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, dict):
+            game = self.controller.game
+            hints, last = self._markers()
+            bundle["image/svg+xml"] = board_svg(game.board, markers=hints, last_move=last)
+        return bundle
 
     def _on_mouse_down(self, x: float, y: float) -> None:
         square = self.board.geometry.square_at(x, y)  # the one place a click becomes a Square
@@ -314,6 +366,7 @@ def play(
     saves_folder: str | os.PathLike[str] = "saves",
     pixels: int = 400,
     panels: tuple[str, ...] = PANELS,
+    presenter: bool = False,
     **settings: Any,
 ) -> GameWidget:
     """A Reversi board to play in this notebook cell.
@@ -326,10 +379,21 @@ def play(
     ``size=6``, ``no_move_policy="stalemate"``, ``time_per_move=10``,
     ``computer_waits=True``, ``animate=False``, ``slow_captures=True``,
     ``sound=True``, ``black_image="black.png"``.  Saves go to ``saves_folder``
-    (``saves`` next to the notebook).
+    (``saves`` next to the notebook).  ``presenter=True`` is the projector view
+    (see :func:`present`).
     """
     controller = GameController(
         black, white, black_name=black_name, white_name=white_name,
         settings=Settings(**settings), saves_folder=saves_folder, autostart=False,
     )  # fmt: skip
-    return GameWidget(controller, pixels=pixels, panels=panels)
+    return GameWidget(controller, pixels=pixels, panels=panels, presenter=presenter)
+
+
+def present(
+    black: str | Player = "human", white: str | Player = "computer", **options: Any
+) -> GameWidget:
+    """A board for the front of the room: as tall as the screen allows, texts of 20 px and more.
+
+    Takes :func:`play`'s arguments; White is the computer unless said otherwise.
+    """
+    return play(black, white, presenter=True, **options)

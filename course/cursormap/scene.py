@@ -24,12 +24,16 @@ from dataclasses import dataclass
 
 from reversi.cursormap import OFFSETS, Cursor, CursorMap, Field, Position, Value
 
-# Two shades per owner colour (Owner.color): ON is the strong one, OFF the pale one.
+# Two shades per owner colour (Owner.color): ON is the strong one, OFF the pale one.  The blue
+# and the red (Okabe and Ito's blue and vermilion) stay apart for colour-blind eyes, and each
+# player's fields carry a letter too (OWNER_LETTERS), so no one tells owners by colour alone.
 PALETTE = {
-    "blue": {Value.ON: "#1e5bb8", Value.OFF: "#b3c9ee"},
-    "red": {Value.ON: "#c0392b", Value.OFF: "#f2bcb5"},
+    "blue": {Value.ON: "#0062a3", Value.OFF: "#b9d7ee"},
+    "red": {Value.ON: "#c24f00", Value.OFF: "#f6c9a6"},
     "grey": {Value.ON: "#666666", Value.OFF: "#cfcfcf"},
 }
+#: The letter in the corner of a player's field: A for player one (blue), B for player two (red).
+OWNER_LETTERS = {"one": "A", "two": "B"}
 EMPTY_FILL = "#f4f0e6"  # an empty field: plain paper
 ICE_FILL = "#e4f3fb"  # the ice a penguin stands on
 BACKGROUND = "#fbfaf7"
@@ -162,6 +166,9 @@ def field_shapes(field: Field, row: int, col: int, layout: Layout) -> list[Shape
     if field.value.switchable:
         color = "#ffffff" if field.value is Value.ON else "#1b1b1b"
         shapes.append(Text(cx, cy, str(field.value.bit), color, 0.45 * cell, bold=True))
+        letter = OWNER_LETTERS.get(field.owner.value)
+        if letter:
+            shapes.append(Text(x + 0.2 * cell, y + cell - 0.2 * cell, letter, color, 0.25 * cell))
     elif field.value is Value.PENGUIN:
         shapes += penguin(cx, cy, cell)
     return shapes

@@ -22,6 +22,7 @@ from ipycanvas import Canvas, hold_canvas
 
 from course.cursormap.controller import DEFAULT_MAP, CursorMapController
 from course.cursormap.scene import FONT, Ellipse, Layout, Polygon, Rect, Shape, Text, scene
+from course.cursormap.svg import cursormap_svg
 from reversi.cursormap import CursorMap, sample_text
 
 BUTTONS = {  # css suffix: (label, tooltip)
@@ -135,6 +136,16 @@ class CursorMapWidget(w.VBox):
         """Paint the whole board (also what a newly connected view gets)."""
         game = self.controller.game
         paint(self.canvas, scene(game.map, game.cursor, game.position, self.geometry))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget, and beside it an SVG of the map for pages that cannot run it."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, dict):
+            game = self.controller.game
+            bundle["image/svg+xml"] = cursormap_svg(
+                game.map, game.cursor, game.position, self.pixels
+            )
+        return bundle
 
     def refresh(self) -> None:
         """Bring the canvas and every text up to date with the controller."""

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.browser
 DARK = (20, 20, 20, 255)
 LIGHT = (244, 244, 244, 255)
 GREEN = (46, 139, 87, 255)
-HINT = (255, 210, 63, 255)
+HINT = (255, 240, 122, 255)
 GEOMETRY = BoardGeometry.fit(8)
 TIMEOUT = 20_000
 

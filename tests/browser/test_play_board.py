@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 NOTEBOOK = "notebooks/01_play.ipynb"
 DARK = (20, 20, 20, 255)  # board_view.PALETTE[BLACK], #141414
 BOARD_GREEN = (46, 139, 87, 255)  # PALETTE["board"], #2e8b57
-HINT = (255, 210, 63, 255)  # PALETTE["hint"], #ffd23f
+HINT = (255, 240, 122, 255)  # PALETTE["hint"], #fff07a
 TIMEOUT = 15_000  # ms
 
 GEOMETRY = BoardGeometry.fit(8)  # play() draws 8x8 boards about 400 pixels wide

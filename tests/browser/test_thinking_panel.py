@@ -54,9 +54,14 @@ def test_the_toggle_shows_the_search_and_stop_ends_it(jupyter_server, notebook_p
     nb.page.wait_for_timeout(300)
     nb.click_canvas(canvas, *centre("d3"))
     expect_text(board.locator(".reversi-log"), r"1\. Black d3 flips d4")
-    text = expect_text(panel, r"White is thinking: depth [2-9].*evaluation for White: .*"
-                              r"expected line: [a-h][1-8] [a-h][1-8]")
-    first = re.search(r"expected line: ([a-h][1-8])", text)[1]
+    text = expect_text(
+        panel,
+        r"White is thinking: depth [2-9].*evaluation for White: .*"
+        r"expected line: [a-h][1-8] [a-h][1-8]",
+    )
+    assert re.search(r"White looks [2-9] moves ahead and expects", text)  # words first
+    # the figures are folded in a detail: read the panel's whole text, shown or folded
+    first = re.search(r"expected line: ([a-h][1-8])", panel.text_content() or "")[1]
     assert first in {"c3", "e3", "c5"}  # White's legal answers to d3
 
     board.locator(".reversi-stop").click()  # while it thinks: no move comes

@@ -11,7 +11,6 @@ import matplotlib
 from course.board.controller import GameController
 from course.board.events import Event, EventKind
 from course.board.thinking import ThinkingPanel, idle_html, thought_html
-from course.board.view import BoardCanvas
 from course.plots import advantage, evaluation_curve, plot_evaluation
 from reversi.engine import Thought, think
 from reversi.evaluation import FINAL_DISC_VALUE
@@ -22,7 +21,7 @@ from reversi.players import Hard, StrongPlayer
 
 def thinking_board(tmp_path) -> tuple[GameController, ThinkingPanel, StrongPlayer]:
     controller = GameController(black="human", white=Hard(time_limit=60.0), saves_folder=tmp_path)
-    panel = ThinkingPanel(controller, BoardCanvas())
+    panel = ThinkingPanel(controller)
     player = controller.players[WHITE]
     assert isinstance(player, StrongPlayer)
     return controller, panel, player
@@ -138,7 +137,7 @@ def test_the_plot_draws_the_curve_after_every_move():
 def test_at_the_end_of_a_game_the_panel_plots_the_evaluation_of_every_move(tmp_path, monkeypatch):
     matplotlib.use("Agg")
     controller = GameController(saves_folder=tmp_path)
-    panel = ThinkingPanel(controller, BoardCanvas())
+    panel = ThinkingPanel(controller)
     drawn: list[list[float]] = []
     monkeypatch.setattr(panel, "draw_plot", lambda curve, version: drawn.append(curve))
     panel.toggle.value = True
