@@ -28,7 +28,10 @@ SCRIPT = """
   try {
     const app = window.jupyterapp;
     if (!app) { say("Hand-in needs the browser classroom's page (window.jupyterapp is missing).", "#b00"); return; }
-    const panel = Array.from(app.shell.widgets("main")).find((w) => w.node.contains(element) && w.context);
+    await new Promise((done) => setTimeout(done, 50));  // the output is put on the page after this runs
+    const panels = Array.from(app.shell.widgets("main")).filter((w) => w.context);
+    const current = app.shell.currentWidget;
+    const panel = panels.find((w) => w.node.contains(element)) || (current && current.context ? current : null);
     if (!panel) { say("Hand-in could not find this notebook on the page.", "#b00"); return; }
     say("Saving the notebook...", "#555");
     await panel.context.save();
