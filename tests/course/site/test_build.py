@@ -132,3 +132,22 @@ def test_lock_closure_takes_the_pure_python_packages_the_kernel_preloads() -> No
     with pytest.raises(SiteError, match="scipy .* not pure Python"):
         SiteBuild()._lock_closure(lock)
     json.dumps(lock)
+
+
+def test_the_command_checks_its_flags_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from course.__main__ import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["site", "build", "--pyodide-packages", str(tmp_path / "missing")])
+    assert stopped.value.code == 2 and "--pyodide-packages" in capsys.readouterr().err
+    (tmp_path / "notes.txt").write_text("keep")
+    assert main(["site", "build", "--out", str(tmp_path)]) == 1
+    assert (
+        "holds no site" in capsys.readouterr().err
+        and (tmp_path / "notes.txt").read_text() == "keep"
+    )
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--site", str(tmp_path / "notes.txt")])
+    assert stopped.value.code == 2 and "--site" in capsys.readouterr().err
