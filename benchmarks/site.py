@@ -177,7 +177,8 @@ def main() -> None:
                         f"{base}/lab/index.html?path=lessons/01_play.ipynb", wait_until="commit"
                     )
                 for page in pages:  # each kernel starts on its own as soon as its page loads
-                    run_cell(page, "from course import play\nplay()", timeout=900_000)
+                    page.bring_to_front()
+                    run_cell(page, "from course import play\nplay()", timeout=300_000)
                 every = time.monotonic() - started
                 print(
                     f"{args.contexts} browser contexts at once: every board playable after {every:.1f} s"
