@@ -10,7 +10,8 @@ picture module itself loads when the first board is shown.  Call
 :func:`register_formatters` to do that in a shell started after the import.
 
 ``join(url, room=..., name=...)`` joins a room of the class server
-(see :mod:`course.classroom`).
+(see :mod:`course.classroom`); ``hand_in(name)`` hands in an exercise notebook from the
+browser classroom (see :mod:`course.site`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from course.board.widget import GameWidget, play
     from course.classroom.board import RoomBoard, join
     from course.pictures.svg import board_svg, game_svg, show
+    from course.site.handin_client import hand_in
 
 __all__ = [
     "GameController",
@@ -33,6 +35,7 @@ __all__ = [
     "Settings",
     "board_svg",
     "game_svg",
+    "hand_in",
     "play",
     "RoomBoard",
     "join",
@@ -51,6 +54,7 @@ _LAZY = {
     "show": ("course.pictures.svg", "show"),
     "join": ("course.classroom.board", "join"),
     "RoomBoard": ("course.classroom.board", "RoomBoard"),
+    "hand_in": ("course.site.handin_client", "hand_in"),
 }
 
 #: The classes shown as pictures, by module and class name, and the function drawing each.

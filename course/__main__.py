@@ -20,6 +20,9 @@ python -m course tournament HANDIN-FOLDER [--levels easy,medium,hard] [--move-ti
     each against each; a leaderboard page with every game replayable, and CSVs
 python -m course serve [--host H] [--port P] [--data DIR] [--grace S] [--move-time S]
     run the class server for network play until Ctrl-C (see course.classroom)
+python -m course site build [--out DIR] [--pyodide-packages FOLDER]
+    make the browser classroom: a static JupyterLite site of the lessons, the released
+    exercises and the kit (see course.site)
 
 Each subcommand is a pair of functions in :data:`COMMANDS` (its arguments, and what it
 does), so a new one is one more entry.
@@ -231,6 +234,9 @@ def _serve_arguments(serve: argparse.ArgumentParser) -> None:
     from course.classroom.cli import add_arguments
 
     add_arguments(serve)
+    serve.add_argument("--site", type=checked.output_folder, default=None, metavar="FOLDER",
+                       help="the browser classroom to serve (default: build/site; built if missing)")  # fmt: skip
+    serve.add_argument("--no-site", action="store_true", help="serve the rooms only")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -238,7 +244,22 @@ def _serve(args: argparse.Namespace) -> int:
     from course.classroom.people import Limits
 
     limits = Limits(args.max_connections_per_address, args.max_rooms_per_address)
-    return serve(args.host, args.port, args.data, args.grace, args.move_time, args.export, limits)
+    classroom = None
+    if args.export is None and not args.no_site:
+        from course.site import SiteError
+        from course.site.build import OUT
+        from course.site.serving import prepare
+
+        try:
+            classroom = prepare(args.site or OUT, args.data, lambda line: print(line, flush=True))
+        except SiteError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+    return serve(
+        args.host, args.port, args.data, args.grace, args.move_time, args.export, limits,
+        extra_routes=classroom.routes if classroom else (),
+        sections=classroom.sections if classroom else (),
+    )  # fmt: skip
 
 
 def _worksheets_arguments(parser: argparse.ArgumentParser) -> None:
@@ -279,6 +300,18 @@ def _tournament(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _site_arguments(parser: argparse.ArgumentParser) -> None:
+    from course.site import cli
+
+    cli.add_arguments(parser)
+
+
+def _site(args: argparse.Namespace) -> int:
+    from course.site import cli
+
+    return cli.run(args)
+
+
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 
 #: name: (help, add its arguments, run it)
@@ -297,6 +330,7 @@ COMMANDS: dict[str, Command] = {
         _tournament_arguments,
         _tournament,
     ),
+    "site": ("build the browser classroom (a JupyterLite site)", _site_arguments, _site),
 }
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import sys
 from typing import Any
 
 import ipywidgets as w
@@ -127,12 +128,12 @@ class RoomBoard(w.VBox):
             self._show_chat()
         elif kind == "question":
             self.question.value = f"<b>{html.escape(message['text'])}</b>"
-            self.question_box.layout.display = None
+            self.question_box.layout.display = SHOWN
         elif kind == "error":
             self.status.value = status_html(message["message"], Tone.REFUSAL)
         elif kind == "welcome":
             role = message["role"]
-            self.player_box.layout.display = None if role in PLAYER_ROLES else "none"
+            self.player_box.layout.display = SHOWN if role in PLAYER_ROLES else "none"
             what = f"you play {role.capitalize()}" if role in PLAYER_ROLES else f"you are an {role}"
             self.title.value = f"<b>Room {html.escape(self.client.room)}</b>: {html.escape(self.client.name)}, {what}"
         elif kind in ("closed", "disconnected"):
@@ -239,10 +240,15 @@ class RoomBoard(w.VBox):
                 self.status.value = status_html(f"Error: {type(failed).__name__}: {failed}", Tone.ERROR)
 
 
+#: The CSS display of a shown box: "" rather than None, which the browser kernel's bridge
+#: (Pyodide) turns into ``undefined`` and drops, so the box would stay hidden.
+SHOWN = ""
+
+
 def join(
-    url: str,
-    room: str,
-    name: str,
+    url: str | None = None,
+    room: str = "",
+    name: str = "",
     *,
     token: str | None = None,
     watch: bool = False,
@@ -255,7 +261,11 @@ def join(
     watches, as does anyone joining with ``watch=True``.  ``token`` brings a player
     back to their seat after the kernel restarted (``board.token`` shows it);
     ``key`` is the teacher key.  Needs a running asyncio loop, as in a notebook.
+    In the browser classroom (JupyterLite), leave ``url`` out: the board joins the
+    server that served the page.
     """
+    if not url:
+        url = _page_server()
     client = RoomClient(url, room_name(room), player_name(name), token=token, watch=watch, key=key)
     try:
         loop = asyncio.get_running_loop()
@@ -264,6 +274,14 @@ def join(
     board = RoomBoard(client, pixels)
     board.start_task = loop.create_task(board.start())
     return board
+
+
+def _page_server() -> str:
+    if sys.platform != "emscripten":
+        raise ClassroomError('give the class server\'s address: join("ws://HOST:PORT", room=..., name=...)')
+    from course.classroom.browser_socket import page_server
+
+    return page_server()
 
 
 def _turn_text(state: dict[str, Any], role: str | None) -> str:

@@ -11,7 +11,9 @@ import argparse
 import asyncio
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from course.arguments import host, output_folder, port, seconds, whole
 from course.classroom.people import Limits
@@ -52,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the finished games as save files and exit")  # fmt: skip
 
 
+if TYPE_CHECKING:
+    from starlette.routing import BaseRoute
+
+    from course.classroom.overview import Section
+
+
 def serve(
     host: str,
     port: int,
@@ -60,6 +68,8 @@ def serve(
     move_time: float | None,
     export: Path | None = None,
     limits: Limits | None = None,
+    extra_routes: Sequence[BaseRoute] = (),
+    sections: Sequence[Section] = (),
 ) -> int:
     """Run the server until Ctrl-C (exit status 0), or export the finished games and exit."""
     if grace <= 0 or (move_time is not None and move_time <= 0):
@@ -77,7 +87,18 @@ def serve(
         print(line, flush=True)
 
     try:
-        asyncio.run(run(host, port, data, RoomSettings(move_time, grace), say, limits=limits))
+        asyncio.run(
+            run(
+                host,
+                port,
+                data,
+                RoomSettings(move_time, grace),
+                say,
+                extra_routes,
+                sections,
+                limits,
+            )
+        )
     except KeyboardInterrupt:
         pass
     except OSError as failed:

@@ -19,12 +19,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+if sys.platform == "emscripten":  # a browser kernel: the page's own WebSocket
+    from course.classroom.browser_socket import (
+        ClientConnection,
+        ConnectionClosed,
+        InvalidHandshake,
+        InvalidURI,
+        connect,
+    )
+else:
+    from websockets.asyncio.client import ClientConnection, connect
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from course.classroom.protocol import ClassroomError, MessageError
 from reversi.board import Board

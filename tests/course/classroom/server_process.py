@@ -31,7 +31,7 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "course", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--data", str(self.data), "--grace", str(self.grace)]  # fmt: skip
+                   "--data", str(self.data), "--grace", str(self.grace), "--no-site"]  # fmt: skip
         if self.move_time is not None:
             command += ["--move-time", str(self.move_time)]
         command += self.extra

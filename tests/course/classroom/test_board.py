@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from course.classroom.board import RoomBoard, join
+from course.classroom.board import SHOWN, RoomBoard, join
 from course.classroom.client import RoomClient
 from course.classroom.protocol import ClassroomError
 from tests.course.classroom.helpers import seated
@@ -29,7 +29,7 @@ def test_an_observer_gets_no_player_buttons_and_clicks_do_nothing() -> None:
 
 def test_a_player_sees_the_buttons_the_clocks_and_whose_move_it_is() -> None:
     board, _ = board_for("a", "black")
-    assert board.player_box.layout.display is None
+    assert board.player_box.layout.display == SHOWN
     assert board.status.value.endswith("Your move.</span>")
     assert "Black (Ada): 30 s" in board.clocks.value and "White (Bob): 30 s" in board.clocks.value
     assert "<b>White</b>: Bob, undo 1" in board.seats.value
@@ -45,7 +45,7 @@ def test_the_confirm_box_appears_only_with_a_question_and_goes_with_the_answer()
     assert board.question_box.layout.display == "none"  # a state alone asks nothing
     question = desk.got("b", "question")[-1]
     board.client._take(question)
-    assert board.question_box.layout.display is None
+    assert board.question_box.layout.display == SHOWN
     assert "Ada asks to take back their last move" in board.question.value
     desk.send("b", "answer", accept=False)
     board.client._take(desk.room.state())

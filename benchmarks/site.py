@@ -1,0 +1,198 @@
+"""The browser classroom measured: site size, page to playable board, many browsers, Pyodide speed.
+
+Builds the site (downloads cached in build/site-cache), starts ``python -m course serve``
+on a free 127.0.0.1 port and drives Debian's Chromium with Playwright:
+
+* the site's size, total and gzip-compressed;
+* page open to a playable board (a ``play()`` cell run, its board drawn), cold (a new
+  browser context) and warm (a second page in the same context: HTTP cache warm);
+* ``--contexts`` browser contexts opening the site at once: time until every board is drawn
+  (30 is the goal; 2 shared cores bear a few Pyodide kernels, so the default is 4);
+* Pyodide against CPython: perft leaves per second, the search's nodes per second in 1 s,
+  and each computer level's move time in the browser.
+
+    python benchmarks/site.py [--contexts 4]
+
+Every server and browser is stopped before the script ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from course.site.build import OUT, SiteBuild, site_size  # noqa: E402
+
+VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+PROBE = """
+import json, time
+from reversi import Board, BLACK, WHITE, bitboard, engine
+from reversi.players.registry import make_player
+board = Board()
+start = time.perf_counter()
+leaves = bitboard.perft(board.bits(BLACK), board.bits(WHITE), 7, bitboard.geometry(8))
+perft_seconds = time.perf_counter() - start
+after = board.copy()
+after.play("f5", BLACK)
+thought = engine.think(after, WHITE, time_limit=1.0)
+levels = {}
+for level in ("beginner", "easy", "medium", "hard", "expert"):
+    start = time.perf_counter()
+    make_player(level).choose_move(after, WHITE)
+    levels[level] = round(time.perf_counter() - start, 3)
+print("PROBE" + json.dumps({"perft_leaves_per_s": leaves / perft_seconds, "nodes_per_s": thought.nodes / thought.seconds,
+      "depth": thought.depth, "levels": levels}))
+"""
+
+
+def serve(site: Path, data: Path, log: Path) -> tuple[subprocess.Popen[bytes], int]:
+    command = [
+        sys.executable,
+        "-m",
+        "course",
+        "serve",
+        "--port",
+        "0",
+        "--data",
+        str(data),
+        "--site",
+        str(site),
+    ]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
+    for _ in range(300):
+        found = re.search(r"listening on ws://127\.0\.0\.1:(\d+)", log.read_text())
+        if found:
+            return process, int(found.group(1))
+        time.sleep(0.2)
+    process.kill()
+    raise SystemExit("the class server did not start:\n" + log.read_text())
+
+
+def run_cell(page: Any, code: str, timeout: float = 300_000) -> None:
+    cells = page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
+    cells.first.wait_for(timeout=timeout)
+    cells.first.click(position={"x": 8, "y": 8})
+    for key in ("Escape", "a", "Enter"):
+        page.keyboard.press(key)
+    page.keyboard.insert_text(code)
+    page.keyboard.press("Shift+Enter")
+    prompt = cells.first.locator(".jp-InputPrompt")
+    page.wait_for_function(
+        "p => /\\[\\d+\\]/.test(p.textContent)", arg=prompt.element_handle(), timeout=timeout
+    )
+
+
+def open_board(page: Any, base: str) -> float:
+    """Seconds from opening lesson 01 to its new play() board being drawn."""
+    started = time.monotonic()
+    page.goto(f"{base}/lab/index.html?path=lessons/01_play.ipynb")
+    run_cell(page, "from course import play\nplay()")
+    canvas = page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell").first.locator("canvas").first
+    page.wait_for_function(
+        "c => c.width > 0 && c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data[3] > 0",
+        arg=canvas.element_handle(), timeout=120_000,
+    )  # fmt: skip
+    return time.monotonic() - started
+
+
+def cpython_probe() -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, cwd=REPO, check=True
+    )
+    return json.loads(done.stdout.split("PROBE", 1)[1])
+
+
+def browser_probe(page: Any) -> dict[str, Any]:
+    run_cell(page, PROBE, timeout=600_000)
+    text = (
+        page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
+        .first.locator(".jp-OutputArea-output")
+        .all_text_contents()
+    )
+    return json.loads("".join(text).split("PROBE", 1)[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--contexts", type=int, default=4, help="browser contexts opening the site at once"
+    )
+    args = parser.parse_args()
+    if not (OUT / "jupyter-lite.json").exists():
+        SiteBuild().run()
+    total, compressed = site_size(OUT)
+    print(f"site size: {total / 1e6:.1f} MB, {compressed / 1e6:.1f} MB compressed")
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as scratch:
+        process, port = serve(OUT, Path(scratch) / "data", Path(scratch) / "serve.log")
+        base = f"http://127.0.0.1:{port}"
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                             args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                cold_page = context.new_page()
+                cold = open_board(cold_page, base)
+                cold_page.close()
+                warm = open_board(context.new_page(), base)
+                print(f"page open to playable board: cold {cold:.1f} s, warm {warm:.1f} s")
+                probe_page = context.pages[-1]
+                pyodide = browser_probe(probe_page)
+                context.close()
+                cpython = cpython_probe()
+                for what in ("perft_leaves_per_s", "nodes_per_s"):
+                    ratio = cpython[what] / pyodide[what]
+                    print(
+                        f"{what}: Pyodide {pyodide[what]:,.0f}, CPython {cpython[what]:,.0f} ({ratio:.1f}x)"
+                    )
+                print(
+                    f"search depth in 1 s: Pyodide {pyodide['depth']}, CPython {cpython['depth']}"
+                )
+                for level, seconds in pyodide["levels"].items():
+                    print(
+                        f"move time in the browser, {level}: {seconds:.2f} s (CPython {cpython['levels'][level]:.2f} s)"
+                    )
+                contexts = [
+                    browser.new_context(viewport={"width": 1400, "height": 1000})
+                    for _ in range(args.contexts)
+                ]
+                pages = [c.new_page() for c in contexts]
+                started = time.monotonic()
+                for page in pages:
+                    page.goto(
+                        f"{base}/lab/index.html?path=lessons/01_play.ipynb", wait_until="commit"
+                    )
+                for page in pages:  # each kernel starts on its own as soon as its page loads
+                    page.bring_to_front()
+                    run_cell(page, "from course import play\nplay()", timeout=300_000)
+                every = time.monotonic() - started
+                print(
+                    f"{args.contexts} browser contexts at once: every board playable after {every:.1f} s"
+                )
+                for c in contexts:
+                    c.close()
+                browser.close()
+        finally:
+            os.kill(process.pid, signal.SIGINT)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""The browser's own WebSocket for a room client in a browser kernel (Pyodide, JupyterLite).
+
+A browser kernel has no sockets, so the ``websockets`` library cannot run there; the
+page's ``WebSocket`` can, reached through Pyodide's JavaScript bridge (``js`` and
+``create_proxy``).  This module offers the few names :mod:`course.classroom.client`
+takes from ``websockets`` (``connect``, the connection's ``send``/``recv``/``close``
+and ``async for``, and the errors), so the client is the same code in both kernels.
+The JavaScript callbacks are proxies that live as long as the socket and are
+destroyed when it closes.  :func:`page_server` is the class server that served the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+
+class ConnectionClosed(Exception):
+    """The connection is closed (by either side)."""
+
+
+class InvalidHandshake(Exception):
+    """The server could not be reached or refused the connection."""
+
+
+class InvalidURI(Exception):
+    """The address is not a WebSocket URL the browser accepts."""
+
+
+class BrowserSocket:
+    """One ``WebSocket`` of the page, with an asyncio face: ``await recv()``, ``await send(text)``."""
+
+    def __init__(self, url: str) -> None:
+        import js
+        from pyodide.ffi import create_proxy
+
+        loop = asyncio.get_running_loop()
+        self.url = url
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.arrived: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        try:
+            self.socket = js.WebSocket.new(url)
+        except Exception as failed:  # the browser's SyntaxError for a bad URL
+            raise InvalidURI(f"{url!r}: {failed}") from None
+        handlers = {
+            "onopen": self._on_open,
+            "onmessage": self._on_message,
+            "onclose": self._on_close,
+            "onerror": self._on_error,
+        }
+        self.proxies = []
+        for name, handler in handlers.items():
+            proxy = create_proxy(handler)
+            self.proxies.append(proxy)
+            setattr(self.socket, name, proxy)
+
+    # -- the browser's events -------------------------------------------------------------
+
+    def _on_open(self, _event: Any) -> None:
+        if not self.opened.done():
+            self.opened.set_result(None)
+
+    def _on_message(self, event: Any) -> None:
+        self.arrived.put_nowait(str(event.data))
+
+    def _on_close(self, event: Any) -> None:
+        self.closed = True
+        if not self.opened.done():
+            self.opened.set_exception(
+                InvalidHandshake(f"{self.url} closed the connection (code {event.code})")
+            )
+        self.arrived.put_nowait(None)
+        asyncio.get_running_loop().call_soon(self._release)
+
+    def _on_error(self, _event: Any) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(
+                InvalidHandshake(f"the browser could not connect to {self.url}")
+            )
+
+    def _release(self) -> None:
+        """Detach and destroy the callbacks, so nothing of this socket stays alive in JavaScript."""
+        for name in ("onopen", "onmessage", "onclose", "onerror"):
+            setattr(self.socket, name, None)
+        for proxy in self.proxies:
+            proxy.destroy()
+        self.proxies = []
+
+    # -- what the room client uses --------------------------------------------------------
+
+    async def send(self, text: str) -> None:
+        if self.closed:
+            raise ConnectionClosed(f"the connection to {self.url} is closed")
+        self.socket.send(text)
+
+    async def recv(self) -> str:
+        text = await self.arrived.get()
+        if text is None:
+            self.arrived.put_nowait(None)  # every later recv() sees the close too
+            raise ConnectionClosed(f"the connection to {self.url} is closed")
+        return text
+
+    async def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.socket.close()
+            self.arrived.put_nowait(None)
+            self._release()
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        while True:
+            try:
+                yield await self.recv()
+            except ConnectionClosed:
+                return
+
+
+ClientConnection = BrowserSocket
+
+
+async def connect(url: str, **_options: Any) -> BrowserSocket:
+    """Open a WebSocket from the page and wait until it is open (``_options`` are websockets' own)."""
+    socket = BrowserSocket(url)
+    try:
+        await socket.opened
+    except BaseException:
+        await socket.close()
+        raise
+    return socket
+
+
+def page_server() -> str:
+    """The room address of the server that served this page (``ws://host:port/room``, or ``wss://``)."""
+    import js
+
+    origin = str(js.location.origin)
+    return (
+        "wss://" + origin.removeprefix("https://")
+        if origin.startswith("https://")
+        else "ws://" + origin.removeprefix("http://")
+    ) + "/room"

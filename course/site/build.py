@@ -1,0 +1,447 @@
+"""``python -m course site build``: the JupyterLite site of the kit, made offline from caches.
+
+The site holds the lessons, the *released* exercises (never the teacher folder, the
+grading seed or a notebook with a solution), the kit as a wheel built from this
+checkout, the widget wheels and the pure-Python wheels Pyodide's lock pins, and
+Pyodide's core from npm.  JupyterLite itself runs in a build environment of its own
+(a venv kept in the cache), so the kit's runtime stays ipywidgets + ipycanvas.
+
+numpy and Pillow (which ipycanvas imports) exist only in Pyodide's own distribution:
+they come from the folder the teacher names (``--pyodide-packages``), checked against
+the lock's hashes, or else minimal stand-ins (:mod:`course.site.wheels`) take their place.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from course.grading.notebook import BEGIN_SOLUTION
+from course.site import SiteError
+from course.site.wheels import STANDINS, build_standin, canonical, read_wheel, sha256
+
+REPO = Path(__file__).resolve().parents[2]
+LESSONS = REPO / "notebooks"
+EXERCISES = REPO / "exercises"
+CACHE = REPO / "build" / "site-cache"
+OUT = REPO / "build" / "site"
+
+PYODIDE_VERSION = "314.0.7"
+BUILD_TOOLS = (
+    "jupyterlite-core==0.8.6",
+    "jupyterlite-pyodide-kernel==0.8.6",
+    "jupyter_server",
+    "ipywidgets==8.1.9",
+    "ipycanvas==0.14.3",
+)
+#: Wheels the kernel needs beside the kit, from PyPI (widgetsnbextension comes with the kernel).
+RUNTIME_WHEELS = (
+    "ipywidgets==8.1.9",
+    "jupyterlab_widgets==3.0.17",
+    "ipycanvas==0.14.3",
+    "comm==0.2.3",
+)
+#: What the kernel loads from the lock when it starts (the rest of the kernel's start follows them).
+PRELOADED = ("micropip", "ipython", "jedi", "comm", "reversi-kit")
+PYODIDE_CORE = (
+    "pyodide.mjs",
+    "pyodide.js",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "package.json",
+)
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+#: Files and folders a site must never hold: the teacher's sources and the grading seed.
+TEACHER_NAMES = ("source", "grading_seed.txt")
+
+Say = Callable[[str], None]
+
+
+def released_notebooks(folder: Path) -> list[Path]:
+    """The notebooks of ``folder`` that a student may see; refuses solutions and teacher files.
+
+    >>> released_notebooks(REPO / "exercises" / "source")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    course.site.SiteError: .../exercises/source is the teacher folder ...
+    """
+    folder = Path(folder).resolve()
+    if folder.name in TEACHER_NAMES or (folder / "grading_seed.txt").exists():
+        raise SiteError(
+            f"{folder} is the teacher folder (solutions, seed): the site takes released copies only"
+        )
+    if not folder.is_dir():
+        raise SiteError(f"{folder} is not a folder of notebooks")
+    notebooks = sorted(folder.glob("*.ipynb"))
+    for notebook in notebooks:
+        text = notebook.read_text(encoding="utf-8")
+        if BEGIN_SOLUTION in text:
+            raise SiteError(
+                f"{notebook} contains a solution ({BEGIN_SOLUTION!r}): release the exercises with "
+                "'python -m course release' and build from the released copies"
+            )
+    return notebooks
+
+
+@dataclass
+class SiteBuild:
+    """One build of the site: where things come from, where they go, and what it printed."""
+
+    out: Path = OUT
+    cache: Path = CACHE
+    pyodide_packages: Path | None = None
+    lessons: Path = LESSONS
+    exercises: Path = EXERCISES
+    say: Say = print
+    standins: list[str] = field(default_factory=list)
+
+    @property
+    def lite(self) -> Path:
+        return self.cache / "lite"
+
+    @property
+    def tools(self) -> Path:
+        return self.cache / "venv" / "bin"
+
+    # -- the whole build ------------------------------------------------------------------
+
+    def run(self) -> Path:
+        """Build the site into :attr:`out` and return it."""
+        lessons = released_notebooks(self.lessons)
+        exercises = released_notebooks(self.exercises)
+        self._check_out()
+        self.cache.mkdir(parents=True, exist_ok=True)
+        self._build_tools()
+        core = self._pyodide_core()
+        kit = self._kit_wheel()
+        runtime = self._download("runtime", RUNTIME_WHEELS)
+        runtime.append(self._kernel_shim("widgetsnbextension-4.0.999-py3-none-any.whl"))
+        lock = json.loads((core / "pyodide-lock.json").read_text())
+        pinned = self._lock_closure(lock)
+        lock_wheels = self._download(
+            "lock",
+            [f"{lock['packages'][k]['name']}=={lock['packages'][k]['version']}" for k in pinned],
+        )
+        self._prepare_lite(lessons, exercises)
+        self._lay_out_pyodide(core, lock, pinned, lock_wheels, [kit, *runtime])
+        self._jupyter_lite_build()
+        self.say(size_report(self.out))
+        compress_site(self.out)
+        return self.out
+
+    # -- inputs (cached) ------------------------------------------------------------------
+
+    def _build_tools(self) -> None:
+        marker = self.cache / "venv" / "course-site-tools.txt"
+        wanted = "\n".join(BUILD_TOOLS)
+        if marker.exists() and marker.read_text() == wanted:
+            return
+        self.say("Making the build environment (JupyterLite) in " + str(self.cache / "venv"))
+        self._call([sys.executable, "-m", "venv", "--clear", str(self.cache / "venv")])
+        self._call([str(self.tools / "pip"), "install", "-q", *BUILD_TOOLS])
+        marker.write_text(wanted)
+
+    def _pyodide_core(self) -> Path:
+        npm = self.cache / "npm"
+        package = npm / "package"
+        if (package / "pyodide-lock.json").exists() and json.loads(
+            (package / "package.json").read_text()
+        )["version"] == PYODIDE_VERSION:
+            return package
+        npm.mkdir(parents=True, exist_ok=True)
+        tarball = npm / f"pyodide-{PYODIDE_VERSION}.tgz"
+        if not tarball.exists():
+            self.say(f"Fetching Pyodide {PYODIDE_VERSION} from npm")
+            self._call(["npm", "pack", f"pyodide@{PYODIDE_VERSION}"], cwd=npm)
+        shutil.rmtree(package, ignore_errors=True)
+        with tarfile.open(tarball) as archive:
+            for member in archive.getmembers():
+                if (
+                    not member.isfile()
+                    or ".." in Path(member.name).parts
+                    or member.name.startswith("/")
+                ):
+                    continue
+                archive.extract(member, npm)
+        return package
+
+    def _kit_wheel(self) -> Path:
+        folder = self.cache / "kit"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        self.say("Building the kit's wheel from " + str(REPO))
+        self._call(
+            [str(self.tools / "pip"), "wheel", "-q", "--no-deps", "-w", str(folder), str(REPO)]
+        )
+        return next(folder.glob("reversi_kit-*.whl"))
+
+    def _download(self, group: str, requirements: Iterable[str]) -> list[Path]:
+        folder = self.cache / "wheels" / group
+        folder.mkdir(parents=True, exist_ok=True)
+        wheels = []
+        for requirement in requirements:
+            name, version = requirement.split("==")
+            found = _find_wheel(folder, name, version)
+            if found is None:
+                self._call(
+                    [str(self.tools / "pip"), "download", "-q", "--no-deps", "--only-binary=:all:",
+                     "--python-version", "3.14", "-d", str(folder), requirement]
+                )  # fmt: skip
+                found = _find_wheel(folder, name, version)
+            if found is None:
+                raise SiteError(f"pip downloaded no wheel for {requirement}")
+            wheels.append(found)
+        return wheels
+
+    def _kernel_shim(self, file_name: str) -> Path:
+        shims = (
+            self.cache
+            / "venv"
+            / "share"
+            / "jupyter"
+            / "labextensions"
+            / "@jupyterlite"
+            / "pyodide-kernel-extension"
+            / "static"
+            / "pypi"
+        )
+        if not (shims / file_name).exists():
+            raise SiteError(f"the kernel's {file_name} is missing from {shims}")
+        return shims / file_name
+
+    def _lock_closure(self, lock: dict[str, Any]) -> list[str]:
+        """Lock keys the preloaded packages need (numpy and Pillow excepted: they come apart)."""
+        packages = lock["packages"]
+        by_name = {canonical(key): key for key in packages}
+        wanted: list[str] = []
+        todo = [by_name[canonical(n)] for n in PRELOADED if canonical(n) in by_name]
+        while todo:
+            key = todo.pop()
+            if key in wanted or key in {s.lock_key for s in STANDINS}:
+                continue
+            entry = packages[key]
+            if not entry["file_name"].endswith("py3-none-any.whl"):
+                raise SiteError(
+                    f"{key} in Pyodide's lock is not pure Python; it must come from Pyodide's distribution"
+                )
+            wanted.append(key)
+            todo += [by_name[canonical(d)] for d in entry["depends"]]
+        return sorted(wanted)
+
+    # -- the lite folder ------------------------------------------------------------------
+
+    def _prepare_lite(self, lessons: list[Path], exercises: list[Path]) -> None:
+        shutil.rmtree(self.lite, ignore_errors=True)
+        for folder, notebooks in (("lessons", lessons), ("exercises", exercises)):
+            (self.lite / "files" / folder).mkdir(parents=True)
+            for notebook in notebooks:
+                shutil.copy2(notebook, self.lite / "files" / folder / notebook.name)
+        config = {
+            "LiteBuildConfig": {
+                "contents": ["files"],
+                "output_dir": str(self.out.resolve()),
+                "no_sourcemaps": True,
+            }
+        }
+        (self.lite / "jupyter_lite_config.json").write_text(json.dumps(config, indent=1))
+        settings = {
+            "disablePyPIFallback": True,
+            "loadPyodideOptions": {"packages": list(PRELOADED)},
+        }
+        lite = {
+            "jupyter-lite-schema-version": 0,
+            "jupyter-config-data": {
+                "appName": "Reversi kit",
+                # hand_in() saves the notebook through the page's app (window.jupyterapp)
+                "exposeAppInBrowser": "true",
+                "litePluginSettings": {KERNEL_PLUGIN: settings},
+            },
+        }
+        (self.lite / "jupyter-lite.json").write_text(json.dumps(lite, indent=1))
+
+    def _lay_out_pyodide(
+        self,
+        core: Path,
+        lock: dict[str, Any],
+        pinned: list[str],
+        lock_wheels: list[Path],
+        extra: list[Path],
+    ) -> None:
+        target = self.lite / "static" / "pyodide"
+        target.mkdir(parents=True)
+        for name in PYODIDE_CORE:
+            shutil.copy2(core / name, target / name)
+        packages = lock["packages"]
+        kept: dict[str, Any] = {}
+        for key, wheel in zip(pinned, lock_wheels, strict=True):
+            kept[key] = self._ship(packages[key], wheel, target)
+        for standin in STANDINS:
+            kept[standin.lock_key] = self._numeric(standin, packages[standin.lock_key], target)
+        names = {canonical(key): key for key in [*packages, *kept]}
+        for wheel in extra:
+            info = read_wheel(wheel)
+            key = canonical(info.name)
+            entry = {
+                "name": info.name, "version": info.version, "file_name": "", "install_dir": "site",
+                "sha256": "", "package_type": "package", "imports": info.imports,
+                "depends": [names.get(canonical(d), canonical(d)) for d in info.depends],
+                "unvendored_tests": False, "shared_library": False,
+            }  # fmt: skip
+            names[key] = key
+            kept[key] = self._ship(entry, wheel, target)
+        keys = {canonical(key): key for key in kept}
+        for key, entry in kept.items():
+            missing = [d for d in entry["depends"] if canonical(d) not in keys]
+            if missing:
+                raise SiteError(f"{key} needs {', '.join(missing)}, which the site does not ship")
+            entry["depends"] = [keys[canonical(d)] for d in entry["depends"]]
+        lock["packages"] = kept
+        (target / "pyodide-lock.json").write_text(json.dumps(lock))
+
+    def _ship(self, entry: dict[str, Any], wheel: Path, target: Path) -> dict[str, Any]:
+        shutil.copy2(wheel, target / wheel.name)
+        return {**entry, "file_name": wheel.name, "sha256": sha256(wheel)}
+
+    def _numeric(self, standin: Any, entry: dict[str, Any], target: Path) -> dict[str, Any]:
+        """Pyodide's own numpy or Pillow from the teacher's folder, else the stand-in."""
+        if self.pyodide_packages is not None:
+            real = Path(self.pyodide_packages) / entry["file_name"]
+            if real.is_file():
+                if sha256(real) != entry["sha256"]:
+                    raise SiteError(
+                        f"{real} is not Pyodide {PYODIDE_VERSION}'s {entry['name']}: its SHA-256 differs from the lock's"
+                    )
+                shutil.copy2(real, target / real.name)
+                return dict(entry)
+            self.say(f"{entry['file_name']} is not in {self.pyodide_packages}; using the stand-in")
+        self.standins.append(standin.name)
+        wheel = build_standin(standin, self.cache)
+        return {**self._ship(entry, wheel, target), "depends": []}
+
+    def _jupyter_lite_build(self) -> None:
+        (self.lite / ".jupyterlite.doit.db").unlink(missing_ok=True)
+        for stale in self.lite.glob(".jupyterlite.doit.db*"):
+            stale.unlink()
+        shutil.rmtree(self.out, ignore_errors=True)
+        self.say("Running jupyter lite build")
+        env = {
+            **os.environ,
+            "JUPYTER_PLATFORM_DIRS": "1",
+            "JUPYTER_CONFIG_DIR": str(self.cache / "jupyter-config"),
+        }
+        self._call([str(self.tools / "jupyter"), "lite", "build"], cwd=self.lite, env=env)
+        where = kernel_settings(self.out).get("pyodideUrl")
+        if where != "./static/pyodide/pyodide.mjs":
+            raise SiteError(f"the built site would load Pyodide from {where!r}, not from the site")
+        if self.standins:
+            note = ", ".join(self.standins)
+            self.say(
+                f"Note: {note} in this site are offline STAND-INS (not the real packages); see the README"
+            )
+
+    def _check_out(self) -> None:
+        """Refuse to replace a folder that holds anything but a site (checked before any work)."""
+        if (
+            self.out.exists()
+            and any(self.out.iterdir())
+            and not (self.out / "jupyter-lite.json").exists()
+        ):
+            raise SiteError(
+                f"{self.out} is not empty and holds no site: choose an empty or new folder for --out"
+            )
+
+    def _call(
+        self, command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
+    ) -> None:
+        done = subprocess.run(
+            command, cwd=cwd, env=env, capture_output=True, text=True, check=False
+        )
+        if done.returncode != 0:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-8:]
+            raise SiteError(
+                f"{' '.join(command[:3])} ... failed (exit {done.returncode}):\n" + "\n".join(tail)
+            )
+
+
+def _find_wheel(folder: Path, name: str, version: str) -> Path | None:
+    for wheel in folder.glob("*.whl"):
+        parts = wheel.name.split("-")
+        if canonical(parts[0]) == canonical(name) and parts[1] == version:
+            return wheel
+    return None
+
+
+#: Suffixes worth compressing: the build writes a ``.gz`` beside each such file that shrinks.
+COMPRESSIBLE = {
+    ".js",
+    ".mjs",
+    ".wasm",
+    ".json",
+    ".css",
+    ".html",
+    ".svg",
+    ".ipynb",
+    ".txt",
+    ".map",
+    ".zip",
+}
+MIN_COMPRESSED = 1024
+
+
+def compress_site(site: Path) -> int:
+    """Write ``name.gz`` beside every compressible file of the site that shrinks; returns how many.
+
+    The class server sends these to browsers that accept gzip, so thirty students
+    downloading the site cost no compression work; other web hosts ignore them.
+    """
+    written = 0
+    for path in Path(site).rglob("*"):
+        if (
+            path.is_file()
+            and path.suffix.lower() in COMPRESSIBLE
+            and path.stat().st_size >= MIN_COMPRESSED
+        ):
+            data = path.read_bytes()
+            packed = gzip.compress(data, compresslevel=6, mtime=0)
+            if len(packed) < 0.9 * len(data):
+                Path(f"{path}.gz").write_bytes(packed)
+                written += 1
+    return written
+
+
+def kernel_settings(site: Path) -> dict[str, Any]:
+    """The Pyodide kernel's settings in a built site's jupyter-lite.json."""
+    config = json.loads((Path(site) / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    settings: dict[str, Any] = config.get("litePluginSettings", {}).get(KERNEL_PLUGIN, {})
+    return settings
+
+
+def site_size(folder: Path) -> tuple[int, int]:
+    """The site's size in bytes: all files, and all files gzip-compressed one by one.
+
+    The ``.gz`` copies the build writes for the server are not counted.
+    """
+    total = compressed = 0
+    for path in Path(folder).rglob("*"):
+        if path.is_file() and path.suffix != ".gz":
+            data = path.read_bytes()
+            total += len(data)
+            compressed += len(gzip.compress(data, compresslevel=6))
+    return total, compressed
+
+
+def size_report(folder: Path) -> str:
+    """One line: where the site is and its size, total and compressed."""
+    total, compressed = site_size(folder)
+    return (
+        f"Built the site in {folder}: {total / 1e6:.1f} MB ({compressed / 1e6:.1f} MB compressed)"
+    )

@@ -1,0 +1,274 @@
+"""The browser classroom in real Chromium, offline: the site built in this run, served by
+``python -m course serve``, lessons run in the Pyodide kernel, two pages play in one room,
+and an exercise is handed in to the folder ``grade`` reads.
+
+The site holds STAND-INS for numpy and Pillow (the test machines reach no Pyodide
+distribution; see the README), everything else real.  Downloads for the build are
+cached under build/site-cache between runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from course.site.build import SiteBuild
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+KERNEL_TIMEOUT = 120_000  # ms: a cold Pyodide kernel took 15 s on 2 cores; 4 kernels may share them
+CELL_TIMEOUT = 60_000
+VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+D3 = (178, 134)  # the centre of d3 on the 400-pixel board (margin 24, cell 44)
+
+
+class LiteServer:
+    """``python -m course serve`` with the built site, on a free port, stopped by its PID."""
+
+    def __init__(self, site: Path, data: Path, log: Path) -> None:
+        self.site, self.data, self.log = site, data, log
+        self.process: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    def start(self, timeout: float = 60) -> None:
+        command = [sys.executable, "-m", "course", "serve", "--host", "127.0.0.1", "--port", "0",
+                   "--data", str(self.data), "--site", str(self.site)]  # fmt: skip
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = re.search(r"listening on ws://127\.0\.0\.1:(\d+)", self.log.read_text())
+            if found:
+                self.port = int(found.group(1))
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.2)
+        self.stop()
+        raise AssertionError(f"the class server did not start:\n{self.log.read_text()[-2000:]}")
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.kill(self.process.pid, signal.SIGINT)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(5)
+
+
+@pytest.fixture(scope="module")
+def lite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiteServer]:
+    root = tmp_path_factory.mktemp("lite")
+    SiteBuild(out=root / "site", say=lambda line: print(f"[site] {line}")).run()
+    server = LiteServer(root / "site", root / "data", root / "serve.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        print(server.log.read_text()[-1500:])
+
+
+class LitePage:
+    """A notebook of the site open in one Chromium page, driven by clicks and keys."""
+
+    def __init__(self, page: Any, server: LiteServer, path: str) -> None:
+        self.page, self.server, self.path = page, server, path
+        self.console: list[str] = []
+        page.on("console", lambda m: self.console.append(f"[{m.type}] {m.text}"))
+        page.on("pageerror", lambda e: self.console.append(f"[pageerror] {e}"))
+        page.goto(f"{server.base}/lab/index.html?path={path}")
+        page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
+
+    def cells(self) -> Any:
+        return self.page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
+
+    def add_cell(self, code: str, timeout: int = CELL_TIMEOUT) -> Any:
+        """Insert a code cell at the top with the keyboard, type ``code``, run it, wait for it."""
+        self.cells().first.click(position={"x": 8, "y": 8})
+        self.page.keyboard.press("Escape")
+        self.page.keyboard.press("a")
+        self.page.keyboard.press("Enter")
+        self.page.keyboard.insert_text(code)
+        self.page.keyboard.press("Shift+Enter")
+        first = self.cells().first
+        prompt = first.locator(".jp-InputPrompt")
+        self.page.wait_for_function(
+            "p => /\\[\\d+\\]/.test(p.textContent)",
+            arg=prompt.element_handle(),
+            timeout=timeout,
+            polling=200,
+        )
+        return first
+
+    def wait_kernel(self) -> float:
+        """Run a trivial cell: the kernel is ready when it is done (the indicator says idle too early)."""
+        started = time.monotonic()
+        self.add_cell("import sys; sys.platform", timeout=KERNEL_TIMEOUT)
+        return time.monotonic() - started
+
+    def run_all(self, timeout: int = 180_000) -> bool:
+        """Run every cell with JupyterLab's own command; True when no cell failed."""
+        return bool(
+            self.page.evaluate(
+                "async () => await window.jupyterapp.commands.execute('notebook:run-all-cells')"
+            )
+        )
+
+    def errors(self) -> list[str]:
+        texts = self.page.locator(
+            f'{VISIBLE} .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+        ).all_text_contents()
+        return [t for t in texts if "Traceback" in t or "Error" in t]
+
+    def canvas(self, index: int = 0) -> Any:
+        canvas = self.page.locator(f"{VISIBLE} .jp-OutputArea-output canvas").nth(index)
+        canvas.wait_for(state="visible", timeout=CELL_TIMEOUT)
+        self.page.wait_for_function(
+            "c => c.width > 0 && c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data[3] > 0",
+            arg=canvas.element_handle(), timeout=CELL_TIMEOUT, polling=200,
+        )  # fmt: skip
+        return canvas
+
+    def click_square(self, canvas: Any, x: float, y: float) -> None:
+        canvas.scroll_into_view_if_needed()
+        box = canvas.evaluate(
+            "c => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.width / c.width]; }"
+        )
+        self.page.mouse.click(box[0] + x * box[2], box[1] + y * box[2])
+
+    def wait_text(self, selector: str, pattern: str, timeout: int = 30_000) -> str:
+        """Wait until an element matching ``selector`` has text matching ``pattern``; returns the texts."""
+        __tracebackhide__ = True
+        try:
+            self.page.wait_for_function(
+                "([sel, pat]) => [...document.querySelectorAll(sel)].some(e => new RegExp(pat).test(e.textContent))",
+                arg=[f"{VISIBLE} {selector}", pattern], timeout=timeout, polling=200,
+            )  # fmt: skip
+        except Exception as failed:
+            seen = self.page.locator(f"{VISIBLE} {selector}").all_text_contents()
+            status = self.page.locator(f"{VISIBLE} .reversi-status").all_text_contents()
+            raise AssertionError(
+                f"{self.path}: no {selector} matching {pattern!r}: {seen}; status {status}; "
+                f"errors {self.errors()}; console {self.console[-8:]}; {failed}"
+            ) from None
+        return " | ".join(self.page.locator(f"{VISIBLE} {selector}").all_text_contents())
+
+
+@pytest.fixture
+def context_factory(browser: Any) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def make() -> Any:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def test_the_server_sends_the_site_with_its_types_and_headers(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    page = context_factory()
+    answer = page.goto(f"{lite.base}/lab/index.html")
+    assert answer.status == 200 and answer.headers["x-content-type-options"] == "nosniff"
+    wasm = page.request.get(f"{lite.base}/static/pyodide/pyodide.asm.wasm")
+    assert wasm.headers["content-type"] == "application/wasm"
+
+
+def test_lesson_00_runs_top_to_bottom_and_its_board_takes_a_click(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    lesson = LitePage(context_factory(), lite, "lessons/00_welcome.ipynb")
+    lesson.wait_kernel()
+    assert lesson.run_all(), "\n".join(lesson.errors() + lesson.console[-20:])
+    assert lesson.errors() == [], "\n".join(lesson.errors() + lesson.console[-20:])
+    canvas = lesson.canvas()
+    assert "Black to move" in lesson.wait_text(".reversi-turn", "Black to move")
+    lesson.click_square(canvas, *D3)
+    assert "White to move" in lesson.wait_text(".reversi-turn", "White to move", timeout=10_000)
+    assert "d3" in lesson.wait_text(".reversi-status", "d3")
+    # the computer answers in the browser kernel, which has no threads (the board's asyncio path)
+    cell = lesson.add_cell('play(white="hard")')
+    canvas = cell.locator("canvas").first
+    lesson.click_square(canvas, *D3)
+    turn = cell.locator(".reversi-turn")
+    lesson.page.wait_for_function(
+        "e => /Black to move/.test(e.textContent)",
+        arg=turn.element_handle(),
+        timeout=60_000,
+        polling=200,
+    )
+    assert "White played" in cell.locator(".reversi-status").inner_text()
+
+
+def test_two_pages_play_in_one_room_and_only_the_opponent_is_asked_to_undo(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    ada = LitePage(context_factory(), lite, "lessons/06_class_play.ipynb")
+    bob = LitePage(context_factory(), lite, "lessons/06_class_play.ipynb")
+    ada.add_cell(
+        'from course import join\nboard = join(room="lite-1", name="Ada")\nboard',
+        timeout=KERNEL_TIMEOUT,
+    )
+    ada.wait_text(".reversi-status", "Waiting for a second player")
+    bob.add_cell(
+        'from course import join\nboard = join(room="lite-1", name="Bob")\nboard',
+        timeout=KERNEL_TIMEOUT,
+    )
+    for player in (ada, bob):
+        player.wait_text(".reversi-seats", r"Black[\s\S]*Ada[\s\S]*White[\s\S]*Bob")
+    ada.click_square(ada.canvas(), *D3)
+    assert "d3" in bob.wait_text(".reversi-log", "d3")
+    try:
+        ada.cells().first.locator(".reversi-undo").click(timeout=15_000)
+    except Exception:
+        ada.page.screenshot(path=str(REPO / "test-artifacts" / "lite-undo.png"), full_page=True)
+        raise AssertionError(
+            f"no Undo button to click: {ada.cells().first.inner_text()[:1500]}"
+        ) from None
+    bob.wait_text(".reversi-question", "take back")
+    assert bob.page.locator(f"{VISIBLE} .reversi-undo-answer").is_visible()
+    assert not ada.page.locator(f"{VISIBLE} .reversi-undo-answer").is_visible()
+    bob.cells().first.locator(".reversi-accept").click()
+    ada.wait_text(".reversi-status", "Click on a square|Your move")
+    assert not bob.page.locator(f"{VISIBLE} .reversi-undo-answer").is_visible()
+
+
+def test_an_exercise_is_handed_in_to_the_folder_grade_reads(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    exercise = LitePage(context_factory(), lite, "exercises/04_flips.ipynb")
+    exercise.add_cell('from course import hand_in\nhand_in("Ada Lovelace")', timeout=KERNEL_TIMEOUT)
+    receipt = exercise.wait_text(".reversi-handin", "Handed in|Not handed in")
+    assert receipt.startswith("Handed in: 04_flips by Ada Lovelace"), receipt
+    kept = list((lite.data / "handins" / "ada-lovelace" / "04_flips").glob("*.ipynb"))
+    assert len(kept) == 1
+    notebook = json.loads(kept[0].read_text())
+    assert notebook["nbformat"] == 4 and any(
+        "hand_in(" in "".join(c["source"]) for c in notebook["cells"]
+    )
+    meta = json.loads(kept[0].with_suffix(".json").read_text())
+    assert meta["student"] == "Ada Lovelace" and meta["bytes"] == kept[0].stat().st_size
+    exercise.add_cell('hand_in("Ada/Lovelace")')
+    assert "path separator" in " ".join(exercise.errors())

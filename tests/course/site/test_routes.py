@@ -1,0 +1,197 @@
+"""The site and hand-in routes, served by a small Starlette app of the test's own."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from course.site.build import COMPRESSIBLE, compress_site
+from course.site.routes import ISOLATION, MIME_TYPES, content_type, known_exercises, site_routes
+from course.site.store import Flood, HandInStore
+
+NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+FILES = {
+    "index.html": b"<html>site</html>" * 100,
+    "lab/index.html": b"<html>lab</html>",
+    "static/pyodide/pyodide.asm.wasm": b"\x00asm" + b"\x01" * 5000,
+    "static/pyodide/pyodide.mjs": b"export const x = 1;\n" * 200,
+    "static/pyodide/reversi_kit-0.1.0-py3-none-any.whl": b"PK" + bytes(range(256)) * 10,
+    "build/bundle.js": b"console.log(1);\n" * 200,
+    "files/exercises/04_flips.ipynb": json.dumps(NOTEBOOK).encode(),
+    "jupyter-lite.json": b"{}",
+}
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    for name, data in FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    (tmp_path / "secret.txt").write_text("teacher only")
+    compress_site(root)
+    return root
+
+
+@pytest.fixture
+def client(site: Path, tmp_path: Path) -> TestClient:
+    store = HandInStore(tmp_path / "data", known_exercises(site))
+    app = Starlette(routes=site_routes(site, store, Flood(limit=5, window=60)))
+    return TestClient(app)
+
+
+def test_every_file_of_the_site_is_served_whole_with_its_type_and_headers(
+    client: TestClient,
+) -> None:
+    for name, data in FILES.items():
+        for encoding in ("identity", "gzip"):
+            answer = client.get("/" + name, headers={"Accept-Encoding": encoding})
+            assert answer.status_code == 200, name
+            assert answer.content == data, name  # httpx undoes the gzip
+            assert answer.headers["content-type"].split(";")[0] == content_type(Path(name)), name
+            for header, value in ISOLATION.items():
+                assert answer.headers[header] == value
+            assert "etag" in answer.headers and "cache-control" in answer.headers
+
+
+def test_mime_types_of_the_files_a_module_worker_and_webassembly_need(client: TestClient) -> None:
+    assert (
+        client.get("/static/pyodide/pyodide.asm.wasm").headers["content-type"] == "application/wasm"
+    )
+    assert (
+        client.get("/static/pyodide/pyodide.mjs")
+        .headers["content-type"]
+        .startswith("text/javascript")
+    )
+    assert MIME_TYPES[".wasm"] == "application/wasm"
+
+
+def test_gzip_is_sent_from_the_builds_copies_when_the_browser_accepts_it(
+    client: TestClient, site: Path
+) -> None:
+    packed = [p for p in site.rglob("*.gz")]
+    assert packed and all(Path(str(p)[:-3]).suffix in COMPRESSIBLE for p in packed)
+    raw = client.get("/build/bundle.js", headers={"Accept-Encoding": "gzip"}, extensions={})
+    assert raw.headers["content-encoding"] == "gzip"
+    assert int(raw.headers["content-length"]) == len(
+        gzip.compress(FILES["build/bundle.js"], 6, mtime=0)
+    )
+    plain = client.get("/build/bundle.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    assert not (
+        site / "static/pyodide/reversi_kit-0.1.0-py3-none-any.whl.gz"
+    ).exists()  # a wheel is zipped already
+
+
+def test_caching_revalidates_with_etags_and_keeps_hashed_bundles(client: TestClient) -> None:
+    first = client.get("/static/pyodide/pyodide.mjs", headers={"Accept-Encoding": "identity"})
+    assert first.headers["cache-control"] == "no-cache"
+    again = client.get(
+        "/static/pyodide/pyodide.mjs",
+        headers={"If-None-Match": first.headers["etag"], "Accept-Encoding": "identity"},
+    )
+    assert again.status_code == 304 and again.content == b""
+    assert client.get("/build/bundle.js").headers["cache-control"] == "public, max-age=600"
+
+
+def test_folders_redirect_then_serve_their_index(client: TestClient) -> None:
+    answer = client.get("/lab?path=lessons/00_welcome.ipynb", follow_redirects=False)
+    assert (
+        answer.status_code == 307
+        and answer.headers["location"] == "/lab/?path=lessons/00_welcome.ipynb"
+    )
+    assert client.get("/lab/").content == FILES["lab/index.html"]
+    assert client.get("/").content == FILES["index.html"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/lab/../../secret.txt",
+        "/nothing.js",
+        "/.hidden",
+        "/lab/%00",
+    ],
+)
+def test_nothing_outside_the_site_is_served(client: TestClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 404
+    assert b"teacher only" not in answer.content
+
+
+def test_only_get_and_head_on_files(client: TestClient) -> None:
+    assert client.head("/index.html").status_code == 200
+    assert client.put("/index.html", content=b"x").status_code == 405
+
+
+def hand_in(client: TestClient, **fields: object):
+    return client.post("/hand-in", content=json.dumps(fields).encode())
+
+
+def test_a_hand_in_answers_with_its_receipt_and_lands_in_the_store(
+    client: TestClient, tmp_path: Path
+) -> None:
+    answer = hand_in(client, student="Ada", exercise="04_flips", notebook=json.dumps(NOTEBOOK))
+    assert answer.status_code == 200
+    receipt = answer.json()["receipt"]
+    assert (
+        answer.json()["ok"] is True
+        and receipt["student"] == "Ada"
+        and receipt["exercise"] == "04_flips"
+    )
+    kept = list((tmp_path / "data" / "handins" / "ada" / "04_flips").glob("*.ipynb"))
+    assert len(kept) == 1 and json.loads(kept[0].read_text()) == NOTEBOOK
+    assert answer.headers["cross-origin-resource-policy"] == "same-origin"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        (b"not json", 400, "must be JSON"),
+        (b"[1]", 400, "JSON object"),
+        (json.dumps({"student": "Ada", "exercise": "04_flips"}).encode(), 400, "no notebook"),
+        (
+            json.dumps({"student": "Ada", "exercise": "04_flips", "notebook": "hello"}).encode(),
+            400,
+            "not a notebook",
+        ),
+        (
+            json.dumps({"student": "A/da", "exercise": "04_flips", "notebook": "{}"}).encode(),
+            400,
+            "path separator",
+        ),
+        (
+            json.dumps({"student": "Ada", "exercise": "07_greedy", "notebook": "{}"}).encode(),
+            400,
+            "no exercise",
+        ),
+        (b'{"notebook": "' + b"x" * 4_100_000 + b'"}', 413, "larger than"),
+    ],
+)
+def test_every_refusal_is_a_message_for_the_student(
+    client: TestClient, tmp_path: Path, body: bytes, status: int, message: str
+) -> None:
+    answer = client.post("/hand-in", content=body)
+    assert answer.status_code == status
+    assert answer.json()["ok"] is False and message in answer.json()["error"]
+    assert not list((tmp_path / "data").rglob("*.ipynb"))
+
+
+def test_a_flood_from_one_address_is_refused(client: TestClient) -> None:
+    codes = [
+        hand_in(client, student="Ada", exercise="04_flips", notebook=NOTEBOOK).status_code
+        for _ in range(7)
+    ]
+    assert codes == [200] * 5 + [429] * 2
+    assert "too many hand-ins" in hand_in(client, student="Ada").json()["error"]
+
+
+def test_the_hand_in_route_takes_only_post(client: TestClient) -> None:
+    assert client.get("/hand-in").status_code == 405

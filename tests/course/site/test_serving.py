@@ -1,0 +1,43 @@
+"""The browser classroom inside serve: the teacher's hand-ins page and the routes beside the rooms."""
+
+from __future__ import annotations
+
+import json
+import types
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from course.site.serving import handins_html, prepare
+from course.site.store import HandInStore
+
+NOTEBOOK = json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def site(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    (root / "files" / "exercises").mkdir(parents=True)
+    (root / "files" / "exercises" / "04_flips.ipynb").write_text(NOTEBOOK)
+    (root / "jupyter-lite.json").write_text("{}")
+    (root / "index.html").write_text("<html>classroom</html>")
+    return root
+
+
+def test_the_teacher_sees_each_hand_in_by_student_and_exercise_with_the_key(tmp_path: Path) -> None:
+    said: list[str] = []
+    app = Starlette(routes=prepare(site(tmp_path), tmp_path / "data", said.append).routes)
+    app.state.classroom = types.SimpleNamespace(teacher_key="sesame")
+    client = TestClient(app)
+    assert client.get("/").text == "<html>classroom</html>"
+    sent = {"student": "<i>Ada &", "exercise": "04_flips", "notebook": NOTEBOOK}
+    assert client.post("/hand-in", content=json.dumps(sent)).json()["ok"]
+    assert client.get("/teacher/handins").status_code == 403
+    assert client.get("/teacher/handins?key=wrong").status_code == 403
+    page = client.get("/teacher/handins?key=sesame").text
+    assert "&lt;i&gt;Ada &amp;" in page and "<i>Ada" not in page and "04_flips" in page
+    assert "python -m course grade" in page and any("hand-ins go to" in line for line in said)
+
+
+def test_an_empty_store_says_so(tmp_path: Path) -> None:
+    assert "No hand-ins yet." in handins_html(HandInStore(tmp_path))
