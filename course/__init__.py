@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from course.board.controller import GameController
     from course.board.settings import Settings
-    from course.board.widget import GameWidget, play
+    from course.board.widget import GameWidget, play, present
     from course.classroom.board import RoomBoard, join
     from course.pictures.svg import board_svg, game_svg, show
     from course.site.handin_client import hand_in
@@ -37,6 +37,7 @@ __all__ = [
     "game_svg",
     "hand_in",
     "play",
+    "present",
     "RoomBoard",
     "join",
     "register_formatters",
@@ -45,6 +46,7 @@ __all__ = [
 
 _LAZY = {
     "play": ("course.board.widget", "play"),
+    "present": ("course.board.widget", "present"),
     "GameWidget": ("course.board.widget", "GameWidget"),
     "ReversiBoard": ("course.board.widget", "GameWidget"),
     "GameController": ("course.board.controller", "GameController"),

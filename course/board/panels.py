@@ -149,3 +149,12 @@ def error_html(details: str) -> str:
         '<details><summary style="color: #b00020">Error details (for your teacher)</summary>'
         f'<pre style="font-size: 11px">{escape(details)}</pre></details>'
     )
+
+
+def display(visible: bool) -> str:
+    """A widget's ``layout.display`` for shown or hidden: ``""`` and ``"none"``.
+
+    Never ``None`` for shown: Pyodide's bridge (the browser kernel) drops ``None``, so a
+    box hidden once would stay hidden for ever.
+    """
+    return "" if visible else "none"

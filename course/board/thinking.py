@@ -35,6 +35,7 @@ import ipywidgets as w
 
 from course.board.background import threads_available
 from course.board.events import Event, EventKind
+from course.board.panels import display
 from reversi.engine import Thought
 from reversi.evaluation import STABLE
 from reversi.notation import BLACK, PASS, Color, Move
@@ -137,9 +138,9 @@ class ThinkingPanel:
         """Show or hide the panel's parts as the toggle and the game say."""
         c = self.controller
         on = bool(self.toggle.value)
-        self.text.layout.display = None if on else "none"
-        self.bar.layout.display = None if on and self.latest is not None else "none"
-        self.plot.layout.display = None if on and c.game.is_over else "none"
+        self.text.layout.display = display(on)
+        self.bar.layout.display = display(on and self.latest is not None)
+        self.plot.layout.display = display(on and c.game.is_over)
         if not on:
             return
         if c.thinking is None:

@@ -35,6 +35,7 @@ from course.board.keys import KeyboardPlay
 from course.board.messages import Tone
 from course.board.panels import (
     STYLE,
+    display,
     error_html,
     live_html,
     log_html,
@@ -131,7 +132,7 @@ class GameWidget(w.VBox):
         if presenter:
             self.add_class("reversi-present")
         for name, box in self.panel_boxes.items():
-            box.layout.display = None if name in panels else "none"
+            box.layout.display = display(name in panels)
         self.board.canvas.on_mouse_down(self._guard(self._on_mouse_down))
         self.board.canvas.on_client_ready(self._guard(self._on_client_ready))
         self.board.canvas.on_key_down(self._guard(self.keyboard.key_down))
@@ -171,7 +172,7 @@ class GameWidget(w.VBox):
         b["stop"].disabled = not computers or game.is_over
         b["stop"].description = "Continue" if (c.stopped or c.failed) else "Stop"
         answerer = c.undo_answerer
-        self.undo_box.layout.display = None if answerer is not None else "none"
+        self.undo_box.layout.display = display(answerer is not None)
         if answerer is not None:
             self.undo_question.value = _esc(say.undo_question(game, answerer))
 
@@ -205,7 +206,7 @@ class GameWidget(w.VBox):
         super().close()
 
     def _show_panel(self, name: str, visible: bool) -> None:
-        self.panel_boxes[name].layout.display = None if visible else "none"
+        self.panel_boxes[name].layout.display = display(visible)
 
     # -- events from the browser and the controller ----------------------------------------
 

@@ -76,7 +76,7 @@ class RoomBoard(w.VBox):
         self.question_box.layout.display = "none"
         self.player_box.layout.display = "none"
         side = w.VBox([
-            _titled("Seats", self.seats), _titled("Pawns", self.pawns_panel),
+            _titled("Seats", self.seats), _titled("Discs", self.pawns_panel),
             _titled("Chat", w.VBox([self.chat_panel, w.HBox([self.chat_input, send])]), "300px"),
         ])  # fmt: skip
         super().__init__([

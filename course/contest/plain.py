@@ -72,4 +72,4 @@ def decode_plain(line: str) -> tuple[Any, Any]:
     side, rows = line.split(" ", 1)
     grid = rows.split("/")
     board = module.make_board(len(grid), grid, module.LENT, True)
-    return board, module.Color(side)
+    return board, module.COLORS[side]

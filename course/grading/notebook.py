@@ -79,7 +79,8 @@ def read(path: str | os.PathLike[str], links: bool = True) -> Notebook:
     if len(data) > MAX_BYTES:
         raise NotebookError(f"{name}: bigger than {MAX_BYTES >> 20} MB, no notebook")
     if not nesting_within(data, MAX_NESTING):
-        raise NotebookError(f"{name}: not a notebook (nested deeper than any notebook)")
+        reason = "nested deeper than any notebook" if balanced(data) else "not valid JSON"
+        raise NotebookError(f"{name}: not a notebook ({reason})")
     try:
         parsed = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
@@ -104,6 +105,16 @@ def nesting_within(text: bytes, limit: int) -> bool:
         if not found:
             break
     return _BRACKETS.search(text) is None
+
+
+def balanced(text: bytes) -> bool:
+    """Whether every bracket of the JSON ``text`` (outside strings) is closed, in count.
+
+    >>> balanced(b'{"a": [1, "]"]}'), balanced(b"{not json")
+    (True, False)
+    """
+    text = _STRING.sub(b'""', text)
+    return text.count(b"{") == text.count(b"}") and text.count(b"[") == text.count(b"]")
 
 
 def checked(data: Any, path: str | os.PathLike[str]) -> Notebook:

@@ -101,7 +101,7 @@ def main():
         grid = rows.split("/")
         board = allowed.make_board(len(grid), grid, allowed.LENT, True)
         try:
-            answer = as_move(choose(board, allowed.Color(side)), len(grid))
+            answer = as_move(choose(board, allowed.COLORS[side]), len(grid))
         except BaseException as error:
             answer = {"crash": f"choose raised {said(error)}"}
         send(answer)

@@ -101,5 +101,5 @@ class Direct(Player):
         rows = ["".join((board[r, c].letter if board[r, c] else ".") for c in range(board.size))
                 for r in range(board.size)]  # fmt: skip
         plain = self.space["make_board"](board.size, rows, self.space["LENT"], True)
-        answer = self.space["choose"](plain, self.space["Color"](color.value))
+        answer = self.space["choose"](plain, self.space["COLORS"][color.value])
         return PASS if answer is self.space["PASS"] else board.square(str(answer))
