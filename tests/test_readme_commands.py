@@ -30,7 +30,8 @@ def shown_commands() -> list[str]:
     for document in DOCUMENTS:
         text = document.read_text(encoding="utf-8")
         for block in CODE_BLOCK.findall(text):
-            found += [line.split("#")[0].strip() for line in block.splitlines()
+            lines = block.replace("\\\n", " ").splitlines()  # a line ending in \ goes on
+            found += [line.split("#")[0].strip() for line in lines
                       if line.startswith("bash scripts/")]
         found += [match.strip() for match in INLINE.findall(text)]
     return sorted(set(found))
