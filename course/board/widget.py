@@ -6,14 +6,12 @@ status message (the controller and :mod:`.messages` do).  ``play()`` in a notebo
 cell returns a :class:`GameWidget`, which displays itself.  A click is turned into a
 :class:`~reversi.notation.Square` here, once, and becomes
 ``controller.click(square)``; a button press becomes a controller call, and each
-controller event a redraw.  Keys and typed moves play too (:mod:`.keys`); a
-live region reads the last move and the counts to a screen reader; the display
-carries an SVG of the position beside the widget, so a stored notebook shows its
-board before anything runs; ``present()`` is the projector's view.  The board and its panels reflow: beside each other
-when there is room, the panels below the board when there is not, the canvas
-scaled down (never cut) in a window narrower than the board.  Every callback is
-guarded, so an exception shows up in the status line (with the traceback folded
-below the board) instead of vanishing into the browser console.
+controller event a redraw.  Keys and typed moves play too (:mod:`.keys`); a live region
+reads the last move and the counts to a screen reader; the display carries an SVG of the
+position beside the widget (a stored notebook shows its board before anything runs);
+``present()`` is the projector's view.  The board and panels reflow: side by side when
+there is room, the panels below when not, the canvas scaled down (never cut).  Every
+callback is guarded: an exception shows in the status line, never lost in the console.
 """
 
 from __future__ import annotations
@@ -157,8 +155,8 @@ class GameWidget(w.VBox):
         """Refresh the texts, panels and buttons (not the canvas)."""
         c = self.controller
         game = c.game
-        self.turn.value = f"<b>{_esc(c.turn_text())}</b>"
-        self.clock.value = _esc(c.countdown_text())
+        self.turn.value = f"<b>{html.escape(c.turn_text())}</b>"
+        self.clock.value = html.escape(c.countdown_text())
         self.status.value = status_html(c.message, c.tone)
         self.pawns_panel.value = pawns_html(game.counts())
         self.scores_panel.value = scores_html(c.scoreboard)
@@ -174,7 +172,7 @@ class GameWidget(w.VBox):
         answerer = c.undo_answerer
         self.undo_box.layout.display = display(answerer is not None)
         if answerer is not None:
-            self.undo_question.value = _esc(say.undo_question(game, answerer))
+            self.undo_question.value = html.escape(say.undo_question(game, answerer))
 
     def set_pawn_images(
         self, black: str | os.PathLike[str] | None, white: str | os.PathLike[str] | None
@@ -246,7 +244,7 @@ class GameWidget(w.VBox):
         c = self.controller
         kind = event.kind
         if kind is EventKind.TICK:
-            self.clock.value = _esc(c.countdown_text())
+            self.clock.value = html.escape(c.countdown_text())
             return None
         seconds = None
         if isinstance(event, MoveEvent):
@@ -340,9 +338,7 @@ class GameWidget(w.VBox):
 
 
 def _html(css_class: str) -> w.HTML:
-    widget = w.HTML()
-    widget.add_class(css_class)
-    return widget
+    return w.HTML().add_class(css_class)
 
 
 def _titled(title: str, body: w.Widget, width: str = "150px") -> w.VBox:
@@ -363,10 +359,6 @@ def _wrapping(**more: str) -> w.Layout:
     )
 
 
-def _esc(text: str) -> str:
-    return html.escape(text)
-
-
 def play(
     black: str | Player = "human",
     white: str | Player = "human",
@@ -384,8 +376,8 @@ def play(
     ``black`` and ``white`` are player kinds (``"human"``, a level: ``"beginner"``,
     ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``, or a lesson's player:
     ``"random"``, ``"greedy"``, ``"positional"``, ``"minimax"``, ``"alphabeta"``) or
-    Player objects.  ``"computer"`` is the default computer opponent, the easy level,
-    which a beginner can beat with a little care.  Other keywords are :class:`~course.board.settings.Settings`, for example
+    Player objects; ``"computer"`` is the easy level.  Other keywords are
+    :class:`~course.board.settings.Settings`, for example
     ``size=6``, ``no_move_policy="stalemate"``, ``time_per_move=10``,
     ``computer_waits=True``, ``animate=False``, ``slow_captures=True``,
     ``sound=True``, ``black_image="black.png"``.  Saves go to ``saves_folder``
@@ -402,8 +394,7 @@ def play(
 def present(
     black: str | Player = "human", white: str | Player = "computer", **options: Any
 ) -> GameWidget:
-    """A board for the front of the room: as tall as the screen allows, texts of 20 px and more.
+    """A board for the front of the room, as tall as the screen, texts of 20 px and more.
 
-    Takes :func:`play`'s arguments; White is the computer unless said otherwise.
-    """
+    Takes :func:`play`'s arguments; White is the computer unless said otherwise."""
     return play(black, white, presenter=True, **options)

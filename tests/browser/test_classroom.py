@@ -119,7 +119,10 @@ def test_two_kernels_play_in_one_room(jupyter_server, page, browser, room_server
         panel = bob.page.locator(".reversi-chat").first
         widths = panel.evaluate("e => [e.scrollWidth, e.clientWidth]")
         assert widths[0] <= widths[1] + 1, f"the chat panel scrolls sideways: {widths}"
-        assert ada.page.locator(".reversi-chat-input input").input_value() == ""
+        ada.page.wait_for_function(  # the kernel empties the box once the line is sent
+            "() => document.querySelector('.reversi-chat-input input').value === ''",
+            timeout=TIMEOUT,
+        )
         assert ada.errors() == [] and bob.errors() == []
     finally:
         context.close()

@@ -99,7 +99,7 @@ def test_the_toggle_shows_and_hides_the_panel(tmp_path):
     _controller, panel, _player = thinking_board(tmp_path)
     assert panel.text.layout.display == "none"
     panel.toggle.value = True
-    assert panel.text.layout.display is None and "Nothing to show yet" in panel.text.value
+    assert panel.text.layout.display == "" and "Nothing to show yet" in panel.text.value
     panel.toggle.value = False
     assert panel.text.layout.display == "none"
 
@@ -146,4 +146,4 @@ def test_at_the_end_of_a_game_the_panel_plots_the_evaluation_of_every_move(tmp_p
     assert not drawn  # the game goes on: no plot yet
     controller.resign(WHITE)
     assert len(drawn) == 1 and len(drawn[0]) == 4  # the start and the three moves
-    assert panel.plot.layout.display is None
+    assert panel.plot.layout.display == ""

@@ -138,7 +138,7 @@ def test_undo_between_people_shows_accept_and_decline():
     assert board.undo_box.layout.display == "none"
     mouse_down(board, "d3")
     board.buttons["undo"].click()
-    assert board.undo_box.layout.display is None
+    assert board.undo_box.layout.display == ""
     assert "White: Black asks to take back their last move." in board.undo_question.value
     accept = board.undo_box.children[1]
     accept.click()
@@ -231,7 +231,7 @@ def test_a_computer_game_starts_when_the_board_is_shown():
 def test_the_panels_can_be_hidden():
     board = play(panels=("pawns",))
     assert board.panel_boxes["log"].layout.display == "none"
-    assert board.panel_boxes["pawns"].layout.display is None
+    assert board.panel_boxes["pawns"].layout.display == ""
 
 
 @pytest.mark.parametrize("size", [4, 8, 16])
