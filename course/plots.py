@@ -1,4 +1,4 @@
-"""The evaluation of a game after every move, as numbers and as a matplotlib plot.
+"""The lessons' charts: the evaluation of a game after every move, and the small charts of lessons 3 and 4.
 
 After a game, a class can look at how the advantage swung: every position is
 judged by a short search of :mod:`reversi.engine` (the same evaluation the
@@ -6,7 +6,12 @@ hard and expert levels use), always from Black's side, so the curve rises when
 Black gains and falls when White does.  The move where it drops for good is
 where the game was lost.
 
-Matplotlib is imported only when a plot is drawn (it is in the ``plots`` extra).
+The lessons' other charts live here too, so that a lesson cell stays one call:
+:func:`heatmap` (a number for every square), :func:`weights_chart` (the positional
+player's square weights) and :func:`nodes_chart` (positions visited by each search).
+Matplotlib is imported only when a plot is drawn (it is in the ``plots`` extra); where
+it cannot be (the browser classroom), every chart says so in one line and returns
+``None`` (see :func:`course.browser.needs_matplotlib`).
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from course.browser import needs_matplotlib
 from reversi.board import Board
 from reversi.engine import Thought, think
-from reversi.evaluation import STABLE
+from reversi.evaluation import STABLE, weights
 from reversi.game import Game, Ply
 from reversi.notation import BLACK, Square
 
@@ -76,6 +82,7 @@ def _for_black(board: Board, turn: Any, depth: int) -> float:
     return value if turn is BLACK else -value
 
 
+@needs_matplotlib
 def plot_evaluation(
     game: Game, depth: int = 3, ax: Any = None, curve: Sequence[float] | None = None
 ) -> Any:
@@ -117,3 +124,65 @@ def plot_evaluation(
     ax.set_title("The evaluation after every move")
     ax.legend(loc="best", fontsize="small")
     return ax
+
+
+@needs_matplotlib
+def heatmap(table: Sequence[Sequence[float]], title: str = "", labels: bool = False) -> Any:
+    """Draw a number for every square of a board as a coloured grid; returns the axes.
+
+    ``table[row][col]`` is the number of that square (row 0 is row 1 of the board);
+    ``labels=True`` also writes each number on its square.
+    """
+    import matplotlib.pyplot as plt
+
+    size = len(table)
+    fig, ax = plt.subplots(figsize=(4.5, 4))
+    image = ax.imshow(table, cmap="viridis")
+    _square_names(ax, size, table if labels else None)
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax)
+    return ax
+
+
+@needs_matplotlib
+def weights_chart(size: int = 8) -> Any:
+    """Draw the positional player's weight of every square, written on a red-to-green grid."""
+    import matplotlib.pyplot as plt
+
+    table = weights(size)
+    _, ax = plt.subplots(figsize=(4.5, 4))
+    ax.imshow(table, cmap="RdYlGn", vmin=-60, vmax=100)
+    _square_names(ax, size, table)
+    ax.set_title("Square weights of the positional player")
+    return ax
+
+
+@needs_matplotlib
+def nodes_chart(nodes: dict[str, list[int]]) -> Any:
+    """Draw, per depth 1, 2, ..., the positions each search visited, as bars on a log scale.
+
+    ``nodes`` maps a search's name to its counts, one per depth starting at 1.
+    """
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=(5.5, 3))
+    width = 0.8 / max(len(nodes), 1)
+    for index, (name, counts) in enumerate(nodes.items()):
+        offset = (index - (len(nodes) - 1) / 2) * width
+        depths = range(1, len(counts) + 1)
+        ax.bar([depth + offset for depth in depths], counts, width=width, label=name)
+    ax.set_yscale("log")
+    ax.set_xticks(list(range(1, max(map(len, nodes.values()), default=0) + 1)))
+    ax.set_xlabel("depth (moves looked ahead)")
+    ax.set_ylabel("positions visited")
+    ax.legend()
+    return ax
+
+
+def _square_names(ax: Any, size: int, table: Sequence[Sequence[Any]] | None) -> None:
+    """Name the columns a, b, ... and the rows 1, 2, ...; write ``table``'s numbers if given."""
+    ax.set_xticks(range(size), [chr(ord("a") + col) for col in range(size)])
+    ax.set_yticks(range(size), range(1, size + 1))
+    for row, line in enumerate(table or ()):
+        for col, value in enumerate(line):
+            ax.text(col, row, value, ha="center", va="center", fontsize=8)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from course.browser import browser_games, needs_matplotlib
 from reversi.board import Board
 from reversi.errors import ArgumentError, shown
 from reversi.game import Game
@@ -216,7 +217,9 @@ def round_robin(
 
     ``entrants`` maps a name to a :data:`PlayerFactory` (see :func:`entrant`).  The pairs
     play ``games_per_pair // 2`` openings of ``opening_plies`` random moves, each opening
-    once with each colour; every game gets a fresh pair of players.
+    once with each colour; every game gets a fresh pair of players.  In the browser
+    classroom, which is slower, fewer games are played and one line says so (see
+    :func:`course.browser.browser_games`).
     """
     _whole(games_per_pair, "games_per_pair", 2, 2 * MAX_OPENINGS)
     if games_per_pair % 2:
@@ -235,6 +238,7 @@ def round_robin(
                 f"not {shown(factory)}"
             )
     _whole(opening_plies, "opening_plies", 0, 60)
+    games_per_pair = browser_games(games_per_pair, len(entrants) * (len(entrants) - 1) // 2)
     openings = random_openings(games_per_pair // 2, opening_plies, size, seed)
     games: list[GameRecord] = []
     for first, second in combinations(entrants, 2):
@@ -253,8 +257,12 @@ def round_robin(
 # -- charts ---------------------------------------------------------------------------------
 
 
+@needs_matplotlib
 def plot_standings(result: TournamentResult, ax: Axes | None = None) -> Axes:
-    """Wins, draws and losses of each entrant as stacked bars, the best entrant on top."""
+    """Wins, draws and losses of each entrant as stacked bars, the best entrant on top.
+
+    Without matplotlib (the browser classroom) it says so in one line and returns ``None``.
+    """
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -276,8 +284,12 @@ def plot_standings(result: TournamentResult, ax: Axes | None = None) -> Axes:
     return ax
 
 
+@needs_matplotlib
 def plot_crosstable(result: TournamentResult, ax: Axes | None = None) -> Axes:
-    """The points each entrant (row) took from each opponent (column), as a coloured grid."""
+    """The points each entrant (row) took from each opponent (column), as a coloured grid.
+
+    Without matplotlib (the browser classroom) it says so in one line and returns ``None``.
+    """
     import matplotlib.pyplot as plt
 
     if ax is None:
