@@ -78,9 +78,15 @@ kit_venv() {
     fi
     echo "Installing the kit${extras:+ with its $extras extras} into .venv (only when pyproject.toml changes)..."
     "$KIT_PYTHON" -m pip install --quiet --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
-    if ! "$KIT_PYTHON" -m pip install --quiet --disable-pip-version-check -e "$spec"; then
+    # pip's own chatter (build back-end notices, index warnings) is shown only when it fails.
+    local log
+    log=$(mktemp)
+    if ! "$KIT_PYTHON" -m pip install --quiet --disable-pip-version-check -e "$spec" >"$log" 2>&1; then
+        cat "$log" >&2
+        rm -f "$log"
         echo "Could not install the kit into .venv (pip's message is above): check the network, then run this again." >&2
         return 1
     fi
+    rm -f "$log"
     printf '%s' "$wanted" >"$stamp"
 }
