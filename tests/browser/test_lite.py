@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from course.site.build import SiteBuild
 
@@ -121,7 +122,16 @@ class LitePage:
     def wait_kernel(self) -> float:
         """Run a trivial cell: the kernel is ready when it is done (the indicator says idle too early)."""
         started = time.monotonic()
-        self.add_cell("import sys; sys.platform", timeout=KERNEL_TIMEOUT)
+        # On the first page of a long run the keys that insert and run the cell can arrive
+        # before the notebook takes them; a cell that did not run is typed again (at most
+        # three times, each waiting up to a minute for a cold Pyodide kernel).
+        for attempt in range(3):
+            try:
+                self.add_cell("import sys; sys.platform", timeout=KERNEL_TIMEOUT // 2)
+                break
+            except PlaywrightTimeout:
+                if attempt == 2:
+                    raise
         return time.monotonic() - started
 
     def run_all(self, timeout: int = 180_000) -> bool:
