@@ -112,10 +112,14 @@ class RoomBoard(w.VBox):
 
     def close(self) -> None:
         """Leave the room and close the widgets."""
-        if self._clock_task is not None:
-            self._clock_task.cancel()
-        with contextlib.suppress(RuntimeError):
-            asyncio.get_running_loop().create_task(self.client.close())
+        # ``Widget.__del__`` calls this on a board whose __init__ refused its client too.
+        clock_task = getattr(self, "_clock_task", None)
+        if clock_task is not None:
+            clock_task.cancel()
+        client = getattr(self, "client", None)
+        if client is not None:
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().create_task(client.close())
         super().close()
 
     # -- from the room ----------------------------------------------------------------

@@ -102,36 +102,72 @@ class LitePage:
         return self.page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
 
     def add_cell(self, code: str, timeout: int = CELL_TIMEOUT) -> Any:
-        """Insert a code cell at the top with the keyboard, type ``code``, run it, wait for it."""
-        self.cells().first.click(position={"x": 8, "y": 8})
-        self.page.keyboard.press("Escape")
-        self.page.keyboard.press("a")
-        self.page.keyboard.press("Enter")
-        self.page.keyboard.insert_text(code)
-        self.page.keyboard.press("Shift+Enter")
+        """Insert a code cell at the top with the keyboard, type ``code``, run it, wait for it.
+
+        Each step is checked before the next: keys that arrive before the notebook takes
+        them (a fresh page on a busy machine) are pressed again, at most three times.
+        """
         first = self.cells().first
+        for _ in range(3):
+            count = self.cells().count()
+            self.cells().first.click(position={"x": 8, "y": 8})
+            self.page.keyboard.press("Escape")
+            self.page.keyboard.press("a")
+            more = f"n => document.querySelectorAll('{VISIBLE} .jp-Notebook .jp-Cell').length > n"
+            if not self._settles(more, count):
+                continue
+            first = self.cells().first
+            self.page.keyboard.press("Enter")
+            self.page.keyboard.insert_text(code)
+            typed = first.locator(".cm-content")
+            if not self._settles("([e, line]) => e.textContent.includes(line)",
+                                 [typed.element_handle(), code.splitlines()[0]]):  # fmt: skip
+                continue
+            self.page.keyboard.press("Shift+Enter")
+            prompt = first.locator(".jp-InputPrompt").element_handle()
+            if not self._settles("p => /\\[(\\*|\\d+)\\]/.test(p.textContent)", prompt):
+                typed.click()
+                self.page.keyboard.press("Shift+Enter")
+            break
+        else:
+            raise AssertionError(
+                f"{self.path}: a cell could not be inserted and typed: {self.diagnosis()}"
+            )
         prompt = first.locator(".jp-InputPrompt")
-        self.page.wait_for_function(
-            "p => /\\[\\d+\\]/.test(p.textContent)",
-            arg=prompt.element_handle(),
-            timeout=timeout,
-            polling=200,
-        )
+        try:
+            self.page.wait_for_function(
+                "p => /\\[\\d+\\]/.test(p.textContent)",
+                arg=prompt.element_handle(), timeout=timeout, polling=200,
+            )  # fmt: skip
+        except PlaywrightTimeout:
+            raise AssertionError(
+                f"{self.path}: the cell {code!r} did not finish in {timeout} ms: {self.diagnosis()}"
+            ) from None
         return first
+
+    def _settles(self, condition: str, arg: Any, timeout: int = 10_000) -> bool:
+        try:
+            self.page.wait_for_function(condition, arg=arg, timeout=timeout, polling=100)
+        except PlaywrightTimeout:
+            return False
+        return True
+
+    def diagnosis(self) -> str:
+        """What the page shows now: the first cells' prompts and text, the kernel, the console."""
+        cells = self.page.evaluate(
+            f"""() => [...document.querySelectorAll('{VISIBLE} .jp-Notebook .jp-Cell')].slice(0, 3)
+                .map(c => (c.querySelector('.jp-InputPrompt')?.textContent ?? '') + ' '
+                          + (c.querySelector('.cm-content')?.textContent ?? '').slice(0, 80))"""
+        )
+        kernel = self.page.evaluate(
+            "() => document.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status ?? null"
+        )
+        return f"cells {cells}; kernel {kernel}; console {self.console[-12:]}"
 
     def wait_kernel(self) -> float:
         """Run a trivial cell: the kernel is ready when it is done (the indicator says idle too early)."""
         started = time.monotonic()
-        # On the first page of a long run the keys that insert and run the cell can arrive
-        # before the notebook takes them; a cell that did not run is typed again (at most
-        # three times, each waiting up to a minute for a cold Pyodide kernel).
-        for attempt in range(3):
-            try:
-                self.add_cell("import sys; sys.platform", timeout=KERNEL_TIMEOUT // 2)
-                break
-            except PlaywrightTimeout:
-                if attempt == 2:
-                    raise
+        self.add_cell("import sys; sys.platform", timeout=KERNEL_TIMEOUT)
         return time.monotonic() - started
 
     def run_all(self, timeout: int = 180_000) -> bool:
