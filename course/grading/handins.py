@@ -8,7 +8,8 @@ Four layouts are read, and may be mixed in one folder:
 * nbgrader's ``submitted/STUDENT/ASSIGNMENT/*.ipynb`` (the course folder or its
   ``submitted/``), the hand-in time from nbgrader's ``timestamp.txt``;
 * the kit's hand-in store, ``handins/STUDENT/EXERCISE/STAMP.ipynb`` beside a receipt
-  ``STAMP.json`` (``{"student": name as typed, "received": ISO-8601 UTC, ...}``).
+  ``STAMP.json`` (``{"student": name as typed, "received": ISO-8601 UTC, ...}``); the
+  class server's data folder (the one holding ``handins/``) may be named instead.
 
 Which exercise a notebook is comes from its metadata (released copies carry it), else
 its file name, else a folder it sits in.  A student who handed an exercise in more than
@@ -132,8 +133,10 @@ def collect(folder: Path, known: Iterable[str]) -> tuple[list[Submission], list[
     """The submissions in ``folder`` (sorted by student, exercise), and what was left out."""
     folder = Path(folder)
     known = list(known)
-    if (folder / "submitted").is_dir() and not (folder / "submitted").is_symlink():
-        folder = folder / "submitted"  # an nbgrader course folder
+    for inner in ("submitted", "handins"):  # an nbgrader course folder, the class server's data
+        if (folder / inner).is_dir() and not (folder / inner).is_symlink():
+            folder = folder / inner
+            break
     found: dict[tuple[str, str], list[HandIn]] = {}
     warnings: list[str] = []
     for path in _notebooks(folder, warnings):

@@ -27,6 +27,7 @@ from typing import Any
 
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError
+from course.site.patches import patch_kernel
 from course.site.wheels import STANDINS, build_standin, canonical, read_wheel, sha256
 
 REPO = Path(__file__).resolve().parents[2]
@@ -134,6 +135,7 @@ class SiteBuild:
         self._prepare_lite(lessons, exercises)
         self._lay_out_pyodide(core, lock, pinned, lock_wheels, [kit, *runtime])
         self._jupyter_lite_build()
+        patch_kernel(self.out)  # cross-origin isolation works (plain-http LAN addresses)
         self.say(size_report(self.out))
         compress_site(self.out)
         return self.out

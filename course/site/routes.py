@@ -6,8 +6,8 @@ with the MIME types a module worker and WebAssembly need, revalidated caching
 (ETag, 304) and gzip taken from the ``.gz`` copies the build writes
 (:func:`course.site.build.compress_site`), so a request costs no compression work.
 The kernel reads its files (``/drive``) through the site's service worker, which a
-browser runs only on ``localhost`` or https: on a plain-http LAN address the lessons
-and ``hand_in()`` still work, but reading files from a kernel cell does not.
+browser runs only on ``localhost`` or https, or, on a plain-http LAN address, through a
+SharedArrayBuffer, which needs the cross-origin isolation headers every answer carries.
 """
 
 from __future__ import annotations
@@ -41,10 +41,15 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
     ".map": "application/json",
 }
-#: Headers on every answer.  No cross-origin isolation (COOP/COEP): with it, the Pyodide
-#: kernel of jupyterlite-pyodide-kernel 0.8.6 never finishes a cell in Chromium ("value.then
-#: is not a function"), seen in tests/browser/test_lite.py's first run.
-ISOLATION = {"X-Content-Type-Options": "nosniff", "Cross-Origin-Resource-Policy": "same-origin"}
+#: Headers on every answer.  Cross-origin isolation (COOP and COEP) lets the kernel read
+#: its files without the site's service worker, which a browser runs only on localhost
+#: or https: so the site works on a plain-http LAN address too (see course.site.patches).
+ISOLATION = {
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
 #: Folders whose files may be reused for a while without asking (their names carry hashes).
 STABLE = ("build/", "extensions/")
 

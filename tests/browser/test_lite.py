@@ -9,6 +9,7 @@ cached under build/site-cache between runs.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -222,8 +223,10 @@ class LitePage:
 def context_factory(browser: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
-    def make() -> Any:
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    def make(service_workers: str = "allow") -> Any:
+        context = browser.new_context(
+            viewport={"width": 1400, "height": 1000}, service_workers=service_workers
+        )
         contexts.append(context)
         return context.new_page()
 
@@ -238,6 +241,9 @@ def test_the_server_sends_the_site_with_its_types_and_headers(
     page = context_factory()
     answer = page.goto(f"{lite.base}/lab/index.html")
     assert answer.status == 200 and answer.headers["x-content-type-options"] == "nosniff"
+    assert answer.headers["cross-origin-opener-policy"] == "same-origin"
+    assert answer.headers["cross-origin-embedder-policy"] == "require-corp"
+    assert page.evaluate("crossOriginIsolated") is True
     wasm = page.request.get(f"{lite.base}/static/pyodide/pyodide.asm.wasm")
     assert wasm.headers["content-type"] == "application/wasm"
 
@@ -302,10 +308,14 @@ def test_two_pages_play_in_one_room_and_only_the_opponent_is_asked_to_undo(
 
 
 def test_an_exercise_is_handed_in_to_the_folder_grade_reads(
-    lite: LiteServer, context_factory: Any
+    lite: LiteServer, context_factory: Any, tmp_path: Path
 ) -> None:
-    exercise = LitePage(context_factory(), lite, "exercises/04_flips.ipynb")
-    exercise.add_cell('from course import hand_in\nhand_in("Ada Lovelace")', timeout=KERNEL_TIMEOUT)
+    """As on a plain-http LAN address: no service worker, so files come through isolation."""
+    exercise = LitePage(context_factory(service_workers="block"), lite, "exercises/04_flips.ipynb")
+    assert exercise.page.evaluate("crossOriginIsolated") is True
+    listing = exercise.add_cell("import os\nprint(sorted(os.listdir('.')))", timeout=KERNEL_TIMEOUT)
+    assert "04_flips.ipynb" in listing.locator(".jp-OutputArea").inner_text()
+    exercise.add_cell('from course import hand_in\nhand_in("Ada Lovelace")')
     receipt = exercise.wait_text(".reversi-handin", "Handed in|Not handed in")
     assert receipt.startswith("Handed in: 04_flips by Ada Lovelace"), receipt
     kept = list((lite.data / "handins" / "ada-lovelace" / "04_flips").glob("*.ipynb"))
@@ -318,3 +328,15 @@ def test_an_exercise_is_handed_in_to_the_folder_grade_reads(
     assert meta["student"] == "Ada Lovelace" and meta["bytes"] == kept[0].stat().st_size
     exercise.add_cell('hand_in("Ada/Lovelace")')
     assert "path separator" in " ".join(exercise.errors())
+    # the teacher grades the server's data folder as it is
+    sheet = tmp_path / "grades.csv"
+    graded = subprocess.run(
+        [sys.executable, "-m", "course", "grade", str(lite.data), "--out", str(sheet)],
+        capture_output=True, text=True, timeout=300, cwd=REPO, check=False,
+    )  # fmt: skip
+    assert graded.returncode == 0, graded.stdout + graded.stderr
+    rows = {row["student_id"]: row for row in csv.DictReader(sheet.open(encoding="utf-8"))}
+    assert set(rows) == {"ada-lovelace"} and rows["ada-lovelace"]["name"] == "Ada Lovelace"
+    row = rows["ada-lovelace"]
+    assert row["04_flips:handed_in"] and row["max_points"] == "4" and row["points"] == "0"
+    assert (tmp_path / "grades-feedback").is_dir()

@@ -26,7 +26,9 @@ def _found(folder: Path) -> tuple[dict[tuple[str, str], handins.Submission], lis
     return {(s.student, s.exercise): s for s in submissions}, warnings
 
 
-def test_the_kit_hand_in_store_gives_names_times_and_history(tmp_path: Path) -> None:
+@pytest.mark.parametrize("given", ["classroom-data/handins", "classroom-data"])
+def test_the_kit_hand_in_store_gives_names_times_and_history(tmp_path: Path, given: str) -> None:
+    """The store, named as itself or as the class server's data folder that holds it."""
     store = tmp_path / "classroom-data" / "handins"
     times = ["20261124T090000.000001Z", "20261124T100000.500000Z"]
     for stamp in times:
@@ -35,7 +37,8 @@ def test_the_kit_hand_in_store_gives_names_times_and_history(tmp_path: Path) -> 
         receipt = {"student": "Ann Lee", "exercise": "04_flips", "received": received.isoformat(),
                    "bytes": path.stat().st_size, "sha256": "0" * 64}  # fmt: skip
         path.with_suffix(".json").write_text(json.dumps(receipt), encoding="utf-8")
-    found, warnings = _found(store)
+    found, warnings = _found(tmp_path / given)
+    assert list(found) == [("ann-lee", "04_flips")]
     submission = found["ann-lee", "04_flips"]
     assert [h.received.strftime("%Y%m%dT%H%M%S.%fZ") for h in submission.history] == times
     assert submission.name == "Ann Lee" and submission.last.layout == "store"

@@ -1,0 +1,71 @@
+"""One fix to the built JupyterLite site, so the kernel runs with cross-origin isolation.
+
+On a plain-http LAN address (``http://192.168.1.20:8765``) a browser runs no service
+worker, so the Pyodide kernel reaches its files (``/drive``) only when the page is
+cross-origin isolated (the COOP and COEP headers the class server sends): then the
+kernel's worker talks to the page through the ``coincident`` library over a
+SharedArrayBuffer.  The copy of ``coincident`` bundled in jupyterlite-pyodide-kernel
+0.8.6 reads ``Atomics.waitAsync(...).value.then(...)``; when the answer is already there,
+``Atomics.waitAsync`` returns ``{async: false, value: "not-equal"}`` and the page fails
+with "value.then is not a function", leaving the cell running for ever (seen in Chromium
+on the first rich output of a lesson).  :func:`fix_wait_async` turns such a string into
+a resolved promise and leaves every promise and thenable as it was (the worker's own
+synchronous path returns a thenable that must stay synchronous).
+
+The build pins the kernel's version, so the pattern is known: a bundle that holds the
+pattern and cannot be patched, or a site with none of it, is refused rather than served
+half-working.
+
+>>> fix_wait_async('return u(f,o).value.then(()=>1)')
+('return (v=>typeof v=="string"?Promise.resolve(v):v)(u(f,o).value).then(()=>1)', 1)
+>>> fix_wait_async('nothing here')
+('nothing here', 0)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from course.site import SiteError
+
+#: Where the kernel's bundles are in a built site.
+KERNEL_STATIC = Path("extensions/@jupyterlite/pyodide-kernel-extension/static")
+#: ``WAIT(flag, buffer).value.then(``: coincident's wait on the shared buffer.
+WAIT_THEN = re.compile(r"([\w$]+\([\w$]+,[\w$]+\))\.value\.then\(")
+SETTLED = r'(v=>typeof v=="string"?Promise.resolve(v):v)(\1.value).then('
+
+
+def fix_wait_async(source: str) -> tuple[str, int]:
+    """``source`` with every coincident wait made safe, and how many were changed."""
+    return WAIT_THEN.subn(SETTLED, source)
+
+
+def patch_kernel(site: Path) -> int:
+    """Fix the kernel's bundles in the built ``site`` in place; returns how many waits changed.
+
+    Raises :class:`SiteError` when the kernel's bundles are missing, when none holds
+    the wait, or when a ``.value.then(`` is left that the pattern did not reach.
+    """
+    static = Path(site) / KERNEL_STATIC
+    bundles = sorted(static.glob("*.js"))
+    if not bundles:
+        raise SiteError(f"the built site has no kernel bundles in {static}")
+    changed = 0
+    for bundle in bundles:
+        source = bundle.read_text(encoding="utf-8")
+        fixed, count = fix_wait_async(source)
+        if ".value.then(" in fixed:
+            raise SiteError(
+                f"{bundle.name}: a coincident wait in a form this kit does not know; "
+                "the kernel's version is not the one the build pins"
+            )
+        if count:
+            bundle.write_text(fixed, encoding="utf-8")
+            Path(f"{bundle}.gz").unlink(missing_ok=True)
+            changed += count
+    if changed == 0:
+        raise SiteError(
+            f"no coincident wait found in {static}: the kernel's version is not the one the build pins"
+        )
+    return changed

@@ -1,0 +1,90 @@
+"""The fix to the kernel's bundled coincident: what it changes, what it refuses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from course.site import SiteError
+from course.site.patches import KERNEL_STATIC, fix_wait_async, patch_kernel
+
+#: The two forms seen in jupyterlite-pyodide-kernel 0.8.6 (page chunk and worker), cut short.
+PAGE = "return L&&u&&(c=1),A(u,s).value.then(()=>{let e=s[1];return A(u,s).value.then(()=>t(e))})"
+WORKER = "u=(e,t)=>e?re(t,0):(ge(t,0),ut);return u(f,o).value.then(()=>1)"
+
+
+def site_with(tmp_path: Path, **bundles: str) -> Path:
+    static = tmp_path / KERNEL_STATIC
+    static.mkdir(parents=True)
+    for name, source in bundles.items():
+        (static / f"{name}.js").write_text(source)
+        (static / f"{name}.js.gz").write_bytes(b"stale")
+    return tmp_path
+
+
+def test_every_wait_is_settled_and_nothing_else_changes() -> None:
+    fixed, count = fix_wait_async(PAGE)
+    assert count == 2 and ".value.then(" not in fixed
+    assert fixed.startswith("return L&&u&&(c=1),(v=>typeof v")
+    assert fix_wait_async("x.value.y(1)") == ("x.value.y(1)", 0)
+
+
+NODE_CHECK = """
+const A = (flag, buffer) => flag ? Atomics.waitAsync(buffer, 0, 0) : {value: {then: (f) => f()}};
+const already = new Int32Array(new SharedArrayBuffer(8)); already[0] = 1;  // the answer is there
+const later = new Int32Array(new SharedArrayBuffer(8));
+const seen = [];
+SOURCE_ALREADY;
+SOURCE_SYNC;
+seen.push("sync " + (seen.includes("thenable") ? "before" : "after"));
+SOURCE_LATER;
+setTimeout(() => { Atomics.store(later, 0, 1); Atomics.notify(later, 0); }, 20);
+setTimeout(() => console.log(JSON.stringify(seen)), 200);
+"""
+
+
+def test_in_node_the_settled_wait_goes_on_where_the_original_throws() -> None:
+    """Node (installed with npm by scripts/test): its Atomics.waitAsync is the oracle: an answer already there comes back synchronously."""
+    calls = {
+        "SOURCE_ALREADY": 'A(true,already).value.then(() => seen.push("already"))',
+        "SOURCE_SYNC": 'A(false,already).value.then(() => seen.push("thenable"))',
+        "SOURCE_LATER": 'A(true,later).value.then(() => seen.push("later"))',
+    }
+    original = fixed = NODE_CHECK
+    for mark, call in calls.items():
+        original = original.replace(mark, call)
+        fixed = fixed.replace(mark, fix_wait_async(call)[0])
+    broken = subprocess.run(["node", "-e", original], capture_output=True, text=True, timeout=30)
+    assert broken.returncode != 0 and "value.then is not a function" in broken.stderr
+    done = subprocess.run(["node", "-e", fixed], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    # the synchronous thenable stays synchronous; the settled and the awaited waits go on later
+    assert json.loads(done.stdout) == ["thenable", "sync before", "already", "later"]
+
+
+def test_a_site_is_patched_in_place_and_its_stale_gzip_copies_dropped(tmp_path: Path) -> None:
+    site = site_with(tmp_path, page=PAGE, worker=WORKER, other="let x = 1;")
+    assert patch_kernel(site) == 3
+    static = site / KERNEL_STATIC
+    for name in ("page", "worker"):
+        assert ".value.then(" not in (static / f"{name}.js").read_text()
+        assert not (static / f"{name}.js.gz").exists()
+    assert (static / "other.js").read_text() == "let x = 1;"
+    assert (static / "other.js.gz").exists()
+
+
+def test_a_site_without_the_kernels_bundles_or_the_wait_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SiteError, match="no kernel bundles"):
+        patch_kernel(tmp_path)
+    with pytest.raises(SiteError, match="no coincident wait"):
+        patch_kernel(site_with(tmp_path / "a", other="let x = 1;"))
+
+
+def test_a_wait_in_an_unknown_form_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    site = site_with(tmp_path, odd="A(u, s).value.then(()=>1)")
+    with pytest.raises(SiteError, match="odd.js: a coincident wait in a form"):
+        patch_kernel(site)
+    assert (site / KERNEL_STATIC / "odd.js").read_text() == "A(u, s).value.then(()=>1)"
