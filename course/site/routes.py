@@ -185,9 +185,15 @@ class HandInEndpoint:
 
 
 def known_exercises(site: Path) -> frozenset[str] | None:
-    """The exercises a built site offers (None when it has none: then any well-formed name)."""
-    names = frozenset(path.stem for path in (Path(site) / "files" / "exercises").glob("*.ipynb"))
-    return names or None
+    """What a built site takes hand-ins of (None when it has none: then any well-formed name).
+
+    Its exercises, and the unit's project notebook (``lessons/project_tournament.ipynb``,
+    the player the class tournament reads from the hand-ins).
+    """
+    files = Path(site) / "files"
+    names = {path.stem for path in (files / "exercises").glob("*.ipynb")}
+    names |= {path.stem for path in (files / "lessons").glob("project_*.ipynb")}
+    return frozenset(names) or None
 
 
 def site_routes(site: Path, store: HandInStore, flood: Flood | None = None) -> list[BaseRoute]:

@@ -38,7 +38,7 @@ MAX_NOTEBOOK = 2_000_000
 MAX_PER_STUDENT = 200
 MAX_BYTES_PER_STUDENT = 50_000_000
 MAX_NAME = 40
-EXERCISE_NAME = re.compile(r"[0-9]{2}_[a-z0-9_]{1,40}")
+EXERCISE_NAME = re.compile(r"(?:[0-9]{2}|project)_[a-z0-9_]{1,40}")
 
 
 class HandInError(SiteError):
@@ -84,10 +84,16 @@ def student_folder(name: object) -> str:
 
 
 def exercise_name(name: object, known: frozenset[str] | None = None) -> str:
-    """The exercise's name as in exercises/ (``04_flips``), checked."""
+    """The exercise's name as in exercises/ (``04_flips``) or a project's, checked.
+
+    >>> exercise_name("project_tournament")
+    'project_tournament'
+    """
     text = _check_text(name, "exercise name")
     if not EXERCISE_NAME.fullmatch(text):
-        raise HandInError(f"{text!r} is not an exercise name such as '04_flips'")
+        raise HandInError(
+            f"{text!r} is not an exercise name such as '04_flips' or 'project_tournament'"
+        )
     if known is not None and text not in known:
         raise HandInError(
             f"there is no exercise {text!r} in this class (known: {', '.join(sorted(known))})"

@@ -11,6 +11,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from course.site.build import COMPRESSIBLE, compress_site
+from course.contest import handins as contest_handins
 from course.site.routes import ISOLATION, MIME_TYPES, content_type, known_exercises, site_routes
 from course.site.store import Flood, HandInStore
 
@@ -23,6 +24,8 @@ FILES = {
     "static/pyodide/reversi_kit-0.1.0-py3-none-any.whl": b"PK" + bytes(range(256)) * 10,
     "build/bundle.js": b"console.log(1);\n" * 200,
     "files/exercises/04_flips.ipynb": json.dumps(NOTEBOOK).encode(),
+    "files/lessons/project_tournament.ipynb": json.dumps(NOTEBOOK).encode(),
+    "files/lessons/01_play.ipynb": json.dumps(NOTEBOOK).encode(),
     "jupyter-lite.json": b"{}",
 }
 
@@ -182,6 +185,22 @@ def test_every_refusal_is_a_message_for_the_student(
     assert answer.status_code == status
     assert answer.json()["ok"] is False and message in answer.json()["error"]
     assert not list((tmp_path / "data").rglob("*.ipynb"))
+
+
+def test_the_project_player_is_handed_in_where_the_tournament_finds_it(
+    client: TestClient, tmp_path: Path
+) -> None:
+    player = {**NOTEBOOK, "cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+              "execution_count": None, "source": "def choose(board, color):\n    return 'd3'"}]}  # fmt: skip
+    answer = hand_in(
+        client, student="Ada", exercise="project_tournament", notebook=json.dumps(player)
+    )
+    assert answer.status_code == 200, answer.json()
+    entrants, warnings = contest_handins.collect(tmp_path / "data" / "handins")
+    assert [(e.name, e.cells) for e in entrants] == [("ada", (player["cells"][0]["source"],))]
+    assert warnings == []
+    refused = hand_in(client, student="Ada", exercise="01_play", notebook=json.dumps(NOTEBOOK))
+    assert refused.status_code == 400 and "no exercise '01_play'" in refused.json()["error"]
 
 
 def test_a_flood_from_one_address_is_refused(client: TestClient) -> None:
