@@ -246,7 +246,7 @@ class SiteBuild:
         for folder, notebooks in (("lessons", lessons), ("exercises", exercises)):
             (self.lite / "files" / folder).mkdir(parents=True)
             for notebook in notebooks:
-                shutil.copy2(notebook, self.lite / "files" / folder / notebook.name)
+                browser_notebook(notebook, self.lite / "files" / folder / notebook.name)
         config = {
             "LiteBuildConfig": {
                 "contents": ["files"],
@@ -372,6 +372,18 @@ class SiteBuild:
             raise SiteError(
                 f"{' '.join(command[:3])} ... failed (exit {done.returncode}):\n" + "\n".join(tail)
             )
+
+
+#: The browser kernel's own name: a notebook that names another (``python3``) makes
+#: JupyterLab guess, and a cell run while it guesses opens a "Select Kernel" dialog.
+PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+
+
+def browser_notebook(source: Path, target: Path) -> None:
+    """Copy a notebook into the site, naming the browser kernel in its metadata."""
+    notebook = json.loads(source.read_text(encoding="utf-8"))
+    notebook.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
+    target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _find_wheel(folder: Path, name: str, version: str) -> Path | None:

@@ -1,4 +1,4 @@
-"""One fix to the built JupyterLite site, so the kernel runs with cross-origin isolation.
+"""Two fixes to the built JupyterLite site, so the kernel runs with cross-origin isolation.
 
 On a plain-http LAN address (``http://192.168.1.20:8765``) a browser runs no service
 worker, so the Pyodide kernel reaches its files (``/drive``) only when the page is
@@ -12,7 +12,16 @@ on the first rich output of a lesson).  :func:`fix_wait_async` turns such a stri
 a resolved promise and leaves every promise and thenable as it was (the worker's own
 synchronous path returns a thenable that must stay synchronous).
 
-The build pins the kernel's version, so the pattern is known: a bundle that holds the
+The second fix is a race in the same library.  A synchronous call from the kernel
+(every file the kernel stats or reads) gets its answer in a shared buffer that the page
+fills character by character; the kernel, polling every 42 ms, wakes as soon as the
+buffer's first word is not zero, which is after the first two characters, and may read
+the rest before it is written ("Bad control character in string literal in JSON", and
+Pyodide stops for good: about one kernel start in ten on a busy machine).
+:func:`fix_answer_write` writes the characters from the last to the third, then the
+first two at once with ``Atomics.store``: the kernel wakes only on a whole answer.
+
+The build pins the kernel's version, so the patterns are known: a bundle that holds the
 pattern and cannot be patched, or a site with none of it, is refused rather than served
 half-working.
 
@@ -20,6 +29,8 @@ half-working.
 ('return (v=>typeof v=="string"?Promise.resolve(v):v)(u(f,o).value).then(()=>1)', 1)
 >>> fix_wait_async('nothing here')
 ('nothing here', 0)
+>>> fix_answer_write('for(let t=new P(o.buffer),i=0;i<e.length;i++)t[i]=e.charCodeAt(i)')[1]
+1
 """
 
 from __future__ import annotations
@@ -34,11 +45,25 @@ KERNEL_STATIC = Path("extensions/@jupyterlite/pyodide-kernel-extension/static")
 #: ``WAIT(flag, buffer).value.then(``: coincident's wait on the shared buffer.
 WAIT_THEN = re.compile(r"([\w$]+\([\w$]+,[\w$]+\))\.value\.then\(")
 SETTLED = r'(v=>typeof v=="string"?Promise.resolve(v):v)(\1.value).then('
+#: ``for(let VIEW=new Uint16Array(WORDS.buffer),I=0;I<TEXT.length;I++)VIEW[I]=TEXT.charCodeAt(I)``
+ANSWER_WRITE = re.compile(
+    r"for\(let ([\w$]+)=new ([\w$]+)\(([\w$]+)\.buffer\),([\w$]+)=0;\4<([\w$]+)\.length;\4\+\+\)"
+    r"\1\[\4\]=\5\.charCodeAt\(\4\)"
+)
+WHOLE_WRITE = (
+    r"for(let \1=new \2(\3.buffer),\4=\5.length;\4-->2;)\1[\4]=\5.charCodeAt(\4);"
+    r"Atomics.store(\3,0,(\5.charCodeAt(0)|0)|(\5.charCodeAt(1)|0)<<16)"
+)
 
 
 def fix_wait_async(source: str) -> tuple[str, int]:
     """``source`` with every coincident wait made safe, and how many were changed."""
     return WAIT_THEN.subn(SETTLED, source)
+
+
+def fix_answer_write(source: str) -> tuple[str, int]:
+    """``source`` with every answer written last-first, its first word atomically; and how many."""
+    return ANSWER_WRITE.subn(WHOLE_WRITE, source)
 
 
 def patch_kernel(site: Path) -> int:
@@ -51,10 +76,13 @@ def patch_kernel(site: Path) -> int:
     bundles = sorted(static.glob("*.js"))
     if not bundles:
         raise SiteError(f"the built site has no kernel bundles in {static}")
-    changed = 0
+    changed = writes_fixed = 0
     for bundle in bundles:
         source = bundle.read_text(encoding="utf-8")
         fixed, count = fix_wait_async(source)
+        fixed, writes = fix_answer_write(fixed)
+        writes_fixed += writes
+        count += writes
         if ".value.then(" in fixed:
             raise SiteError(
                 f"{bundle.name}: a coincident wait in a form this kit does not know; "
@@ -64,8 +92,9 @@ def patch_kernel(site: Path) -> int:
             bundle.write_text(fixed, encoding="utf-8")
             Path(f"{bundle}.gz").unlink(missing_ok=True)
             changed += count
-    if changed == 0:
+    if changed == 0 or writes_fixed == 0:
+        what = "wait" if changed == writes_fixed else "answer write"
         raise SiteError(
-            f"no coincident wait found in {static}: the kernel's version is not the one the build pins"
+            f"no coincident {what} found in {static}: the kernel's version is not the one the build pins"
         )
     return changed

@@ -14,7 +14,9 @@ from course.site import SiteError, standin_numpy
 from course.site.build import (
     EXERCISES,
     LESSONS,
+    PYODIDE_KERNELSPEC,
     SiteBuild,
+    browser_notebook,
     compress_site,
     released_notebooks,
     site_size,
@@ -151,3 +153,14 @@ def test_the_command_checks_its_flags_before_any_work(
     with pytest.raises(SystemExit) as stopped:
         main(["serve", "--site", str(tmp_path / "notes.txt")])
     assert stopped.value.code == 2 and "--site" in capsys.readouterr().err
+
+
+def test_a_notebook_in_the_site_names_the_browser_kernel_and_keeps_its_cells(
+    tmp_path: Path,
+) -> None:
+    source = LESSONS / "00_welcome.ipynb"
+    target = tmp_path / "00_welcome.ipynb"
+    browser_notebook(source, target)
+    before, after = json.loads(source.read_text()), json.loads(target.read_text())
+    assert after["metadata"]["kernelspec"] == PYODIDE_KERNELSPEC
+    assert after["cells"] == before["cells"] and after["nbformat"] == 4

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from course.site import SiteError
-from course.site.patches import KERNEL_STATIC, fix_wait_async, patch_kernel
+from course.site.patches import KERNEL_STATIC, fix_answer_write, fix_wait_async, patch_kernel
 
 #: The two forms seen in jupyterlite-pyodide-kernel 0.8.6 (page chunk and worker), cut short.
 PAGE = "return L&&u&&(c=1),A(u,s).value.then(()=>{let e=s[1];return A(u,s).value.then(()=>t(e))})"
 WORKER = "u=(e,t)=>e?re(t,0):(ge(t,0),ut);return u(f,o).value.then(()=>1)"
+WRITE = "for(let t=new Pe(o.buffer),i=0;i<e.length;i++)t[i]=e.charCodeAt(i)"
 
 
 def site_with(tmp_path: Path, **bundles: str) -> Path:
@@ -65,9 +66,31 @@ def test_in_node_the_settled_wait_goes_on_where_the_original_throws() -> None:
     assert json.loads(done.stdout) == ["thenable", "sync before", "already", "later"]
 
 
+WRITE_CHECK = """
+const texts = ["", "{", "[1]", '{"a": "é\\u2603 and more"}', "x".repeat(1001)];
+const out = texts.map((e) => {
+  const o = new Int32Array(new SharedArrayBuffer(4 * e.length + 8));
+  WRITE;
+  return new TextDecoder("utf-16").decode(new Uint16Array(o.buffer).slice(0, e.length));
+});
+console.log(JSON.stringify(out));
+"""
+
+
+def test_in_node_the_answer_is_written_whole_first_word_last() -> None:
+    """The reordered write leaves the same text in the buffer as the original, for any length."""
+    for source in (WRITE, fix_answer_write(WRITE)[0]):
+        script = WRITE_CHECK.replace("WRITE", source.replace("Pe", "Uint16Array"))
+        done = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == ["", "{", "[1]", '{"a": "é\u2603 and more"}', "x" * 1001]
+    fixed = fix_answer_write(WRITE)[0]
+    assert fixed.endswith("Atomics.store(o,0,(e.charCodeAt(0)|0)|(e.charCodeAt(1)|0)<<16)")
+
+
 def test_a_site_is_patched_in_place_and_its_stale_gzip_copies_dropped(tmp_path: Path) -> None:
-    site = site_with(tmp_path, page=PAGE, worker=WORKER, other="let x = 1;")
-    assert patch_kernel(site) == 3
+    site = site_with(tmp_path, page=PAGE + WRITE, worker=WORKER + WRITE, other="let x = 1;")
+    assert patch_kernel(site) == 5
     static = site / KERNEL_STATIC
     for name in ("page", "worker"):
         assert ".value.then(" not in (static / f"{name}.js").read_text()
@@ -81,6 +104,8 @@ def test_a_site_without_the_kernels_bundles_or_the_wait_is_refused(tmp_path: Pat
         patch_kernel(tmp_path)
     with pytest.raises(SiteError, match="no coincident wait"):
         patch_kernel(site_with(tmp_path / "a", other="let x = 1;"))
+    with pytest.raises(SiteError, match="no coincident answer write"):
+        patch_kernel(site_with(tmp_path / "b", page=PAGE))
 
 
 def test_a_wait_in_an_unknown_form_is_refused_and_nothing_is_written(tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from course.site.build import COMPRESSIBLE, compress_site
 from course.contest import handins as contest_handins
+from course.site.build import COMPRESSIBLE, compress_site
 from course.site.routes import ISOLATION, MIME_TYPES, content_type, known_exercises, site_routes
 from course.site.store import Flood, HandInStore
 
