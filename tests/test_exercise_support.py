@@ -153,3 +153,36 @@ def test_the_map_lines_extension_checks_itself():
     wrong = run_map_lines_extension(MAP_LINES_WRONG)
     assert len(wrong) == 2 and not any(line.endswith("right!") for line in wrong)
     assert run_map_lines_extension("")[0].startswith("Not written yet")
+
+
+TIE_RULE = re.compile(r"^(?:\d+\. )?(\*\*Tie rule.*?)(?:\n\s*\n|\Z)", re.MULTILINE | re.DOTALL)
+#: The exercises whose answer chooses a move among equally good ones.
+CHOOSING = {"07_greedy", "08_positional", "09_minimax"}
+
+
+def tie_rules(path: Path) -> list[str]:
+    """Every bold tie-rule paragraph of a notebook, its lines joined and spaces collapsed."""
+    found = []
+    for cell in cells(path):
+        if cell.cell_type == "markdown":
+            found += [" ".join(text.split()) for text in TIE_RULE.findall(cell.source)]
+    return found
+
+
+def test_every_exercise_states_the_one_tie_rule_in_the_same_words():
+    rules = {path: tie_rules(path) for path in SOURCES + COPIES}
+    stated = {f"{p.parent.name}/{p.stem}" for p, found in rules.items() if found}
+    assert stated == {f"{folder}/{name}" for folder in ("source", "exercises") for name in CHOOSING}
+    assert all(len(found) == 1 for found in rules.values() if found)
+    (rule,) = {found[0] for found in rules.values() if found}
+    assert "the *first* in reading order" in rule and "max(moves, key=...)" in rule
+
+
+def test_no_notebook_or_guide_breaks_ties_for_the_last_move():
+    texts = [*SOURCES, *COPIES, *sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    pattern = re.compile(r"last of (them|equal|ties|equally)", re.IGNORECASE)
+    for path in texts:
+        for cell in cells(path):
+            assert not pattern.search(cell.source), f"{path.name}: {cell.source[:80]!r}"
+    guide = (ROOT / "docs" / "teacher-guide.md").read_text(encoding="utf-8")
+    assert not pattern.search(guide), pattern.search(guide)

@@ -14,6 +14,7 @@ from course.grading import answers
 from course.grading.cases import (
     FIGURE_2,
     FIGURE_2_MOVES,
+    a_game,
     blocked_position,
     color_name,
     flip_positions,
@@ -91,9 +92,10 @@ def _counting_boards() -> list[tuple[str, Board]]:
         ("an empty 4x4 board", Board.empty(4)),
     ]
     boards += [("a full 4x4 board", full_draw()), ("only Black discs", blocked_position())]
-    for seed, size, plies in ((1, 8, 20), (2, 8, 41), (3, 6, 15), (4, 10, 30), (5, 8, 200)):
-        board, _ = list(random_game(seed, size, stop=plies))[-1]
-        boards.append((f"a {size}x{size} game (seed {seed}) after {plies} plies", board))
+    for seed, size, stop in ((1, 8, 20), (2, 8, 41), (3, 6, 15), (4, 10, 30), (5, 8, 200)):
+        game = list(random_game(seed, size, stop=stop))
+        moves = len(game) - 1  # a game that ends sooner stops there
+        boards.append((f"{a_game(size)} (seed {seed}) after {moves} moves", game[-1][0]))
     return boards
 
 

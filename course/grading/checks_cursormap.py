@@ -207,15 +207,31 @@ def _map_of(rows: list[str]) -> CursorMap:
 def cursor_picture(
     rows: list[str], bits: tuple[int, ...], operator: str, row: int, col: int
 ) -> str:
-    """The map with the cursor's centre marked, and the cursor as a 3x3 square."""
+    """The map with the cursor's centre marked, and the cursor as a 3x3 square of bits.
+
+    The centre is ``*`` in both, never a letter (``0O0`` for OR reads like three zeros);
+    the operator is named in words.
+
+    >>> print(cursor_picture(["000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1))
+    map (2 rows; the centre is row 1, column 1, marked *):
+      0 0 0
+      0 * 0
+    cursor (operator OR; its centre * is not a bit):
+      1 0 1
+      0 * 0
+      1 0 1
+    """
     cursor = Cursor(bits, Operator(operator))
     lines = [f"map ({len(rows)} rows; the centre is row {row}, column {col}, marked *):"]
     for r, text in enumerate(rows):
         lines.append(
             "  " + " ".join("*" if (r, c) == (row, col) else s for c, s in enumerate(text))
         )
-    top, middle, bottom = cursor.rows()
-    lines += ["cursor:", f"  {top}", f"  {middle.replace('.', operator[0])}", f"  {bottom}"]
+    lines.append(f"cursor (operator {operator}; its centre * is not a bit):")
+    for number, text in enumerate(cursor.rows()):
+        lines.append(
+            "  " + " ".join("*" if (number, c) == (1, 1) else s for c, s in enumerate(text))
+        )
     return "\n".join(lines)
 
 

@@ -75,7 +75,7 @@ def _games_against_random(
             if color is Color.BLACK:
                 found.append(
                     (
-                        f"{size}x{size} game {seed} against random moves, ply {ply}",
+                        f"{size}x{size} game {seed} against random moves, after {ply} moves",
                         board.copy(),
                         color,
                     )
@@ -97,7 +97,7 @@ def greedy_move(function: Any) -> None:
     for size, seed, ply in GREEDY_POSITIONS:
         board, color = position(size, seed, ply)
         expected = oracle.choose_move(board.copy(), color)
-        label = f"{size}x{size} game {seed}, ply {ply}, {color} ({_describe(board, color)})"
+        label = f"{size}x{size} game {seed}, after {ply} moves, {color} ({_describe(board, color)})"
         cases.append(Case(label, (_player_view(board), color), expected, board, (expected,)))
     for label, board, color in pass_positions()[:2]:
         cases.append(
