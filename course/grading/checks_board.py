@@ -21,6 +21,7 @@ from course.grading.cases import (
     full_draw,
     names,
     random_game,
+    sample_positions,
     seeded,
     symmetries,
     teacher_seed,
@@ -226,7 +227,13 @@ def figure2(function: Any) -> None:
 
 
 def flips(function: Any) -> None:
-    """``flips(board, square, color)`` on every square of many positions, taken squares too."""
+    """``flips(board, square, color)`` on every square of many positions, taken squares too,
+    then on every legal move of more positions.
+
+    Most squares turn nothing; the legal moves of the further positions make the captures
+    the larger part of the cases, so an answer that always returns ``[]`` passes fewer than
+    half of them and earns no partial credit (:func:`course.grading.table.earned`).
+    """
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         _flip_case(board, at, color, f"{label}, {color} on {at}")
@@ -234,6 +241,11 @@ def flips(function: Any) -> None:
         for at in board.squares()
         if board[at] is None or at.row == at.col
     ]
+    for size, seeds in ((6, range(40, 44)), (8, range(44, 52)), (10, range(52, 56))):
+        for number, (board, color) in enumerate(sample_positions(seeds, every=7, size=size)):
+            label = f"{a_game(size)}, position {number + 1} (random games), {color}"
+            cases += [_flip_case(board, at, color, f"{label} on {at}")
+                      for at in board.legal_moves(color)]  # fmt: skip
     run("flips", function, cases, answers.squares, show=names)
 
 
