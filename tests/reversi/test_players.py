@@ -360,8 +360,9 @@ def test_weights_are_symmetric_with_corners_best_and_x_squares_worst(size):
     table = weights(size)
     last = size - 1
     assert len(table) == size and all(len(row) == size for row in table)
-    assert all(table[r][c] == table[c][r] == table[last - r][c] for r in range(size)
-               for c in range(size))
+    assert all(
+        table[r][c] == table[c][r] == table[last - r][c] for r in range(size) for c in range(size)
+    )
     flat = [w for row in table for w in row]
     assert table[0][0] == max(flat) and table[1][1] == min(flat)
     assert table[0][1] < 0 < table[0][size // 2] if size > 4 else table[0][1] < 0
