@@ -1,8 +1,9 @@
-"""Checks for exercises 07 and 08: the greedy player of seed 002 and a positional player.
+"""Checks for exercises 07 and 08: the greedy player and a positional player.
 
 The expected moves come from :class:`reversi.players.GreedyPlayer` and
 :class:`reversi.players.PositionalPlayer`; the expected scores from
-:func:`reversi.evaluation.positional`.
+:func:`reversi.evaluation.positional`.  Both players keep the course's one tie rule: of
+equally good moves, the first in reading order (what ``max(moves, key=...)`` returns).
 """
 
 from __future__ import annotations

@@ -21,8 +21,6 @@ from course.grading import checker, exercise
 from course.grading.runner import call_here
 from course.grading.table import ENTRIES, Partial, earned
 
-SEED = 20261124
-
 
 def _raises(*args: Any) -> Any:
     raise ValueError("a trivial answer")
@@ -44,12 +42,6 @@ TRIVIAL: dict[str, Callable[..., Any]] = {
 QUESTIONS = [
     (name, question.check) for name, entry in ENTRIES.items() for question in entry.questions
 ]
-
-
-@pytest.fixture(scope="module")
-def built() -> dict[str, exercise.Exercise]:
-    """Every exercise with its grade-time cases, as the grader builds it."""
-    return {name: exercise.build(name, SEED) for name in ENTRIES}
 
 
 def _question(built: dict[str, exercise.Exercise], name: str, check: str) -> exercise.Question:
