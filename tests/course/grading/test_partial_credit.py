@@ -21,6 +21,8 @@ from course.grading import checker, exercise
 from course.grading.runner import call_here
 from course.grading.table import ENTRIES, Partial, earned
 
+from .helpers import namespace
+
 
 def _raises(*args: Any) -> Any:
     raise ValueError("a trivial answer")
@@ -101,3 +103,14 @@ def test_a_right_answer_to_most_cases_earns_its_share(built) -> None:
     assert result.earned == pytest.approx(question.points * share, abs=0.01)
     assert result.earned > 1.5
     assert earned(Partial.NONE, 2, (1, 2), (2, 2)) == 0.0
+
+
+@pytest.mark.parametrize("name", list(ENTRIES))
+def test_the_teachers_solution_earns_every_point_at_grade_time(built, name: str) -> None:
+    """The other end of the scale, on the grade-time cases too (the rules a notebook states
+    and the oracle agree on positions no notebook shows)."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        names = namespace(name)
+    for question in built[name].questions:
+        result = _score(question, names[question.function])
+        assert result.earned == question.points, (question.check, result.message)
