@@ -110,46 +110,36 @@ def test_the_warmups_praise_a_right_answer_and_only_that():
     assert run_warmups("").count("Not written yet") == 2
 
 
-MAP_LINES_RIGHT = """
-def map_lines(text):
-    found, started = [], False
-    for number, line in enumerate(text.split("\\n"), start=1):
-        if not started:
-            started = line.strip() == "start:"
-            continue
-        stripped = line.strip()
-        if stripped.startswith('"'):
-            end = stripped.find('"', 1)
-            if end < 0:
-                raise MapFileError("no closing quote", line=number)
-            found.append((number, stripped[1:end]))
+TIE_RULE = re.compile(  # the bold line, up to a blank line or the next item of a list
+    r"^(?:\d+\. )?(\*\*Tie rule.*?)(?=\n\s*\n|\n\d+\. |\Z)", re.MULTILINE | re.DOTALL
+)
+#: The exercises whose answer chooses a move among equally good ones.
+CHOOSING = {"07_greedy", "08_positional", "09_minimax"}
+
+
+def tie_rules(path: Path) -> list[str]:
+    """Every bold tie-rule paragraph of a notebook, its lines joined and spaces collapsed."""
+    found = []
+    for cell in cells(path):
+        if cell.cell_type == "markdown":
+            found += [" ".join(text.split()) for text in TIE_RULE.findall(cell.source)]
     return found
-"""
-MAP_LINES_WRONG = """
-def map_lines(text):
-    return [(n, line.strip('"')) for n, line in enumerate(text.split("\\n")) if line[:1] == '"']
-"""
 
 
-def run_map_lines_extension(answer: str) -> list[str]:
-    """Exercise 11's extension cells (the stub, then its self-check) run after ``answer``."""
-    from reversi.cursormap import MapFileError, sample_text
-
-    stub, check = cells(ROOT / "exercises" / "source" / "11_map_files.ipynb")[-2:]
-    namespace: dict[str, object] = {"MapFileError": MapFileError, "sample_text": sample_text}
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(stub.source, namespace)  # noqa: S102 - the kit's own notebook
-        exec(answer, namespace)  # noqa: S102 - this test's own code
-        exec(check.source, namespace)  # noqa: S102 - the kit's own notebook
-    return printed.getvalue().splitlines()
+def test_every_exercise_states_the_one_tie_rule_in_the_same_words():
+    rules = {path: tie_rules(path) for path in SOURCES + COPIES}
+    stated = {f"{p.parent.name}/{p.stem}" for p, found in rules.items() if found}
+    assert stated == {f"{folder}/{name}" for folder in ("source", "exercises") for name in CHOOSING}
+    assert all(len(found) == 1 for found in rules.values() if found)
+    (rule,) = {found[0] for found in rules.values() if found}
+    assert "the *first* in reading order" in rule and "max(moves, key=...)" in rule
 
 
-def test_the_map_lines_extension_checks_itself():
-    assert run_map_lines_extension(MAP_LINES_RIGHT) == [
-        "The sample: right!",
-        "The broken line: right!",
-    ]
-    wrong = run_map_lines_extension(MAP_LINES_WRONG)
-    assert len(wrong) == 2 and not any(line.endswith("right!") for line in wrong)
-    assert run_map_lines_extension("")[0].startswith("Not written yet")
+def test_no_notebook_or_guide_breaks_ties_for_the_last_move():
+    texts = [*SOURCES, *COPIES, *sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    pattern = re.compile(r"last of (them|equal|ties|equally)", re.IGNORECASE)
+    for path in texts:
+        for cell in cells(path):
+            assert not pattern.search(cell.source), f"{path.name}: {cell.source[:80]!r}"
+    guide = (ROOT / "docs" / "teacher-guide.md").read_text(encoding="utf-8")
+    assert not pattern.search(guide), pattern.search(guide)

@@ -107,12 +107,23 @@ def seeded(seed: int) -> random.Random:
     return random.Random(seed if teacher is None else f"{teacher}:{seed}")
 
 
+def a_game(size: int) -> str:
+    """``'an 8x8 game'``: a board size in words a student reads, with the right article.
+
+    >>> [a_game(size) for size in (6, 8, 10, 11, 18, 80)]
+    ['a 6x6 game', 'an 8x8 game', 'a 10x10 game', 'an 11x11 game', 'an 18x18 game', 'an 80x80 game']
+    """
+    spoken = str(size)  # "eight...", "eleven", "eighteen" start with a vowel sound
+    article = "an" if spoken.startswith("8") or spoken in ("11", "18") else "a"
+    return f"{article} {size}x{size} game"
+
+
 def random_game(seed: int, size: int = 8, stop: int | None = None) -> Iterator[tuple[Board, Color]]:
     """The positions of a game of random legal moves, each with the side to move.
 
     The game is played with ``seeded(seed)``, so the same seed gives the same positions
     (and other positions at grade time).  A side without a move passes; the last position
-    is the finished game (or the position after ``stop`` plies).
+    is the finished game (or the position after ``stop`` moves, a pass counting as one).
     """
     rng = seeded(seed)
     board, color, plies = Board(size), BLACK, 0
@@ -192,7 +203,7 @@ def pass_positions() -> list[tuple[str, Board, Color]]:
     [(6, 'White', []), (6, 'Black', [])]
     """
     return [
-        (f"{color} must pass in a {size}x{size} game (seed {seed})", *first_pass(seed, size, color))
+        (f"{color} must pass in {a_game(size)} (seed {seed})", *first_pass(seed, size, color))
         for size, seed, color in (
             (6, 6, WHITE),
             (6, 33, BLACK),
@@ -206,7 +217,7 @@ def pass_positions() -> list[tuple[str, Board, Color]]:
 def early_ends() -> list[tuple[str, Board]]:
     """Finished random games with empty squares left (neither side could move)."""
     return [
-        (f"a {size}x{size} game over with empty squares (seed {seed})", _early_end(seed, size))
+        (f"{a_game(size)} over with empty squares (seed {seed})", _early_end(seed, size))
         for size, seed in ((6, 104), (6, 189), (8, 116))
     ]
 

@@ -278,15 +278,25 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
         return _zero(question, f"expected a function named {question.function}")
     if type(replies) is not list or len(replies) != total:
         return _zero(question, "its answers came back malformed")
+    cases = [case for part in question.parts for case in part.spec.cases]
+    return scored(question, [_reply(c, data) for c, data in zip(cases, replies, strict=True)])
+
+
+def scored(question: Question, replies: list[Reply]) -> CheckResult:
+    """The verdict on a question from one :class:`Reply` per case, in the parts' order.
+
+    :func:`judge` gives it the replies that came back from the sandbox; a test may give it
+    replies made in its own process (:func:`course.grading.runner.call_here`).
+    """
+    total = question.total
     failures: list[Failure] = []
     message, start = "", 0
     counts: dict[bool, list[int]] = {False: [0, 0], True: [0, 0]}  # unseen: [passed, total]
     for part in question.parts:
         calls = []
-        for case, data in zip(
+        for case, reply in zip(
             part.spec.cases, replies[start : start + len(part.spec.cases)], strict=True
         ):
-            reply = _reply(case, data)
             calls.append(reply.args)
             failure = verdict(part.spec, case, reply)
             counts[part.unseen][1] += 1

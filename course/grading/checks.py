@@ -26,6 +26,8 @@ from course.grading.checks_cursormap import (
     apply_cursor,
     combine,
     definition_errors,
+    map_line_errors,
+    map_lines,
     parse_definitions,
 )
 from course.grading.checks_moves import game_over, legal_moves, must_pass, play, replay, winner
@@ -78,6 +80,8 @@ __all__ = [
     # 11-12
     "parse_definitions",
     "definition_errors",
+    "map_lines",
+    "map_line_errors",
     "combine",
     "apply_cursor",
 ]

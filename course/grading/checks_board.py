@@ -14,12 +14,14 @@ from course.grading import answers
 from course.grading.cases import (
     FIGURE_2,
     FIGURE_2_MOVES,
+    a_game,
     blocked_position,
     color_name,
     flip_positions,
     full_draw,
     names,
     random_game,
+    sample_positions,
     seeded,
     symmetries,
     teacher_seed,
@@ -91,9 +93,10 @@ def _counting_boards() -> list[tuple[str, Board]]:
         ("an empty 4x4 board", Board.empty(4)),
     ]
     boards += [("a full 4x4 board", full_draw()), ("only Black discs", blocked_position())]
-    for seed, size, plies in ((1, 8, 20), (2, 8, 41), (3, 6, 15), (4, 10, 30), (5, 8, 200)):
-        board, _ = list(random_game(seed, size, stop=plies))[-1]
-        boards.append((f"a {size}x{size} game (seed {seed}) after {plies} plies", board))
+    for seed, size, stop in ((1, 8, 20), (2, 8, 41), (3, 6, 15), (4, 10, 30), (5, 8, 200)):
+        game = list(random_game(seed, size, stop=stop))
+        moves = len(game) - 1  # a game that ends sooner stops there
+        boards.append((f"{a_game(size)} (seed {seed}) after {moves} moves", game[-1][0]))
     return boards
 
 
@@ -224,7 +227,13 @@ def figure2(function: Any) -> None:
 
 
 def flips(function: Any) -> None:
-    """``flips(board, square, color)`` on every square of many positions, taken squares too."""
+    """``flips(board, square, color)`` on every square of many positions, taken squares too,
+    then on every legal move of more positions.
+
+    Most squares turn nothing; the legal moves of the further positions make the captures
+    the larger part of the cases, so an answer that always returns ``[]`` passes fewer than
+    half of them and earns no partial credit (:func:`course.grading.table.earned`).
+    """
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         _flip_case(board, at, color, f"{label}, {color} on {at}")
@@ -232,6 +241,11 @@ def flips(function: Any) -> None:
         for at in board.squares()
         if board[at] is None or at.row == at.col
     ]
+    for size, seeds in ((6, range(40, 44)), (8, range(44, 52)), (10, range(52, 56))):
+        for number, (board, color) in enumerate(sample_positions(seeds, every=7, size=size)):
+            label = f"{a_game(size)}, position {number + 1} (random games), {color}"
+            cases += [_flip_case(board, at, color, f"{label} on {at}")
+                      for at in board.legal_moves(color)]  # fmt: skip
     run("flips", function, cases, answers.squares, show=names)
 
 

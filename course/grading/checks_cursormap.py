@@ -1,7 +1,8 @@
-"""Checks for exercises 11 and 12: reading a map file's definitions, and applying a cursor.
+"""Checks for exercises 11 and 12: reading a map file (its definitions, then its map
+lines), and applying a cursor.
 
 The expected answers come from :mod:`reversi.cursormap`: :func:`parse_map` for the
-definitions and the line of an error, :meth:`Operator.apply` for the truth tables and
+definitions, the map lines and the line of an error, :meth:`Operator.apply` for the truth tables and
 :func:`apply_cursor` for a cursor on a map.
 """
 
@@ -147,6 +148,140 @@ def _definition_check(title: str, function: Any, texts: list[tuple[str, str]]) -
     run(title, function, cases, _definitions_answer, show=str, catch=_error_line)
 
 
+# -- 11 step 2: the map lines -----------------------------------------------------------------
+
+
+def _quoted(text: str) -> tuple[int, int, int, int]:
+    """``(start index, first map line index, width, height)`` of a valid map file's text."""
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.strip() == "start:")
+    first = start + 1
+    while not lines[first].strip():
+        first += 1
+    parsed = parse_map(text)
+    return start, first, parsed.width, parsed.height
+
+
+def _expected_map_lines(text: str) -> Any:
+    """The texts between the quotes, owner line then value line of each row, from the
+    kit's parser (:func:`parse_map`), or the line of the first problem it finds."""
+    try:
+        parsed = parse_map(text)
+    except MapFileError as error:
+        return ErrorAt(error.line)
+    chars, found = parsed.chars, []
+    for row in parsed.fields:
+        found.append("".join(chars.owner_char(field.owner) for field in row))
+        found.append("".join(chars.value_char(field.value) for field in row))
+    return found
+
+
+def map_line_texts() -> list[tuple[str, str, int, int]]:
+    """``(label, text, width, height)`` of valid map files: the samples, and the map lines
+    laid out otherwise."""
+    texts = [(f"the sample map {name}", sample_text(name)) for name in sample_maps()]
+    first = sample_text("01_first_steps")
+    lines = first.split("\n")
+    start, top, _, height = _quoted(first)
+    indented = lines[:top] + ["   " + line for line in lines[top : top + 2 * height]]
+    indented += lines[top + 2 * height :]
+    texts += [
+        ("01_first_steps with blank lines after 'start:'",
+         "\n".join(lines[: start + 1] + ["", "  "] + lines[start + 1 :])),
+        ("01_first_steps with its map lines indented", "\n".join(indented)),
+        ("01_first_steps with no comment after the map", "\n".join(lines[: top + 2 * height])),
+    ]  # fmt: skip
+    if teacher_seed() is not None:
+        rng = seeded(8)
+        for label, text in list(texts):
+            lines = text.split("\n")
+            start, top, _, height = _quoted(text)
+            row = top + rng.randrange(2 * height)
+            lines[row] += rng.choice(["  a comment", ' "quoted" comment', "\t;", "x"])
+            lines.insert(start + 1, "")
+            found = "\n".join(lines) + rng.choice(["", "\n; the end", "\n\n"])
+            texts.append((f"{label}, rearranged for grading", found))
+    return [(label, text, *_quoted(text)[2:]) for label, text in texts]
+
+
+def map_error_texts() -> list[tuple[str, str, int, int]]:
+    """``(label, text, width, height)`` of map files whose map lines break one rule each (the
+    definitions are fine)."""
+    if teacher_seed() is None:
+        return [_broken(kind, "01_first_steps", row) for kind, row in _BREAKS]
+    rng = seeded(9)
+    names = sample_maps()
+    return [_broken(kind, rng.choice(names), rng.randrange(8)) for kind, _ in _BREAKS]
+
+
+#: One case per rule of step 2: (what is broken, which map line, counted from 0).
+_BREAKS = (
+    ("no closing quote", 3), ("a line one character short", 0),
+    ("a line one character too long", 5), ("a comment between two map lines", 2),
+    ("a blank line between two map lines", 6), ("a comment before the first map line", 0),
+    ("a row missing", 7), ("a map line too many", 7),
+)  # fmt: skip
+
+
+def _broken(kind: str, name: str, row: int) -> tuple[str, str, int, int]:
+    """Sample ``name`` with map line ``row`` (within the map) broken the way ``kind`` says."""
+    text = sample_text(name)
+    lines = text.split("\n")
+    _, top, width, height = _quoted(text)
+    row = min(row, 2 * height - 1)
+    at = top + row
+    quoted = lines[at]
+    opening = quoted.index('"')
+    closing = quoted.index('"', opening + 1)
+    inside = quoted[opening + 1 : closing]
+    if kind == "no closing quote":
+        lines[at] = quoted[:closing] + " " + quoted[closing + 1 :].replace('"', "")
+    elif kind == "a line one character short":
+        lines[at] = quoted[: opening + 1] + inside[1:] + quoted[closing:]
+    elif kind == "a line one character too long":
+        lines[at] = quoted[: opening + 1] + inside + inside[-1] + quoted[closing:]
+    elif kind == "a comment between two map lines":
+        lines.insert(at + 1 if row < 2 * height - 1 else at, "this row is tricky")
+    elif kind == "a blank line between two map lines":
+        lines.insert(at + 1 if row < 2 * height - 1 else at, "")
+    elif kind == "a comment before the first map line":
+        lines.insert(top, "the map:")
+    elif kind == "a row missing":
+        del lines[top + 2 * height - 2 : top + 2 * height]
+    else:  # a map line too many
+        lines.insert(top + 2 * height, '"' + inside[:1] * width + '"')
+    return f"{kind} ({name}, width {width}, height {height})", "\n".join(lines), width, height
+
+
+def _map_lines_answer(value: Any) -> Any:
+    if isinstance(value, ErrorAt):
+        return value
+    return answers.strings(value)
+
+
+def _map_lines_check(title: str, function: Any, texts: list[tuple[str, str, int, int]]) -> None:
+    cases = []
+    for label, text, width, height in texts:
+        cases.append(
+            Case(label, (text, width, height), _expected_map_lines(text),
+                 picture=_with_lines(text))
+        )  # fmt: skip
+    run(title, function, cases, _map_lines_answer, show=str, catch=_error_line,
+        call="map_lines(text, {1}, {2})")  # fmt: skip
+
+
+def map_lines(function: Any) -> None:
+    """``map_lines(text, width, height)``: the texts between the quotes of the map's lines."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
+    _map_lines_check("map_lines", function, map_line_texts())
+
+
+def map_line_errors(function: Any) -> None:
+    """``map_lines(text, width, height)`` raises MapFileError with the line of the problem."""
+    __tracebackhide__ = True  # IPython shows the student's cell, not the kit
+    _map_lines_check("map_line_errors", function, map_error_texts())
+
+
 # -- 12 applying a cursor ---------------------------------------------------------------------
 
 _SIGN = {Value.ON: "1", Value.OFF: "0", Value.EMPTY: "."}
@@ -207,15 +342,31 @@ def _map_of(rows: list[str]) -> CursorMap:
 def cursor_picture(
     rows: list[str], bits: tuple[int, ...], operator: str, row: int, col: int
 ) -> str:
-    """The map with the cursor's centre marked, and the cursor as a 3x3 square."""
+    """The map with the cursor's centre marked, and the cursor as a 3x3 square of bits.
+
+    The centre is ``*`` in both, never a letter (``0O0`` for OR reads like three zeros);
+    the operator is named in words.
+
+    >>> print(cursor_picture(["000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1))
+    map (2 rows; the centre is row 1, column 1, marked *):
+      0 0 0
+      0 * 0
+    cursor (operator OR; its centre * is not a bit):
+      1 0 1
+      0 * 0
+      1 0 1
+    """
     cursor = Cursor(bits, Operator(operator))
     lines = [f"map ({len(rows)} rows; the centre is row {row}, column {col}, marked *):"]
     for r, text in enumerate(rows):
         lines.append(
             "  " + " ".join("*" if (r, c) == (row, col) else s for c, s in enumerate(text))
         )
-    top, middle, bottom = cursor.rows()
-    lines += ["cursor:", f"  {top}", f"  {middle.replace('.', operator[0])}", f"  {bottom}"]
+    lines.append(f"cursor (operator {operator}; its centre * is not a bit):")
+    for number, text in enumerate(cursor.rows()):
+        lines.append(
+            "  " + " ".join("*" if (number, c) == (1, 1) else s for c, s in enumerate(text))
+        )
     return "\n".join(lines)
 
 

@@ -12,6 +12,7 @@ from course.grading import answers
 from course.grading.cases import (
     FIGURE_2,
     FIGURE_2_MOVES,
+    a_game,
     blocked_position,
     color_name,
     early_ends,
@@ -126,7 +127,7 @@ def _game_positions() -> list[tuple[str, Board, Color]]:
     found += [(label, board, BLACK) for label, board in early_ends()]
     for seed in range(30, 34):
         board, color = list(random_game(seed, size=6 if seed % 2 else 8))[-1]
-        found.append((f"the end of a {board.size}x{board.size} game (seed {seed})", board, color))
+        found.append((f"the end of {a_game(board.size)} (seed {seed})", board, color))
     found += [
         ("a wipe-out", blocked_position(), WHITE),
         ("a full board, drawn", full_draw(), BLACK),

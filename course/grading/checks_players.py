@@ -1,8 +1,9 @@
-"""Checks for exercises 07 and 08: the greedy player of seed 002 and a positional player.
+"""Checks for exercises 07 and 08: the greedy player and a positional player.
 
 The expected moves come from :class:`reversi.players.GreedyPlayer` and
 :class:`reversi.players.PositionalPlayer`; the expected scores from
-:func:`reversi.evaluation.positional`.
+:func:`reversi.evaluation.positional`.  Both players keep the course's one tie rule: of
+equally good moves, the first in reading order (what ``max(moves, key=...)`` returns).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def _games_against_random(
             if color is Color.BLACK:
                 found.append(
                     (
-                        f"{size}x{size} game {seed} against random moves, ply {ply}",
+                        f"{size}x{size} game {seed} against random moves, after {ply} moves",
                         board.copy(),
                         color,
                     )
@@ -97,7 +98,7 @@ def greedy_move(function: Any) -> None:
     for size, seed, ply in GREEDY_POSITIONS:
         board, color = position(size, seed, ply)
         expected = oracle.choose_move(board.copy(), color)
-        label = f"{size}x{size} game {seed}, ply {ply}, {color} ({_describe(board, color)})"
+        label = f"{size}x{size} game {seed}, after {ply} moves, {color} ({_describe(board, color)})"
         cases.append(Case(label, (_player_view(board), color), expected, board, (expected,)))
     for label, board, color in pass_positions()[:2]:
         cases.append(

@@ -9,7 +9,7 @@ one ply, a finished game gets its final score at any depth).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from course.grading import answers
@@ -46,7 +46,7 @@ def search_positions() -> list[tuple[str, Board, Color, int]]:
     ):
         board, color = list(random_game(seed, size, stop=ply))[-1]
         found.append(
-            (f"{size}x{size} game {seed} after {ply} plies, depth {depth}", board, color, depth)
+            (f"{size}x{size} game {seed} after {ply} moves, depth {depth}", board, color, depth)
         )
     found += [
         (f"{label}, depth 3", board, color, 3) for label, board, color in pass_positions()[:3]
@@ -94,17 +94,14 @@ def minimax_nodes(function: Any) -> None:
 
 @dataclass(frozen=True)
 class Judged:
-    """A move and its minimax value; only the value counts when comparing."""
+    """A move and its minimax value, shown together so that a student who picked an
+    equally good move sees that only the tie rule (the first of them) was missed."""
 
     value: float
-    move: Any = field(default=None, compare=False)
+    move: Any = None
 
     def __str__(self) -> str:
-        return (
-            f"{self.move}, worth {self.value}"
-            if self.move is not None
-            else f"a move worth {self.value}"
-        )
+        return f"{self.move}, worth {self.value}"
 
 
 def _move_values(board: Board, color: Color, depth: int) -> dict[Any, float]:
@@ -120,12 +117,17 @@ def _move_values(board: Board, color: Color, depth: int) -> dict[Any, float]:
 
 
 def best_move(function: Any) -> None:
-    """``best_move(board, color, depth)`` returns a move with the best minimax value (or PASS)."""
+    """``best_move(board, color, depth)`` returns the move with the best minimax value (or PASS).
+
+    The tie rule of every exercise: of equally good moves, the first in reading order
+    (``max`` over ``board.legal_moves``, which lists them in reading order).
+    """
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for label, board, color, depth in search_positions():
         values = _move_values(board, color, depth)
-        best = Judged(max(values.values())) if values else PASS
+        first = max(values, key=values.__getitem__) if values else None  # the first of equals
+        best = Judged(values[first], first) if first is not None else PASS
         cases.append(Case(label, (board, color, depth), best, board, tuple(values)))
 
     def judge(answer: Any, args: tuple[Any, ...]) -> Any:

@@ -471,12 +471,18 @@ class _Run:
                       questions, reason, {}, section)  # fmt: skip
 
     def chosen(self, student: str, exercise: str) -> tuple[handins.HandIn, Marked] | None:
-        """The hand-in that counts: the last graded, or the best (the later of equals)."""
+        """The hand-in that counts: the last graded, or the best (the later of equals).
+
+        The best is chosen among the hand-ins on time when there is one: a late hand-in
+        counts only when every hand-in of the exercise is late (it is then marked late).
+        """
         graded = [(h, m) for h, m in self.marks[student].get(exercise, []) if m is not None]
         if not graded:
             return None
         if self.choices.pick == "best":
-            return max(graded, key=lambda hm: (hm[1].earned, hm[0].received))
+            deadline = self.choices.deadline(exercise)
+            on_time = [(h, m) for h, m in graded if deadline is None or h.received <= deadline]
+            return max(on_time or graded, key=lambda hm: (hm[1].earned, hm[0].received))
         return graded[-1]
 
     def line(self, student: str, similar: Sequence[str] = ()) -> sheet.Student:

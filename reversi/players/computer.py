@@ -92,8 +92,9 @@ class GreedyPlayer(Player):
     """The CS106 computer player: a corner if it can, else the move that turns the most discs.
 
     Corners are tried top-left, top-right, bottom-right, bottom-left.  Among
-    moves that turn equally many discs it takes the last in reading order (the
-    farthest down, then the farthest right).  Any board size works.
+    moves that turn equally many discs it takes the first in reading order (a1,
+    b1, ... row by row), the kit's one tie rule: what ``max(moves, key=...)``
+    returns.  Any board size works.
 
     >>> from reversi.notation import BLACK
     >>> board = Board.from_text('''
@@ -120,12 +121,7 @@ class GreedyPlayer(Player):
         for corner in ((0, 0), (0, last), (last, last), (last, 0)):
             if corner in moves:
                 return moves[moves.index(corner)]
-        best, most = moves[0], 0
-        for move in moves:  # reading order, so ">=" leaves the last of equal moves
-            flipped = len(board.flips(move, color))
-            if flipped >= most:
-                best, most = move, flipped
-        return best
+        return max(moves, key=lambda move: len(board.flips(move, color)))  # first of equals
 
 
 class PositionalPlayer(Player):

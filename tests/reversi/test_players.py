@@ -6,11 +6,14 @@ import json
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from reversi import rules
 from reversi.board import Board
 from reversi.errors import BoardSizeError, PlayerError, ReversiError
 from reversi.evaluation import weights
-from reversi.notation import BLACK, PASS, WHITE, Square
+from reversi.notation import BLACK, PASS, WHITE, Color, Square
 from reversi.players import (
     MAX_NAME_LENGTH,
     PLAYER_KINDS,
@@ -278,7 +281,7 @@ def test_greedy_finds_the_corners_of_any_board_size():
     assert GreedyPlayer().choose_move(board, BLACK) == Square(5, 5)
 
 
-def test_greedy_breaks_ties_for_the_last_move_in_reading_order():
+def test_greedy_breaks_ties_for_the_first_move_in_reading_order():
     rows_apart = Board.from_text("""
     . . . . . . . .
     . W W B . . . .
@@ -293,7 +296,7 @@ def test_greedy_breaks_ties_for_the_last_move_in_reading_order():
         ("a2", 2),
         ("d5", 2),
     ]
-    assert str(GreedyPlayer().choose_move(rows_apart, BLACK)) == "d5"  # farther down
+    assert str(GreedyPlayer().choose_move(rows_apart, BLACK)) == "a2"  # higher up
     same_row = Board.from_text("""
     . . . . . .
     . . . . . .
@@ -303,22 +306,50 @@ def test_greedy_breaks_ties_for_the_last_move_in_reading_order():
     . . . . . .
     """)
     assert names(same_row.legal_moves(BLACK)) == ["a3", "e3"]
-    assert str(GreedyPlayer().choose_move(same_row, BLACK)) == "e3"  # farther right
+    assert str(GreedyPlayer().choose_move(same_row, BLACK)) == "a3"  # farther left
 
 
-def test_greedy_prefers_more_flips_to_a_later_square():
+def test_greedy_prefers_more_flips_to_an_earlier_square():
     board = Board.from_text("""
-    B W W . . . . .
+    B W . . . . . .
     . . . . . . . .
     . . . . . . . .
     . . . . . . . .
     . . . . . . . .
-    . . . . B W . .
+    . . . B W W . .
     . . . . . . . .
     . . . . . . . .
     """)
-    assert names(board.legal_moves(BLACK)) == ["d1", "g6"]
-    assert str(GreedyPlayer().choose_move(board, BLACK)) == "d1"
+    assert names(board.legal_moves(BLACK)) == ["c1", "g6"]
+    assert str(GreedyPlayer().choose_move(board, BLACK)) == "g6"
+
+
+def _greedy_by_the_book(grid: rules.Grid, color: Color) -> tuple[int, int] | None:
+    """The greedy rule from the readable rules: a corner (clockwise from the top-left), else
+    ``max`` over the legal moves in reading order, which keeps the first of equals."""
+    moves = sorted(rules.legal_moves(grid, color))  # reading order: row by row, left to right
+    if not moves:
+        return None
+    last = len(grid) - 1
+    for corner in ((0, 0), (0, last), (last, last), (last, 0)):
+        if corner in moves:
+            return corner
+    return max(moves, key=lambda move: len(rules.flips(grid, move, color)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    size=st.sampled_from([4, 6, 8, 10]),
+    cells=st.lists(st.sampled_from([None, BLACK, WHITE]), min_size=100, max_size=100),
+    color=st.sampled_from([BLACK, WHITE]),
+)
+def test_greedy_is_max_of_the_moves_in_reading_order_on_any_position(size, cells, color):
+    board = Board.empty(size)
+    for index, sq in enumerate(board.squares()):
+        board[sq] = cells[index]
+    expected = _greedy_by_the_book(rules.from_board(board), color)
+    chosen = GreedyPlayer().choose_move(board, color)
+    assert (None if chosen is PASS else tuple(chosen)) == expected
 
 
 # -- positional ----------------------------------------------------------------------------------
@@ -329,8 +360,9 @@ def test_weights_are_symmetric_with_corners_best_and_x_squares_worst(size):
     table = weights(size)
     last = size - 1
     assert len(table) == size and all(len(row) == size for row in table)
-    assert all(table[r][c] == table[c][r] == table[last - r][c] for r in range(size)
-               for c in range(size))
+    assert all(
+        table[r][c] == table[c][r] == table[last - r][c] for r in range(size) for c in range(size)
+    )
     flat = [w for row in table for w in row]
     assert table[0][0] == max(flat) and table[1][1] == min(flat)
     assert table[0][1] < 0 < table[0][size // 2] if size > 4 else table[0][1] < 0

@@ -206,6 +206,26 @@ def test_resubmissions_are_history_and_the_teacher_picks_last_or_best(tmp_path: 
     assert "3 hand-ins, the best counts" in best.pages["ann"].read_text("utf-8")
 
 
+def test_the_best_is_never_a_late_hand_in_when_one_is_on_time(tmp_path: Path) -> None:
+    folder = tmp_path / "handins"
+    hour = datetime.timedelta(hours=1)
+    _store(folder, "ann", "01_squares", DAY - 2 * hour, to_notation=3)  # on time, worse
+    _store(folder, "ann", "01_squares", DAY - hour, to_notation=2)  # on time, worst
+    _store(folder, "ann", "01_squares", DAY + hour, to_notation=TO)  # late, the most points
+    _store(folder, "bob", "01_squares", DAY + hour, to_notation=3)  # only late ones
+    _store(folder, "bob", "01_squares", DAY + 2 * hour, to_notation=TO)
+    deadlines = {"01_squares": DAY}
+    _grade(folder, pick="best", deadlines=deadlines)
+    rows = _rows(folder)
+    assert rows["ann"]["01_squares:to_notation"] == str(round(3 / TO, 2))
+    assert rows["ann"]["01_squares:handed_in"] == "2026-11-30T15:00:00Z"
+    assert rows["ann"]["01_squares:late"] == ""
+    assert rows["bob"]["01_squares:to_notation"] == "1"  # all late: the best of them, marked
+    assert rows["bob"]["01_squares:late"] == "late"
+    _grade(folder, pick="best")  # no deadline: nothing is late, the most points count
+    assert _rows(folder)["ann"]["01_squares:to_notation"] == "1"
+
+
 def test_overrides_survive_a_regrade(tmp_path: Path) -> None:
     folder = tmp_path / "subs"
     _class(folder, ["ann", "bob"])

@@ -1,0 +1,69 @@
+"""The words of the feedback a student reads: every case label of every check (the notebook's
+and the grade-time ones) and the cursor picture of exercise 12.
+
+- "ply" is defined in lesson 04b; a label says "moves" instead, everywhere.
+- "a 6x6 game", "an 8x8 game": the article is right for every size, judged by the size's
+  English name (an independent table here, not the kit's rule).
+- The cursor's centre is drawn as ``*``, never a letter among the bits (``0O0`` for OR).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from course.grading.cases import a_game
+from course.grading.checks_cursormap import cursor_cases, cursor_picture
+
+SPOKEN = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
+          11: "eleven", 12: "twelve", 13: "thirteen", 14: "fourteen", 15: "fifteen",
+          16: "sixteen", 18: "eighteen", 20: "twenty", 80: "eighty"}  # fmt: skip
+SIZED = re.compile(r"\b(a|an) (\d+)x\2\b", re.IGNORECASE)
+PLY = re.compile(r"\bpl(y|ies)\b", re.IGNORECASE)
+
+
+def _article(size: int) -> str:
+    return "an" if SPOKEN[size][0] in "aeiou" else "a"
+
+
+def labels(built) -> list[str]:
+    return [case.name for ex in built.values() for question in ex.questions
+            for part in question.parts for case in part.spec.cases]  # fmt: skip
+
+
+@pytest.mark.parametrize("size", sorted(SPOKEN))
+def test_a_game_has_the_article_of_its_spoken_size(size: int) -> None:
+    assert a_game(size) == f"{_article(size)} {size}x{size} game"
+
+
+def test_the_briefs_sizes() -> None:
+    assert [a_game(n).split()[0] for n in (8, 6, 10, 11, 18)] == ["an", "a", "a", "an", "an"]
+
+
+def test_no_case_label_says_ply_and_every_article_fits_its_size(built) -> None:
+    found = labels(built)
+    assert len(found) > 10_000
+    assert [label for label in found if PLY.search(label)] == []
+    sized = [
+        (m.group(1).lower(), int(m.group(2))) for label in found for m in SIZED.finditer(label)
+    ]
+    assert {size for _, size in sized} >= {6, 8}  # the labels do name sizes
+    assert [(a, n) for a, n in sized if a != _article(n)] == []
+    assert any("after 20 moves" in label for label in found)
+
+
+@pytest.mark.parametrize("operator", ["AND", "OR", "XOR"])
+def test_the_cursor_picture_marks_its_centre_with_a_star(operator: str) -> None:
+    for _, rows, bits, _, row, col in cursor_cases():
+        picture = cursor_picture(rows, bits, operator, row, col)
+        cursor = picture.split("\ncursor")[1].splitlines()
+        assert f"(operator {operator};" in cursor[0]
+        grid = [line.split() for line in cursor[1:]]
+        assert len(grid) == 3 and all(len(cells) == 3 for cells in grid)
+        assert grid[1][1] == "*"
+        bits_drawn = [
+            cell for r, line in enumerate(grid) for c, cell in enumerate(line) if (r, c) != (1, 1)
+        ]
+        assert set(bits_drawn) <= {"0", "1"}
+        assert not re.search(r"[01][A-Z][01]", picture)
