@@ -3,9 +3,10 @@
 The browser classroom runs the lessons in a JupyterLite kernel (Pyodide): Python
 compiled for the web page.  It has no matplotlib, no threads, only the kit's small
 stand-ins for numpy and Pillow, and it is a few times slower.  This module owns the
-two promises the lessons make there: a chart says in ONE line that it shows on a
-computer, instead of failing (:func:`needs_matplotlib`), and a round robin plays a
-smaller number of games and says so (:func:`browser_games`).
+promises the lessons make there: a chart says in ONE line that it shows on a
+computer, instead of failing (:func:`needs_matplotlib`), a round robin plays a
+smaller number of games and says so (:func:`browser_games`), and a computer level
+thinks at most about 2 seconds a move (:func:`level_options`).
 
 >>> in_browser()  # these doctests run on a computer
 False
@@ -30,6 +31,9 @@ NO_CHARTS = (
 )
 #: About how many games a round robin plays in the browser, all pairs together.
 BROWSER_GAMES = 40
+#: Thinking time per move of the levels that think longer than this in the browser
+#: (the engine is 2.5-3 times slower there: ``benchmarks/site.py`` measures it).
+BROWSER_TIME_LIMITS = {"expert": 2.0}
 
 
 def in_browser() -> bool:
@@ -84,3 +88,14 @@ def browser_games(games_per_pair: int, pairs: int) -> int:
         f"{games_per_pair} (a computer with the kit plays them all)."
     )
     return fewer
+
+
+def level_options(kind: object) -> dict[str, float]:
+    """The options a computer level of this ``kind`` gets here: a shorter time in the browser.
+
+    >>> level_options("expert")  # on a computer: the level as it is
+    {}
+    """
+    if not in_browser() or not isinstance(kind, str) or kind not in BROWSER_TIME_LIMITS:
+        return {}
+    return {"time_limit": BROWSER_TIME_LIMITS[kind]}

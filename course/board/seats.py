@@ -4,8 +4,8 @@ This module owns who sits down: people default to their colour's name, computer
 players to their kind's label.  Two seats may share a name: the game tells them
 apart on screen with the one naming rule of :mod:`reversi.players.naming`
 ("Greedy (Black)" and "Greedy (White)"), and the scores are kept per seat.  It
-builds players through :func:`reversi.players.make_player` and never touches a
-game or a widget.
+builds players through :func:`reversi.players.make_player` (in the browser
+classroom with :func:`course.browser.level_options`) and never touches a game or a widget.
 
 >>> seat_player(BLACK, "human", None).name
 'Black'
@@ -15,6 +15,7 @@ game or a widget.
 
 from __future__ import annotations
 
+from course.browser import level_options
 from reversi.notation import BLACK, WHITE, Color
 from reversi.players import PLAYER_KINDS, Player, make_player, validate_name
 
@@ -33,5 +34,5 @@ def seat_player(color: Color, who: str | Player, name: str | None) -> Player:
     cls = PLAYER_KINDS.get(who) if isinstance(who, str) else None
     if name is None and cls is not None and cls.is_human:
         name = str(color)  # people default to their colour: "Black", not "Human"
-    return make_player(who, name=name)
+    return make_player(who, name=name, **level_options(who))
 

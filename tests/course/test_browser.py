@@ -64,3 +64,22 @@ def test_round_robins_are_smaller_only_in_the_browser(
     assert "2 games here instead of 20" in capsys.readouterr().out
     pair = {"Greedy": entrant("greedy"), "Random": entrant("random")}
     assert len(round_robin(pair, games_per_pair=400, opening_plies=0).games) == 40
+
+
+def test_in_the_browser_the_expert_thinks_two_seconds_and_every_other_level_as_it_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from course.board.seats import seat_player
+    from reversi.notation import WHITE
+    from reversi.players import PLAYER_KINDS
+
+    on_computer = {kind: getattr(seat_player(WHITE, kind, None), "time_limit", None)
+                   for kind in PLAYER_KINDS if not PLAYER_KINDS[kind].is_human}  # fmt: skip
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    in_page = {kind: getattr(seat_player(WHITE, kind, None), "time_limit", None)
+               for kind in PLAYER_KINDS if not PLAYER_KINDS[kind].is_human}  # fmt: skip
+    assert on_computer["expert"] == 3.0 and in_page["expert"] == 2.0
+    assert {k: v for k, v in in_page.items() if k != "expert"} == {
+        k: v for k, v in on_computer.items() if k != "expert"
+    }
+    assert max(v for v in in_page.values() if v is not None) <= 2.0
