@@ -33,13 +33,15 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
+
 from course.site.build import OUT, SiteBuild, site_size  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 PROBE = """
 import json, time
 from reversi import Board, BLACK, WHITE, bitboard, engine
-from reversi.players.registry import make_player
+from course.board.seats import seat_player  # the levels as the board makes them here
 board = Board()
 start = time.perf_counter()
 leaves = bitboard.perft(board.bits(BLACK), board.bits(WHITE), 7, bitboard.geometry(8))
@@ -50,7 +52,7 @@ thought = engine.think(after, WHITE, time_limit=1.0)
 levels = {}
 for level in ("beginner", "easy", "medium", "hard", "expert"):
     start = time.perf_counter()
-    make_player(level).choose_move(after, WHITE)
+    seat_player(WHITE, level, None).choose_move(after, WHITE)
     levels[level] = round(time.perf_counter() - start, 3)
 print("PROBE" + json.dumps({"perft_leaves_per_s": leaves / perft_seconds, "nodes_per_s": thought.nodes / thought.seconds,
       "depth": thought.depth, "levels": levels}))
@@ -82,6 +84,11 @@ def serve(site: Path, data: Path, log: Path) -> tuple[subprocess.Popen[bytes], i
 
 
 def run_cell(page: Any, code: str, timeout: float = 300_000) -> None:
+    """Insert a cell at the top, type ``code``, run it and wait for it (as tests/browser/test_lite.py).
+
+    A run pressed before the kernel is connected is dropped or opens "Select Kernel":
+    the dialog is accepted, or the cell run again, as a student would.
+    """
     cells = page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
     cells.first.wait_for(timeout=timeout)
     cells.first.click(position={"x": 8, "y": 8})
@@ -90,6 +97,20 @@ def run_cell(page: Any, code: str, timeout: float = 300_000) -> None:
     page.keyboard.insert_text(code)
     page.keyboard.press("Shift+Enter")
     prompt = cells.first.locator(".jp-InputPrompt")
+    for _ in range(3):
+        try:
+            page.wait_for_function(
+                "p => /\\[(\\*|\\d+)\\]/.test(p.textContent)",
+                arg=prompt.element_handle(), timeout=15_000,
+            )  # fmt: skip
+            break
+        except PlaywrightTimeout:
+            dialog = page.locator(".jp-Dialog .jp-mod-accept")
+            if dialog.count():
+                dialog.first.click()
+            else:
+                cells.first.locator(".cm-content").click()
+                page.keyboard.press("Shift+Enter")
     page.wait_for_function(
         "p => /\\[\\d+\\]/.test(p.textContent)", arg=prompt.element_handle(), timeout=timeout
     )

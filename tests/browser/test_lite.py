@@ -24,8 +24,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from course.browser import NO_CHARTS
 from course.classroom.lesson import NOT_HERE, STORED_BY_TEACHER
 from course.site.build import SiteBuild
+from tests.course.test_browser_lessons import CHARTS, FEWER_GAMES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -302,6 +304,29 @@ def test_lesson_00_runs_top_to_bottom_and_its_board_takes_a_click(
         polling=200,
     )
     assert "White played" in cell.locator(".reversi-status").inner_text()
+
+
+#: Every other lesson and notebook of the site, run top to bottom in its own page.
+OTHER_LESSONS = sorted(
+    path.stem
+    for path in (REPO / "notebooks").glob("*.ipynb")
+    if path.stem not in ("00_welcome", "06_class_play")
+)
+
+
+@pytest.mark.parametrize("name", OTHER_LESSONS)
+def test_every_lesson_runs_top_to_bottom_in_the_browser(
+    lite: LiteServer, context_factory: Any, name: str
+) -> None:
+    """The browser's promises: no traceback, a chart says one line, a round robin plays fewer."""
+    lesson = LitePage(context_factory(), lite, f"lessons/{name}.ipynb")
+    lesson.wait_kernel()
+    assert lesson.run_all(), "\n".join(lesson.errors() + lesson.console[-20:])
+    assert lesson.errors() == [], "\n".join(lesson.errors() + lesson.console[-20:])
+    said = lesson.said()
+    assert said.count(NO_CHARTS) == CHARTS.get(name, 0), said[-2000:]
+    fewer = [line for line in said.splitlines() if "games here instead of" in line]
+    assert len(fewer) == len(FEWER_GAMES.get(name, [])), fewer
 
 
 def test_lesson_06_runs_top_to_bottom_on_the_pages_own_server(
