@@ -14,6 +14,7 @@ the lock's hashes, or else minimal stand-ins (:mod:`course.site.wheels`) take th
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import shutil
@@ -62,6 +63,8 @@ PYODIDE_CORE = (
     "package.json",
 )
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+#: The file in a built site that says which copy of the kit it was built from.
+STAMP_FILE = "kit-stamp.txt"
 #: Files and folders a site must never hold: the teacher's sources and the grading seed.
 TEACHER_NAMES = ("source", "grading_seed.txt")
 
@@ -136,6 +139,7 @@ class SiteBuild:
         self._lay_out_pyodide(core, lock, pinned, lock_wheels, [kit, *runtime])
         self._jupyter_lite_build()
         patch_kernel(self.out)  # cross-origin isolation works (plain-http LAN addresses)
+        (self.out / STAMP_FILE).write_text(kit_stamp(self.lessons, self.exercises) + "\n")
         self.say(size_report(self.out))
         compress_site(self.out)
         return self.out
@@ -384,6 +388,30 @@ def browser_notebook(source: Path, target: Path) -> None:
     notebook = json.loads(source.read_text(encoding="utf-8"))
     notebook.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
     target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def kit_stamp(lessons: Path = LESSONS, exercises: Path = EXERCISES) -> str:
+    """A short hash of what a site is built from: the kit's code, the notebooks, pyproject.toml.
+
+    A site whose :data:`STAMP_FILE` differs was built from another copy of the kit.
+    """
+    digest = hashlib.sha256()
+    sources = [
+        *sorted((REPO / "reversi").rglob("*.py")),
+        *sorted((REPO / "course").rglob("*.py")),
+        *sorted(Path(lessons).glob("*.ipynb")),
+        *sorted(Path(exercises).glob("*.ipynb")),
+        REPO / "pyproject.toml",
+    ]
+    for path in sources:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def built_from_this_kit(site: Path) -> bool:
+    """Whether the site in ``site`` was built from this checkout as it is now."""
+    stamp = Path(site) / STAMP_FILE
+    return stamp.is_file() and stamp.read_text().strip() == kit_stamp()
 
 
 def _find_wheel(folder: Path, name: str, version: str) -> Path | None:

@@ -86,12 +86,24 @@ class Classroom:
 
 
 def prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Classroom:
-    """The browser classroom's routes and sections; builds the site first if ``site`` holds none."""
+    """The browser classroom's routes and sections; builds the site first if ``site`` holds none.
+
+    A site built from another copy of the kit is served as it is (it may hold Pyodide's
+    own numpy, from ``--pyodide-packages``), with a note saying to build it again.
+    """
     if not (Path(site) / "jupyter-lite.json").is_file():
         from course.site.build import SiteBuild
 
         say(f"No site in {site} yet: building it (once; a few minutes the first time)")
         SiteBuild(out=Path(site), say=say).run()
+    else:
+        from course.site.build import built_from_this_kit
+
+        if not built_from_this_kit(Path(site)):
+            say(
+                f"Note: the site in {site} was built from another copy of the kit (older lessons "
+                "or code): build it again with  bash scripts/kit python -m course site build"
+            )
     store = HandInStore(Path(data), known_exercises(Path(site)))
     say(f"Browser classroom: {site} at /lab/ ; hand-ins go to {store.root}")
     return Classroom(
