@@ -6,6 +6,7 @@ on a free 127.0.0.1 port and drives Debian's Chromium with Playwright:
 * the site's size, total and gzip-compressed;
 * page open to a playable board (a ``play()`` cell run, its board drawn), cold (a new
   browser context) and warm (a second page in the same context: HTTP cache warm);
+* 30 clients downloading every file a page loads, at once (the class server's share);
 * ``--contexts`` browser contexts opening the site at once: time until every board is drawn
   (30 is the goal; each page runs its own Pyodide kernel, so on 2 cores thirty take minutes);
 * Pyodide against CPython: perft leaves per second, the search's nodes per second in 1 s,
@@ -186,6 +187,44 @@ def many_at_once(contexts: list[Any], base: str, deadline: float) -> None:
         print(f"  {len(pages) - len(times)} boards not playable within {deadline:.0f} s")
 
 
+def downloads_at_once(browser: Any, base: str, clients: int) -> None:
+    """The server's share: ``clients`` downloading every file one cold page loads, all at once.
+
+    The files are those a real page requested (recorded from one page opening lesson 01
+    and starting its kernel); each client fetches them all with gzip, as a browser does.
+    In a class each student's kernel runs on the student's own device, so this, not the
+    kernels, is what the teacher's laptop carries.
+    """
+    import concurrent.futures
+    import urllib.request
+
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    wanted: list[str] = []
+    page.on("request", lambda r: wanted.append(r.url) if r.url.startswith(base) else None)
+    page.goto(f"{base}/lab/index.html?path=lessons/01_play.ipynb")
+    run_cell(page, "1 + 1")
+    context.close()
+    files = sorted({url for url in wanted if "/api/" not in url})
+
+    def fetch_all() -> int:
+        received = 0
+        for url in files:
+            request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+            with urllib.request.urlopen(request, timeout=300) as answer:
+                received += len(answer.read())
+        return received
+
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(clients) as pool:
+        sizes = list(pool.map(lambda _: fetch_all(), range(clients)))
+    seconds = time.monotonic() - started
+    print(
+        f"{clients} clients downloading a page's {len(files)} files at once: all done in "
+        f"{seconds:.1f} s, {sum(sizes) / 1e6:.0f} MB sent ({sum(sizes) / 1e6 / seconds:.0f} MB/s)"
+    )
+
+
 def cpython_probe() -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, "-c", PROBE], capture_output=True, text=True, cwd=REPO, check=True
@@ -252,6 +291,7 @@ def main() -> None:
                                              args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
                 if not args.only_contexts:
                     one_browser(browser, base)
+                downloads_at_once(browser, base, 30)
                 contexts = [
                     browser.new_context(viewport={"width": 1400, "height": 1000})
                     for _ in range(args.contexts)
