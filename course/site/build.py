@@ -404,7 +404,8 @@ def kit_stamp(lessons: Path = LESSONS, exercises: Path = EXERCISES) -> str:
         REPO / "pyproject.toml",
     ]
     for path in sources:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        if path.is_file():  # an installed kit has no pyproject.toml
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 

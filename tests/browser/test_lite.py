@@ -411,3 +411,67 @@ def test_an_exercise_is_handed_in_to_the_folder_grade_reads(
     row = rows["ada-lovelace"]
     assert row["04_flips:handed_in"] and row["max_points"] == "4" and row["points"] == "0"
     assert (tmp_path / "grades-feedback").is_dir()
+
+
+#: A beginner's typical wrong answer (row and column swapped), checked as exercise 01 does.
+WRONG_ANSWER = """from course.grading import checks
+
+def to_notation(row, col):
+    return "abcdefgh"[row] + str(col + 1)
+
+checks.to_notation(to_notation)"""
+
+
+def feedback(outputs: list[dict[str, Any]]) -> list[str]:
+    """What a check said: its printed lines and the error it stopped with."""
+    said = []
+    for output in outputs:
+        if output.get("output_type") == "stream":
+            text = output.get("text", "")
+            said.append("".join(text) if isinstance(text, list) else text)
+        elif output.get("output_type") == "error":
+            # the Pyodide kernel names the error "<class 'AssertionError'>"
+            name = re.sub(r"\A<class '(?:[\w.]+\.)?(\w+)'>\Z", r"\1", str(output.get("ename")))
+            said.append(f"{name}: {output.get('evalue')}")
+    return said
+
+
+def test_an_exercise_check_says_in_the_browser_what_it_says_on_a_computer(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    import nbclient
+    import nbformat
+
+    computer = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(WRONG_ANSWER)])
+    nbclient.NotebookClient(
+        computer, kernel_name="python3", allow_errors=True, timeout=120,
+        resources={"metadata": {"path": str(REPO / "exercises")}},
+    ).execute()  # fmt: skip
+    expected = feedback(computer.cells[0].outputs)
+    assert any("to_notation" in line for line in expected) and len(expected) >= 2, expected
+    exercise = LitePage(context_factory(), lite, "exercises/01_squares.ipynb")
+    exercise.add_cell(WRONG_ANSWER, timeout=KERNEL_TIMEOUT)
+    first = exercise.page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.content.model.toJSON().cells[0].outputs"
+    )
+    assert feedback(first) == expected
+
+
+def test_the_cursor_map_board_takes_a_click_and_keys_in_the_browser(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    game = LitePage(context_factory(), lite, "lessons/05_cursormap.ipynb")
+    cell = game.add_cell(
+        'from course.cursormap import play_cursormap\nplay_cursormap("01_first_steps")',
+        timeout=KERNEL_TIMEOUT,
+    )
+    game.wait_text(".cursormap-status", "at \\(1, 2\\)")
+    game.wait_text(".cursormap-turn", "Turn 1: player one \\(blue\\) to play")
+    board = cell.locator("canvas").first
+    board.click(position={"x": 2, "y": 2})  # a click in the margin focuses the board, moves nothing
+    game.page.keyboard.press("ArrowRight")
+    game.wait_text(".cursormap-status", "at \\(1, 3\\)")
+    game.page.keyboard.press("Enter")
+    game.wait_text(".cursormap-turn", "Turn 2: player two \\(red\\) to play")
+    assert "player one (blue) applied" in game.wait_text(".cursormap-log", "applied")
+    assert game.errors() == []
