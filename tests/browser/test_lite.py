@@ -436,25 +436,90 @@ def feedback(outputs: list[dict[str, Any]]) -> list[str]:
     return said
 
 
-def test_an_exercise_check_says_in_the_browser_what_it_says_on_a_computer(
-    lite: LiteServer, context_factory: Any
-) -> None:
+def run_in_cpython(code: str) -> list[dict[str, Any]]:
+    """Outputs of one cell run by a CPython IPython kernel in the exercises folder."""
     import nbclient
     import nbformat
 
-    computer = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(WRONG_ANSWER)])
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
     nbclient.NotebookClient(
-        computer, kernel_name="python3", allow_errors=True, timeout=120,
+        notebook, kernel_name="python3", allow_errors=True, timeout=300,
         resources={"metadata": {"path": str(REPO / "exercises")}},
     ).execute()  # fmt: skip
-    expected = feedback(computer.cells[0].outputs)
+    return list(notebook.cells[0].outputs)
+
+
+def first_cell_outputs(page: LitePage) -> list[dict[str, Any]]:
+    return list(
+        page.page.evaluate(
+            "() => window.jupyterapp.shell.currentWidget.content.model.toJSON().cells[0].outputs"
+        )
+    )
+
+
+#: Runs every code cell of every exercise, the teacher's solution and the student's stub,
+#: each notebook in a namespace of its own, and prints what each cell printed or raised,
+#: as JSON.  (This is the test's own code, run the same way in both kernels.)
+EVERY_CHECK = """import base64, contextlib, io, json, zlib
+def _cells_said(cells):
+    names, said = {{"__name__": "__main__"}}, []
+    for number, source in enumerate(cells):
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                exec(compile(source, f"<cell {{number}}>", "exec"), names)
+        except BaseException as error:
+            out.write(f"{{type(error).__name__}}: {{error}}")
+        said.append(out.getvalue())
+    return said
+_notebooks = json.loads(zlib.decompress(base64.b64decode("{packed}")))
+print(json.dumps({{name: _cells_said(cells) for name, cells in _notebooks.items()}}))"""
+
+
+def every_check_cell() -> str:
+    import base64
+    import zlib
+
+    notebooks = {}
+    for folder in (REPO / "exercises" / "source", REPO / "exercises"):
+        for path in sorted(folder.glob("[0-9]*.ipynb")):
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            notebooks[str(path.relative_to(REPO))] = [
+                "".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"
+            ]
+    packed = base64.b64encode(zlib.compress(json.dumps(notebooks).encode(), 9)).decode()
+    return EVERY_CHECK.format(packed=packed)
+
+
+def printed_json(outputs: list[dict[str, Any]]) -> dict[str, list[str]]:
+    text = "".join(
+        "".join(o["text"]) if isinstance(o["text"], list) else o["text"]
+        for o in outputs if o.get("output_type") == "stream" and o.get("name") == "stdout"
+    )  # fmt: skip
+    assert text, f"the cell printed nothing: {outputs}"
+    return dict(json.loads(text))
+
+
+def test_an_exercise_check_says_in_the_browser_what_it_says_on_a_computer(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    expected = feedback(run_in_cpython(WRONG_ANSWER))
     assert any("to_notation" in line for line in expected) and len(expected) >= 2, expected
     exercise = LitePage(context_factory(), lite, "exercises/01_squares.ipynb")
     exercise.add_cell(WRONG_ANSWER, timeout=KERNEL_TIMEOUT)
-    first = exercise.page.evaluate(
-        "() => window.jupyterapp.shell.currentWidget.content.model.toJSON().cells[0].outputs"
-    )
-    assert feedback(first) == expected
+    assert feedback(first_cell_outputs(exercise)) == expected
+
+    # every check of every exercise, against the solution and against the stub
+    code = every_check_cell()
+    on_a_computer = printed_json(run_in_cpython(code))
+    exercise.add_cell(code, timeout=KERNEL_TIMEOUT)
+    in_the_browser = printed_json(first_cell_outputs(exercise))
+    assert len(on_a_computer) == 24 and set(in_the_browser) == set(on_a_computer)
+    for name, said in on_a_computer.items():
+        solved = "source" in name
+        passed = sum("cases passed" in line and " 0/" not in line for line in said)
+        assert passed if solved else not passed, f"{name}: {said}"
+        assert in_the_browser[name] == said, name
 
 
 def test_the_cursor_map_board_takes_a_click_and_keys_in_the_browser(
