@@ -201,6 +201,7 @@ class BoardCanvas:
         layout.height = "auto"
         layout.min_width = layout.min_height = "0"
         layout.flex = "0 1 auto"
+        layout.align_self = "flex-start"  # a row's default, stretch, would pull it out of square
 
     @contextmanager
     def _batch(self) -> Iterator[None]:

@@ -140,6 +140,11 @@ class RoomBoard(w.VBox):
             self.player_box.layout.display = SHOWN if role in PLAYER_ROLES else "none"
             what = f"you play {role.capitalize()}" if role in PLAYER_ROLES else f"you are an {role}"
             self.title.value = f"<b>Room {html.escape(self.client.room)}</b>: {html.escape(self.client.name)}, {what}"
+        elif kind == "reconnecting":
+            self.status.value = status_html(
+                f"Connection lost: coming back to your seat (the room keeps it {message['seconds']:g} s)...",
+                Tone.REFUSAL,
+            )
         elif kind in ("closed", "disconnected"):
             self.status.value = status_html(f"Disconnected: {message['reason']}", Tone.ERROR)
 

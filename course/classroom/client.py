@@ -269,6 +269,7 @@ class RoomClient:
             return False
         grace = (self.state or {}).get("grace") or 60
         deadline = time.monotonic() + grace
+        self._take({"type": "reconnecting", "seconds": grace})
         while time.monotonic() < deadline and not self._stopping:
             await asyncio.sleep(RECONNECT_DELAY)
             try:

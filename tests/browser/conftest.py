@@ -659,6 +659,7 @@ class NotebookPage:
     def _client_point(self, canvas: Any, x: float, y: float) -> tuple[float, float]:
         __tracebackhide__ = True
         b = self.canvas_box(canvas)
+        assert abs(b["sx"] - b["sy"]) < 0.01, f"{self.path}: the canvas is drawn out of proportion: {b}"
         if not (0 <= x < b["cw"] and 0 <= y < b["ch"]):
             raise ValueError(f"({x}, {y}) is outside the {b['cw']}x{b['ch']} canvas")
         # Aim at the pixel's centre: Chromium truncates MouseEvent.clientX/Y to whole CSS pixels

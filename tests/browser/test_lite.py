@@ -37,24 +37,30 @@ CELL_TIMEOUT = 60_000
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 GRACE = 8  # seconds the server holds a seat: lesson 06 waits that long for a resignation
 D3 = (178, 134)  # the centre of d3 on the 400-pixel board (margin 24, cell 44)
+C5 = (134, 222)
 
 
 class LiteServer:
     """``python -m course serve`` with the built site, on a free port, stopped by its PID."""
 
-    def __init__(self, site: Path, data: Path, log: Path) -> None:
-        self.site, self.data, self.log = site, data, log
+    def __init__(self, site: Path, data: Path, log: Path, grace: float = GRACE) -> None:
+        self.site, self.data, self.log, self.grace = site, data, log, grace
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
 
     def start(self, timeout: float = 60) -> None:
-        command = [sys.executable, "-m", "course", "serve", "--host", "127.0.0.1", "--port", "0",
-                   "--data", str(self.data), "--site", str(self.site), "--grace", str(GRACE)]  # fmt: skip
-        with open(self.log, "wb") as out:
+        """Start on a free port, or on the port of the last start (a restart)."""
+        command = [sys.executable, "-m", "course", "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--data", str(self.data), "--site", str(self.site),
+                   "--grace", f"{self.grace:g}"]  # fmt: skip
+        written = self.log.stat().st_size if self.log.exists() else 0
+        port = self.port or r"\d+"
+        with open(self.log, "ab") as out:
             self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            found = re.search(r"listening on ws://127\.0\.0\.1:(\d+)", self.log.read_text())
+            since_start = self.log.read_bytes()[written:].decode(errors="replace")
+            found = re.search(rf"listening on ws://127\.0\.0\.1:({port})", since_start)
             if found:
                 self.port = int(found.group(1))
                 return
@@ -68,10 +74,10 @@ class LiteServer:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def stop(self) -> None:
+    def stop(self, how: signal.Signals = signal.SIGINT) -> None:
         if self.process is None or self.process.poll() is not None:
             return
-        os.kill(self.process.pid, signal.SIGINT)
+        os.kill(self.process.pid, how)
         try:
             self.process.wait(10)
         except subprocess.TimeoutExpired:
@@ -229,8 +235,9 @@ class LitePage:
     def click_square(self, canvas: Any, x: float, y: float) -> None:
         canvas.scroll_into_view_if_needed()
         box = canvas.evaluate(
-            "c => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.width / c.width]; }"
+            "c => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.width / c.width, r.height / c.height]; }"
         )
+        assert abs(box[2] - box[3]) < 0.01, f"the board is drawn out of square: {box}"
         self.page.mouse.click(box[0] + x * box[2], box[1] + y * box[2])
 
     def wait_text(self, selector: str, pattern: str, timeout: int = 30_000) -> str:
@@ -376,6 +383,40 @@ def test_two_pages_play_in_one_room_and_only_the_opponent_is_asked_to_undo(
     bob.cells().first.locator(".reversi-accept").click()
     ada.wait_text(".reversi-status", "Click on a square|Your move")
     assert not bob.page.locator(f"{VISIBLE} .reversi-undo-answer").is_visible()
+
+
+def test_two_pages_come_back_to_their_game_by_themselves_when_the_server_crashes_and_restarts(
+    lite: LiteServer, context_factory: Any, tmp_path: Path
+) -> None:
+    server = LiteServer(lite.site, tmp_path / "data", tmp_path / "serve.log", grace=60)
+    server.start()
+    try:
+        ada = LitePage(context_factory(), server, "lessons/06_class_play.ipynb")
+        bob = LitePage(context_factory(), server, "lessons/06_class_play.ipynb")
+        for page, name in ((ada, "Ada"), (bob, "Bob")):
+            page.add_cell(
+                f'from course import join\nboard = join(room="again", name="{name}")\nboard',
+                timeout=KERNEL_TIMEOUT,
+            )
+        for page in (ada, bob):
+            page.wait_text(".reversi-seats", r"Black[\s\S]*Ada[\s\S]*White[\s\S]*Bob")
+        ada.click_square(ada.canvas(), *D3)
+        assert "d3" in bob.wait_text(".reversi-log", "d3")
+
+        server.stop(signal.SIGKILL)  # a crash: nothing more is stored, no goodbye is sent
+        for page in (ada, bob):
+            page.wait_text(".reversi-status", "Connection lost: coming back to your seat")
+        server.start()  # the same port and data: the pages' own clients come back, no cell is run
+        bob.wait_text(".reversi-status", "Click on a square|Your move", timeout=60_000)
+        bob.wait_text(".reversi-chat", "Ada is back")  # a chat taller than the board
+        bob.click_square(bob.canvas(), *C5)
+        assert "c5" in bob.wait_text(".reversi-log", "c5")
+        assert "c5" in ada.wait_text(".reversi-log", "c5")
+        ada.wait_text(".reversi-chat", "Bob is back")
+        ada.wait_text(".reversi-status", "Click on a square|Your move")
+        assert ada.errors() == [] and bob.errors() == []
+    finally:
+        server.stop()
 
 
 def test_an_exercise_is_handed_in_to_the_folder_grade_reads(

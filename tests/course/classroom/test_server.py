@@ -216,6 +216,8 @@ def test_players_boards_come_back_by_themselves_after_the_server_restarts(class_
         for client, mark in zip((ada, bob), marks, strict=True):  # no call by the test: by themselves
             back = await client.wait_for(lambda m: m["type"] == "welcome", 20, since=mark)
             assert back["role"] == client.role
+            said = [m for m in client.received[mark:] if m["type"] == "reconnecting"]
+            assert said and said[0]["seconds"] == 30  # the board says it is coming back
         await cy.wait_for(lambda m: m["type"] == "disconnected")  # observers hold no seat to keep
         await ada.until(lambda state: state["seats"]["white"]["present"])
         await bob.move("c5")
