@@ -49,9 +49,7 @@ MAX_TIMEOUT = 3600.0
 def exercise_name(value: str) -> str:
     """An exercise's name as in exercises/ (``04_flips``): letters, digits, ``_`` and ``-``."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}", value):
-        raise argparse.ArgumentTypeError(
-            f"must be an exercise name such as 04_flips, not {value[:40]!r}"
-        )
+        raise checked.FlagError(f"must be an exercise name such as 04_flips, not {value[:40]!r}")
     return value
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from reversi.arguments import (
     MAX_TEXT,
+    FlagError,
     board_size,
     deadline,
     existing_file,
@@ -29,6 +30,7 @@ from reversi.arguments import (
 
 __all__ = [
     "MAX_TEXT",
+    "FlagError",
     "board_size",
     "deadline",
     "existing_file",

@@ -3,7 +3,8 @@
 They live in ``reversi`` (which imports nothing from ``course``) so that ``python -m
 reversi`` can use them too; :mod:`course.arguments` offers the same names to the
 teacher's tools.  Each function here is an argparse ``type=``: it turns the text of one flag into a value
-or raises :class:`argparse.ArgumentTypeError` with the reason.  argparse then prints
+or raises :class:`FlagError` with the reason (an :class:`argparse.ArgumentTypeError` and the
+kit's :class:`~reversi.errors.ArgumentError` at once).  argparse then prints
 ``argument --port: must be a whole number from 0 to 65535, not '70000'`` and exits
 with status 2, naming the flag, before the command does anything.  Every tool of the
 kit (``python -m course ...``, ``python -m reversi``) reads its numbers and paths
@@ -15,7 +16,7 @@ through these, so the same flag means the same thing everywhere.
 1.5
 >>> seconds()("nan")
 Traceback (most recent call last):
-argparse.ArgumentTypeError: must be a finite number of seconds above 0, not 'nan'
+reversi.arguments.FlagError: must be a finite number of seconds above 0, not 'nan'
 """
 
 from __future__ import annotations
@@ -27,15 +28,25 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from reversi.errors import ArgumentError, shown
+
+
+class FlagError(ArgumentError, argparse.ArgumentTypeError):
+    """A flag's value refused: argparse prints it after the flag's name, and a call from
+    code gets the kit's own error."""
+
+
 #: Longest flag value read at all (a 20-digit port or a 5000-character name is refused early).
 MAX_TEXT = 4096
 
 
 def _text(value: str) -> str:
+    if not isinstance(value, str):
+        raise FlagError(f"a flag's value is text, not {shown(value)}")
     if len(value) > MAX_TEXT:
-        raise argparse.ArgumentTypeError(f"is {len(value)} characters long (at most {MAX_TEXT})")
+        raise FlagError(f"is {len(value)} characters long (at most {MAX_TEXT})")
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        raise argparse.ArgumentTypeError(f"must not contain control characters: {value[:40]!r}")
+        raise FlagError(f"must not contain control characters: {value[:40]!r}")
     return value
 
 
@@ -48,12 +59,12 @@ def whole(minimum: int, maximum: int, what: str = "a whole number") -> Callable[
         if not (digits.isascii() and digits.isdigit()) or len(digits) > len(
             str(max(abs(minimum), abs(maximum)))
         ):
-            raise argparse.ArgumentTypeError(
+            raise FlagError(
                 f"must be {what} from {minimum} to {maximum}, not {value[:40]!r}"
             )
         number = int(text)
         if not minimum <= number <= maximum:
-            raise argparse.ArgumentTypeError(
+            raise FlagError(
                 f"must be {what} from {minimum} to {maximum}, not {value[:40]!r}"
             )
         return number
@@ -76,7 +87,7 @@ def seconds(minimum: float = 0.0, maximum: float = 86400.0) -> Callable[[str], f
         except ValueError:
             number = math.nan
         if not (math.isfinite(number) and minimum < number <= maximum):
-            raise argparse.ArgumentTypeError(
+            raise FlagError(
                 f"must be a finite number of seconds above {minimum:g}"
                 + (f" and at most {maximum:g}" if maximum < 86400.0 else "")
                 + f", not {value[:40]!r}"
@@ -92,7 +103,7 @@ def host(value: str) -> str:
     text = _text(value).strip()
     allowed = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]%_")
     if not text or len(text) > 253 or not set(text) <= allowed:
-        raise argparse.ArgumentTypeError(
+        raise FlagError(
             f"must be a host name or address such as 127.0.0.1 or 0.0.0.0, not {value[:40]!r}"
         )
     return text
@@ -109,7 +120,7 @@ def _path_type(read: Callable[[str], Path]) -> Callable[[str], Path]:
             if isinstance(error, argparse.ArgumentTypeError):
                 raise
             reason = getattr(error, "strerror", None) or str(error)
-            raise argparse.ArgumentTypeError(f"{value[:80]!r} cannot be used: {reason}") from None
+            raise FlagError(f"{value[:80]!r} cannot be used: {reason}") from None
 
     checked.__name__ = read.__name__
     checked.__doc__ = read.__doc__
@@ -123,11 +134,11 @@ def board_size(value: str) -> int:
     6
     >>> board_size("7")
     Traceback (most recent call last):
-    argparse.ArgumentTypeError: must be an even whole number from 4 to 16, not '7'
+    reversi.arguments.FlagError: must be an even whole number from 4 to 16, not '7'
     """
     size = whole(4, 16, "an even whole number")(value)
     if size % 2:
-        raise argparse.ArgumentTypeError(
+        raise FlagError(
             f"must be an even whole number from 4 to 16, not {value!r}"
         )
     return size
@@ -138,9 +149,9 @@ def existing_folder(value: str) -> Path:
     """A folder that must already exist and be readable."""
     path = Path(_text(value))
     if not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{value!r} is not a folder")
+        raise FlagError(f"{value!r} is not a folder")
     if not os.access(path, os.R_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(f"{value!r} cannot be read")
+        raise FlagError(f"{value!r} cannot be read")
     return path
 
 
@@ -149,9 +160,9 @@ def existing_file(value: str) -> Path:
     """A regular file that must already exist and be readable (never a FIFO or a device)."""
     path = Path(_text(value))
     if not path.is_file():
-        raise argparse.ArgumentTypeError(f"{value!r} is not a file")
+        raise FlagError(f"{value!r} is not a file")
     if not os.access(path, os.R_OK):
-        raise argparse.ArgumentTypeError(f"{value!r} cannot be read")
+        raise FlagError(f"{value!r} cannot be read")
     return path
 
 
@@ -169,11 +180,11 @@ def _nearest_existing(path: Path) -> Path:
 def _check_place(value: str, folder: Path) -> None:
     """Refuse to write into ``folder`` when it is missing, read-only or part of the system."""
     if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise argparse.ArgumentTypeError(
+        raise FlagError(
             f"{value!r} cannot be written ({str(folder)!r} is not a writable folder)"
         )
     if any(str(folder) == top or str(folder).startswith(top + "/") for top in _SYSTEM):
-        raise argparse.ArgumentTypeError(
+        raise FlagError(
             f"{value!r} is inside {str(folder)!r}, not a place for files"
         )
 
@@ -183,13 +194,13 @@ def output_file(value: str) -> Path:
     """A file the tool will write: a new name, or a regular file it may replace."""
     path = Path(_text(value))
     if path.exists() and not path.is_file():
-        raise argparse.ArgumentTypeError(f"{value!r} exists and is not a regular file")
+        raise FlagError(f"{value!r} exists and is not a regular file")
     parent = path.absolute().parent
     if not parent.is_dir():
-        raise argparse.ArgumentTypeError(f"{value!r}: its folder {str(parent)!r} does not exist")
+        raise FlagError(f"{value!r}: its folder {str(parent)!r} does not exist")
     _check_place(value, parent)
     if path.exists() and not os.access(path, os.W_OK):
-        raise argparse.ArgumentTypeError(f"{value!r} cannot be written")
+        raise FlagError(f"{value!r} cannot be written")
     return path
 
 
@@ -198,7 +209,7 @@ def output_folder(value: str) -> Path:
     """A folder the tool will write into: an existing folder, or one it may create."""
     path = Path(_text(value))
     if path.exists() and not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{value!r} exists and is not a folder")
+        raise FlagError(f"{value!r} exists and is not a folder")
     _check_place(value, _nearest_existing(path))
     return path
 
@@ -217,7 +228,7 @@ def moment(value: str) -> datetime.datetime:
     except ValueError:
         when = None
     if when is None:
-        raise argparse.ArgumentTypeError(
+        raise FlagError(
             f"must be a date and time such as 2026-11-30T17:00 (UTC) or "
             f"2026-11-30T18:00+01:00, not {value[:40]!r}"
         )
@@ -237,7 +248,7 @@ def deadline(value: str) -> tuple[str, datetime.datetime]:
     text = _text(value).strip()
     name, _, when = text.rpartition("=")
     if name and not (name.isascii() and all(c.isalnum() or c in "_-" for c in name)):
-        raise argparse.ArgumentTypeError(f"{name[:40]!r} is not an exercise name")
+        raise FlagError(f"{name[:40]!r} is not an exercise name")
     return name, moment(when)
 
 
@@ -248,18 +259,18 @@ def names(allowed: tuple[str, ...] | list[str]) -> Callable[[str], list[str]]:
     ['easy', 'hard']
     >>> names(["easy", "hard"])("easy,expert")
     Traceback (most recent call last):
-    argparse.ArgumentTypeError: 'expert' is not one of easy, hard
+    reversi.arguments.FlagError: 'expert' is not one of easy, hard
     """
 
     def read(value: str) -> list[str]:
         chosen = [part.strip().lower() for part in _text(value).split(",") if part.strip()]
         for name in chosen:
             if name not in allowed:
-                raise argparse.ArgumentTypeError(
+                raise FlagError(
                     f"{name[:40]!r} is not one of {', '.join(allowed)}"
                 )
         if len(set(chosen)) != len(chosen):
-            raise argparse.ArgumentTypeError(f"names a choice twice: {value[:80]!r}")
+            raise FlagError(f"names a choice twice: {value[:80]!r}")
         return chosen
 
     read.__name__ = "list of names"

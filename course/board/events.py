@@ -1,7 +1,7 @@
 """What the board's controller tells its view: a small enum of event kinds and frozen events.
 
 This module owns the vocabulary between :mod:`.controller` and :mod:`.widget`; it
-imports only :mod:`reversi.notation` and may not import a widget, the controller or
+imports only :mod:`reversi.notation` and :mod:`reversi.errors` and may not import a widget, the controller or
 anything that changes a game.  An :class:`Event` names its kind, the status line
 at that moment and, when it matters, the colour concerned; a :class:`MoveEvent`
 also carries the square played and the discs it turned, so the view can animate
@@ -19,6 +19,7 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from reversi.errors import ArgumentError, shown
 from reversi.notation import Color, Square
 
 __all__ = ["Event", "EventKind", "Listener", "MoveEvent"]
@@ -26,6 +27,11 @@ __all__ = ["Event", "EventKind", "Listener", "MoveEvent"]
 
 class EventKind(str, enum.Enum):
     """Why the view is being told something."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> EventKind:
+        known = ", ".join(repr(member.value) for member in cls)
+        raise ArgumentError(f"an event kind is one of {known}, not {shown(value)}")
 
     MOVE = "move"
     PASS = "pass"

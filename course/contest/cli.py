@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from course.arguments import existing_folder, names, output_folder, seconds, whole
+from course.arguments import FlagError, existing_folder, names, output_folder, seconds, whole
 from course.contest.handins import PROJECT_NAMES, collect
 from course.contest.page import write_results
 from course.contest.referee import Played
@@ -40,6 +40,13 @@ def run_tournament(
     unknown level or a machine that cannot isolate (unless ``settings.isolated`` is False)
     raises the kit's error.
     """
+    for name, value in (("folder", folder), ("out", out)):
+        if not isinstance(value, str | Path):
+            raise ArgumentError(f"run_tournament's {name} is a folder's path, not {value!r:.60}")
+    if not isinstance(levels, tuple | list) or not all(isinstance(level, str) for level in levels):
+        raise ArgumentError(f"levels is a list of level names, not {levels!r:.60}")
+    if not isinstance(settings, Settings):
+        raise ArgumentError(f"settings is a contest Settings, not {settings!r:.60}")
     students, _ = collect(Path(folder))
     if not students:
         raise ArgumentError(f"{str(folder)!r} holds no player notebooks")
@@ -52,7 +59,7 @@ def even_games(value: str) -> int:
     """Games per pair: an even whole number (each opening once with each colour)."""
     number = whole(2, 100, "an even whole number")(value)
     if number % 2:
-        raise argparse.ArgumentTypeError(
+        raise FlagError(
             f"must be an even whole number from 2 to 100, not {value!r}"
         )
     return number

@@ -95,7 +95,7 @@ def try_player(
 
     if not callable(choose):
         raise ArgumentError(f"try_player needs your function choose, not {choose!r:.60}")
-    if against not in LEVEL_KINDS:
+    if not isinstance(against, str) or against not in LEVEL_KINDS:
         raise ArgumentError(f"{against!r} is not a level: choose from {', '.join(LEVEL_KINDS)}")
     if type(games) is not int or games < 2 or games % 2:
         raise ArgumentError(f"games must be an even whole number of at least 2, not {games!r}")

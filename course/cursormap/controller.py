@@ -80,6 +80,8 @@ class CursorMapController:
     def key(self, key: str) -> bool:
         """A key pressed on the board (a DOM ``KeyboardEvent.key``): the arrow keys move
         the cursor, Enter applies it.  Returns False for keys the game does not use."""
+        if not isinstance(key, str):
+            return False
         if key in KEY_DIRECTIONS:
             self.move(KEY_DIRECTIONS[key])
             return True
@@ -137,7 +139,7 @@ class CursorMapController:
         try:
             cursor_map = parse_map(text, source=source)
         except MapFileError as error:
-            pointer = point_at(text, error)
+            pointer = point_at(text, error) if isinstance(text, str) else ""
             details = f"Map not loaded: {error}"
             self._changed(self.message, f"{details}\n{pointer}" if pointer else details)
             return False

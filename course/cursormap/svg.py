@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from course.cursormap.scene import FONT, Ellipse, Layout, Polygon, Rect, Shape, Text, scene
 from reversi.cursormap import Cursor, CursorGame, CursorMap, MapFileError, parse_map
+from reversi.errors import ArgumentError, shown
 
 
 def _number(value: float) -> str:
@@ -109,6 +110,8 @@ def point_at(text: str, error: MapFileError) -> str:
     line 2 | height=x;
                     ^
     """
+    if not isinstance(text, str) or not isinstance(error, MapFileError):
+        raise ArgumentError(f"point_at takes a map's text and its MapFileError, not {shown(text)}, {shown(error)}")
     lines = text.split("\n")
     if not 1 <= error.line <= len(lines):
         return ""

@@ -24,6 +24,7 @@ from course.cursormap.controller import DEFAULT_MAP, CursorMapController
 from course.cursormap.scene import FONT, Ellipse, Layout, Polygon, Rect, Shape, Text, scene
 from course.cursormap.svg import cursormap_svg
 from reversi.cursormap import CursorMap, sample_text
+from reversi.errors import ArgumentError, shown
 
 BUTTONS = {  # css suffix: (label, tooltip)
     "up": ("↑", "Move the cursor up (arrow up)"),
@@ -74,6 +75,8 @@ class CursorMapWidget(w.VBox):
     """A cursor-map board to play in a notebook cell; ``controller`` holds the game."""
 
     def __init__(self, controller: CursorMapController, pixels: int = 480) -> None:
+        if not isinstance(controller, CursorMapController):
+            raise ArgumentError(f"a CursorMapWidget shows a CursorMapController, not {shown(controller)}")
         self.controller = controller
         self.pixels = pixels
         self.geometry = Layout.for_map(controller.game.map, pixels)

@@ -43,6 +43,11 @@ def _capital(sentence: str) -> str:
 class Direction(enum.Enum):
     """A step of the cursor's centre, as ``(drow, dcol)``."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> Direction:
+        known = ", ".join(repr(member.value) for member in cls)
+        raise CursorGameError(f"a direction is one of {known}, not {shown(value)}")
+
     UP = (-1, 0)
     DOWN = (1, 0)
     LEFT = (0, -1)
@@ -89,6 +94,23 @@ class Turn:
     position: Position
     changes: tuple[Change, ...]
     outcome: Outcome | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.number) is not int or self.number < 1:
+            raise CursorGameError(f"a turn's number is a whole number from 1, not {shown(self.number)}")
+        if not isinstance(self.player, Owner) or not self.player.is_player:
+            raise CursorGameError(f"a turn is played by Owner.ONE or Owner.TWO, not {shown(self.player)}")
+        if not isinstance(self.cursor, Cursor):
+            raise CursorGameError(f"a turn's cursor is a Cursor, not {shown(self.cursor)}")
+        if not isinstance(self.position, tuple) or not isinstance(self.changes, tuple | list):
+            raise CursorGameError(
+                f"a turn has a position and a tuple of changes, not {shown(self.position)} and {shown(self.changes)}"
+            )
+        if not all(isinstance(change, Change) for change in self.changes):
+            raise CursorGameError(f"a turn's changes are Changes, not {shown(self.changes)}")
+        if self.outcome is not None and not isinstance(self.outcome, Outcome):
+            raise CursorGameError(f"a turn's outcome is an Outcome or None, not {shown(self.outcome)}")
+        object.__setattr__(self, "changes", tuple(self.changes))
 
     def describe(self) -> str:
         """The turn as a log line; a hidden operator is revealed."""

@@ -41,6 +41,11 @@ FORBIDDEN_CHARACTERS = '";'
 class Owner(enum.Enum):
     """Who a field belongs to: player one (blue), player two (red) or nobody (grey)."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> Owner:
+        known = ", ".join(repr(member.value) for member in cls)
+        raise MapError(f"an owner is one of {known}, not {shown(value)}")
+
     ONE = "one"
     TWO = "two"
     NONE = "none"
@@ -84,6 +89,11 @@ PLAYERS = (Owner.ONE, Owner.TWO)
 class Value(enum.Enum):
     """What a field holds.  Only ON and OFF fields can be switched."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> Value:
+        known = ", ".join(repr(member.value) for member in cls)
+        raise MapError(f"a field's value is one of {known}, not {shown(value)}")
+
     ON = "on"
     OFF = "off"
     EMPTY = "empty"
@@ -116,6 +126,12 @@ class Field:
 
     owner: Owner
     value: Value
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.owner, Owner) or not isinstance(self.value, Value):
+            raise MapError(
+                f"a field has an Owner and a Value, not {shown(self.owner)} and {shown(self.value)}"
+            )
 
     @property
     def switchable(self) -> bool:
@@ -204,18 +220,23 @@ class MapCharacters:
 
     def owner_char(self, owner: Owner) -> str:
         """The character written for ``owner``."""
-        return str(getattr(self, owner.value))
+        return str(getattr(self, Owner(owner).value))
 
     def value_char(self, value: Value) -> str:
         """The character written for ``value``; a MapError for an undefined penguin."""
-        char = getattr(self, value.value)
+        char = getattr(self, Value(value).value)
         if char is None:
             raise MapError("the map has penguins but no character is defined for 'penguin'")
         return str(char)
 
     def listing(self, keys: Sequence[str]) -> str:
         """The defined characters of ``keys`` in words: ``"'b' (one), 'r' (two) or 'g' (none)"``."""
-        parts = [f"{shown(self.roles()[k])} ({k})" for k in keys if k in self.roles()]
+        if isinstance(keys, str) or not isinstance(keys, Sequence):
+            raise MapError(f"listing takes a sequence of role names, not {shown(keys)}")
+        roles = self.roles()
+        parts = [f"{shown(roles[k])} ({k})" for k in keys if isinstance(k, str) and k in roles]
+        if not parts:
+            return "no character"
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" or {parts[-1]}"
 
 
@@ -233,6 +254,12 @@ class CursorMap:
     chars: MapCharacters = MapCharacters()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.fields, list | tuple) or not all(
+            isinstance(row, list | tuple) for row in self.fields
+        ):
+            raise MapError(f"a map's fields are rows of Fields, not {shown(self.fields)}")
+        if not isinstance(self.chars, MapCharacters):
+            raise MapError(f"a map's characters are MapCharacters, not {shown(self.chars)}")
         rows = tuple(tuple(row) for row in self.fields)
         object.__setattr__(self, "fields", rows)
         if not 1 <= len(rows) <= MAX_SIDE:

@@ -53,6 +53,11 @@ def _check_bit(bit: int) -> int:
 class Operator(enum.Enum):
     """The logical operator a cursor combines its bits with."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> Operator:
+        known = ", ".join(repr(member.value) for member in cls)
+        raise CursorGameError(f"an operator is one of {known}, not {shown(value)}")
+
     AND = "AND"
     OR = "OR"
     XOR = "XOR"
@@ -89,6 +94,7 @@ def truth_table(operator: Operator) -> list[tuple[int, int, int]]:
     1 0 1
     1 1 1
     """
+    operator = Operator(operator)
     return [(f, c, operator.apply(f, c)) for f in (0, 1) for c in (0, 1)]
 
 
@@ -105,6 +111,8 @@ class Cursor:
     hidden: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.bits, list | tuple):
+            raise CursorGameError(f"a cursor's bits are a tuple of {len(OFFSETS)}, not {shown(self.bits)}")
         bits = tuple(self.bits)
         if len(bits) != len(OFFSETS):
             raise CursorGameError(f"a cursor has {len(OFFSETS)} bits, got {len(bits)}")
@@ -167,6 +175,30 @@ class Change:
     before: Value
     after: Value
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "position", _position(self.position))
+        if not isinstance(self.before, Value) or not isinstance(self.after, Value):
+            raise CursorGameError(
+                f"a change is from a Value to a Value, not {shown(self.before)} to {shown(self.after)}"
+            )
+
+
+def _position(value: object) -> Position:
+    """``value`` as a Position: a pair of whole numbers; CursorGameError otherwise."""
+    if (
+        not isinstance(value, tuple)
+        or len(value) != 2
+        or not all(type(number) is int for number in value)
+    ):
+        raise CursorGameError(f"a position is a (row, col) pair of whole numbers, not {shown(value)}")
+    return Position(*value)
+
+
+def _cursor_map(value: object) -> CursorMap:
+    if not isinstance(value, CursorMap):
+        raise CursorGameError(f"expected a CursorMap, not {shown(value)}")
+    return value
+
 
 def covered(cursor_map: CursorMap, position: tuple[int, int]) -> list[tuple[Position, int]]:
     """The fields under the eight bits of a cursor centred on ``position``, with each
@@ -176,7 +208,8 @@ def covered(cursor_map: CursorMap, position: tuple[int, int]) -> list[tuple[Posi
     >>> covered(board, (0, 0))
     [(Position(row=0, col=1), 3), (Position(row=1, col=1), 4), (Position(row=1, col=0), 5)]
     """
-    row, col = position
+    row, col = _position(position)
+    _cursor_map(cursor_map)
     cells = [(Position(row + dr, col + dc), index) for index, (dr, dc) in enumerate(OFFSETS)]
     return [(cell, index) for cell, index in cells if cursor_map.contains(cell)]
 
@@ -185,6 +218,10 @@ def apply_cursor(
     cursor_map: CursorMap, cursor: Cursor, position: tuple[int, int]
 ) -> tuple[CursorMap, tuple[Change, ...]]:
     """The map after applying ``cursor`` centred on ``position``, and the fields it changed."""
+    position = _position(position)
+    _cursor_map(cursor_map)
+    if not isinstance(cursor, Cursor):
+        raise CursorGameError(f"apply_cursor needs a Cursor, not {shown(cursor)}")
     if not cursor_map.contains(position):
         raise CursorGameError(
             f"{tuple(position)} is off the {cursor_map.width}x{cursor_map.height} map"
