@@ -16,15 +16,27 @@ it cannot be (the browser classroom), every chart says so in one line and return
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from course.browser import needs_matplotlib
 from reversi.board import Board
 from reversi.engine import Thought, think
+from reversi.errors import ArgumentError, shown
 from reversi.evaluation import STABLE, weights
 from reversi.game import Game, Ply
 from reversi.notation import BLACK, Square
+
+__all__ = [
+    "advantage",
+    "evaluation_curve",
+    "evaluation_steps",
+    "heatmap",
+    "nodes_chart",
+    "plot_evaluation",
+    "weights_chart",
+]
 
 
 def advantage(thought: Thought) -> float:
@@ -37,6 +49,8 @@ def advantage(thought: Thought) -> float:
     >>> advantage(Thought(12, PASS, 6 * FINAL_DISC_VALUE, (), 0, 0.0, exact=True))  # wins by 6
     150.0
     """
+    if not isinstance(thought, Thought):
+        raise ArgumentError(f"advantage reads a Thought, not {shown(thought)}")
     discs = thought.discs
     if discs is not None:
         return float(discs * STABLE)
@@ -65,7 +79,14 @@ def evaluation_steps(plies: Sequence[Ply], size: int = 8, depth: int = 3) -> Ite
     >>> isinstance(next(steps), float) and isinstance(next(steps), float)
     True
     """
-    board = Board(size)
+    if not isinstance(plies, list | tuple) or not all(isinstance(ply, Ply) for ply in plies):
+        raise ArgumentError(f"the plies are a game's list of Ply, not {shown(plies)}")
+    if type(depth) is not int or not 1 <= depth <= 6:
+        raise ArgumentError(f"the depth of the curve's searches is a whole number from 1 to 6, not {shown(depth)}")
+    return _steps(list(plies), Board(size), depth)
+
+
+def _steps(plies: list[Ply], board: Board, depth: int) -> Iterator[float]:
     turn = BLACK
     yield _for_black(board, turn, depth)
     for ply in plies:
@@ -91,7 +112,14 @@ def plot_evaluation(
     ``curve`` may give :func:`evaluation_curve`'s numbers, worked out beforehand.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
 
+    if not isinstance(game, Game):
+        raise ArgumentError(f"plot_evaluation draws a Game, not {shown(game)}")
+    if ax is not None and not isinstance(ax, Axes):
+        raise ArgumentError(f"ax is matplotlib's Axes or None, not {shown(ax)}")
+    if curve is not None and not _numbers(curve):
+        raise ArgumentError(f"the curve is a list of numbers, not {shown(curve)}")
     if curve is None:
         curve = evaluation_curve(game.plies, game.board.size, depth)
     if ax is None:
@@ -135,6 +163,14 @@ def heatmap(table: Sequence[Sequence[float]], title: str = "", labels: bool = Fa
     """
     import matplotlib.pyplot as plt
 
+    if (
+        not isinstance(table, list | tuple)
+        or not 1 <= len(table) <= 16
+        or not all(isinstance(row, list | tuple) and len(row) == len(table) and _numbers(row) for row in table)
+    ):
+        raise ArgumentError(f"a heat map's table is n rows of n numbers (n up to 16), not {shown(table)}")
+    if not isinstance(title, str) or type(labels) is not bool:
+        raise ArgumentError(f"title is text and labels True or False, not {shown(title)} and {shown(labels)}")
     size = len(table)
     fig, ax = plt.subplots(figsize=(4.5, 4))
     image = ax.imshow(table, cmap="viridis")
@@ -165,6 +201,11 @@ def nodes_chart(nodes: dict[str, list[int]]) -> Any:
     """
     import matplotlib.pyplot as plt
 
+    if not isinstance(nodes, dict) or not all(
+        isinstance(name, str) and isinstance(counts, list | tuple) and _numbers(counts)
+        for name, counts in nodes.items()
+    ):
+        raise ArgumentError(f"nodes maps a search's name to its counts per depth, not {shown(nodes)}")
     _, ax = plt.subplots(figsize=(5.5, 3))
     width = 0.8 / max(len(nodes), 1)
     for index, (name, counts) in enumerate(nodes.items()):
@@ -186,3 +227,10 @@ def _square_names(ax: Any, size: int, table: Sequence[Sequence[Any]] | None) -> 
     for row, line in enumerate(table or ()):
         for col, value in enumerate(line):
             ax.text(col, row, value, ha="center", va="center", fontsize=8)
+
+
+def _numbers(values: object) -> bool:
+    """True for a list or tuple of finite real numbers (no bool)."""
+    return isinstance(values, list | tuple) and all(
+        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values
+    )

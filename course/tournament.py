@@ -36,6 +36,18 @@ from reversi.notation import BLACK, Color, Square
 from reversi.outcome import Outcome
 from reversi.players import PLAYER_KINDS, Player, make_player
 
+__all__ = [
+    "GameRecord",
+    "Standing",
+    "TournamentResult",
+    "entrant",
+    "play_game",
+    "plot_crosstable",
+    "plot_standings",
+    "random_openings",
+    "round_robin",
+]
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
@@ -71,6 +83,15 @@ class GameRecord:
     opening: str
     outcome: Outcome
 
+    def __post_init__(self) -> None:
+        if not all(isinstance(text, str) for text in (self.black, self.white, self.opening)):
+            raise ArgumentError(
+                f"a game's players and opening are text, not {shown(self.black)}, "
+                f"{shown(self.white)}, {shown(self.opening)}"
+            )
+        if not isinstance(self.outcome, Outcome):
+            raise ArgumentError(f"a game's outcome is an Outcome, not {shown(self.outcome)}")
+
     def name_of(self, color: Color) -> str:
         """The entrant who played ``color``."""
         return self.black if color is BLACK else self.white
@@ -82,6 +103,8 @@ class GameRecord:
 
     def points(self, name: str) -> float:
         """What ``name`` scored in this game: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        if not isinstance(name, str):
+            raise ArgumentError(f"a player's name is text, not {shown(name)}")
         if self.winner is None:
             return 0.5
         return 1.0 if self.winner == name else 0.0
@@ -97,6 +120,11 @@ class Standing:
     draws: int
     losses: int
 
+    def __post_init__(self) -> None:
+        counts = (self.games, self.wins, self.draws, self.losses)
+        if not isinstance(self.name, str) or not all(type(n) is int and n >= 0 for n in counts):
+            raise ArgumentError(f"a standing is a name and four counts, not {shown(self)}")
+
     @property
     def points(self) -> float:
         """One point a win, half a point a draw."""
@@ -109,6 +137,14 @@ class TournamentResult:
 
     names: tuple[str, ...]
     games: tuple[GameRecord, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.names, tuple | list) or not all(isinstance(n, str) for n in self.names):
+            raise ArgumentError(f"a result's names are a tuple of text, not {shown(self.names)}")
+        if not isinstance(self.games, tuple | list) or not all(isinstance(g, GameRecord) for g in self.games):
+            raise ArgumentError(f"a result's games are a tuple of GameRecord, not {shown(self.games)}")
+        object.__setattr__(self, "names", tuple(self.names))
+        object.__setattr__(self, "games", tuple(self.games))
 
     @property
     def games_per_pair(self) -> int:
@@ -128,6 +164,8 @@ class TournamentResult:
 
     def score(self, name: str, opponent: str) -> float:
         """The points ``name`` took from the games against ``opponent``."""
+        if not isinstance(name, str) or not isinstance(opponent, str):
+            raise ArgumentError(f"players' names are text, not {shown(name)} and {shown(opponent)}")
         return sum(g.points(name) for g in self.games if {g.black, g.white} == {name, opponent})
 
     def crosstable(self) -> list[list[float | None]]:
@@ -263,7 +301,13 @@ def plot_standings(result: TournamentResult, ax: Axes | None = None) -> Axes:
 
     Without matplotlib (the browser classroom) it says so in one line and returns ``None``.
     """
+    if not isinstance(result, TournamentResult):
+        raise ArgumentError(f"plot_standings draws a TournamentResult, not {shown(result)}")
     import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
+
+    if ax is not None and not isinstance(ax, Axes):
+        raise ArgumentError(f"ax is matplotlib's Axes or None, not {shown(ax)}")
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 0.5 * len(result.names) + 1.2))
@@ -290,7 +334,13 @@ def plot_crosstable(result: TournamentResult, ax: Axes | None = None) -> Axes:
 
     Without matplotlib (the browser classroom) it says so in one line and returns ``None``.
     """
+    if not isinstance(result, TournamentResult):
+        raise ArgumentError(f"plot_crosstable draws a TournamentResult, not {shown(result)}")
     import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
+
+    if ax is not None and not isinstance(ax, Axes):
+        raise ArgumentError(f"ax is matplotlib's Axes or None, not {shown(ax)}")
 
     if ax is None:
         _, ax = plt.subplots(figsize=(0.9 * len(result.names) + 2.5, 0.7 * len(result.names) + 1.5))

@@ -54,6 +54,11 @@ from reversi.errors import ArgumentError, SearchStopped, shown
 from reversi.evaluation import FINAL_DISC_VALUE, final_score, strong_score, weight_masks
 from reversi.notation import PASS, Color, Move, Square
 
+__all__ = [
+    "Thought",
+    "think",
+]
+
 #: Read the clock and the stop flag once per this many positions.
 POLL_EVERY = 64
 
@@ -91,6 +96,23 @@ class Thought:
     seconds: float
     exact: bool = False
     outcome: int | None = None
+
+    def __post_init__(self) -> None:
+        numbers = {"depth": self.depth, "value": self.value, "nodes": self.nodes}
+        for name, number in numbers.items():
+            if type(number) is not int:
+                raise ArgumentError(f"a thought's {name} is a whole number, not {shown(number)}")
+        if not isinstance(self.seconds, int | float) or isinstance(self.seconds, bool):
+            raise ArgumentError(f"a thought's seconds are a number, not {shown(self.seconds)}")
+        if not isinstance(self.line, tuple) or not all(isinstance(m, Square) or m is PASS for m in self.line):
+            raise ArgumentError(f"a thought's line is a tuple of moves, not {shown(self.line)}")
+        if not (isinstance(self.move, Square) or self.move is PASS):
+            raise ArgumentError(f"a thought's move is a Square or PASS, not {shown(self.move)}")
+        if type(self.exact) is not bool or self.outcome not in (None, 1, 0, -1):
+            raise ArgumentError(
+                f"a thought's exact is True or False and its outcome 1, 0, -1 or None, "
+                f"not {shown(self.exact)} and {shown(self.outcome)}"
+            )
 
     @property
     def discs(self) -> int | None:

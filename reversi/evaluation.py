@@ -37,6 +37,14 @@ from reversi.board import Board
 from reversi.errors import ArgumentError, BoardSizeError, shown
 from reversi.notation import MAX_SIZE, MIN_SIZE, Color
 
+__all__ = [
+    "evaluate",
+    "explain",
+    "largest_heuristic",
+    "square_weight",
+    "weights",
+]
+
 CORNER = 100
 C_SQUARE = -20
 X_SQUARE = -50
@@ -57,6 +65,8 @@ def square_weight(row: int, col: int, size: int) -> int:
     >>> square_weight(0, 0, 8), square_weight(1, 1, 8), square_weight(0, 1, 8)
     (100, -50, -20)
     """
+    if not all(type(number) is int for number in (row, col, size)):
+        raise ArgumentError(f"row, col and size are whole numbers, not {shown(row)}, {shown(col)}, {shown(size)}")
     last = size - 1
     on_edge_row, on_edge_col = row in (0, last), col in (0, last)
     near_row, near_col = row in (1, last - 1), col in (1, last - 1)
@@ -334,5 +344,9 @@ def explain(board: Board, color: Color) -> dict[str, int]:
     >>> explain(Board(), BLACK)  # the start is symmetric: every term is zero
     {'squares': 0, 'mobility': 0, 'frontier': 0, 'stable': 0, 'parity': 0}
     """
+    if not isinstance(board, Board):
+        raise ArgumentError(f"explain needs a Board, not {shown(board)}")
+    if not isinstance(color, Color):
+        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")
     geo = bitboard.geometry(board.size)
     return terms(board.bits(color), board.bits(color.opponent), geo)

@@ -12,6 +12,9 @@ move sequences of each length: 4, 12, 56, 244, ...), the fast rules are right
 (``tests/reversi/test_rules.py``). It follows the Othello chapter of Peter Norvig's
 *Paradigms of Artificial Intelligence Programming*.
 
+Each function is marked ``@checked``: a call from outside gets a clear error for a value it
+cannot read (``reversi/_reference_checks.py``), so the functions themselves stay plain.
+
 >>> grid = start()
 >>> legal_moves(grid, BLACK)
 [(2, 3), (3, 2), (4, 5), (5, 4)]
@@ -33,7 +36,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from reversi._reference_checks import checked
+from reversi.errors import ArgumentError
 from reversi.notation import BLACK, WHITE, Color
+
+__all__ = [
+    "flips",
+    "from_board",
+    "from_text",
+    "legal_moves",
+    "perft",
+    "play",
+    "start",
+    "to_text",
+    "walk",
+]
 
 #: A square's content: a colour, or None when it is empty.
 Disc = Color | None
@@ -52,6 +69,7 @@ class Readable(Protocol):
     def __getitem__(self, key: tuple[int, int]) -> Disc: ...
 
 
+@checked
 def start(size: int = 8) -> Grid:
     """The starting grid: White on the top-left and bottom-right centre squares, Black on the others."""
     grid: Grid = [[None] * size for _ in range(size)]
@@ -61,16 +79,19 @@ def start(size: int = 8) -> Grid:
     return grid
 
 
+@checked
 def from_board(board: Readable) -> Grid:
     """A grid holding the same discs as ``board``, read one square at a time."""
     return [[board[row, col] for col in range(board.size)] for row in range(board.size)]
 
 
+@checked
 def on_grid(grid: Sequence[Sequence[Disc]], row: int, col: int) -> bool:
     """Whether ``(row, col)`` lies on the grid (a walk stops at the edge)."""
     return 0 <= row < len(grid) and 0 <= col < len(grid)
 
 
+@checked
 def walk(
     grid: Grid, square: tuple[int, int], step: tuple[int, int], color: Color
 ) -> list[tuple[int, int]]:
@@ -101,6 +122,7 @@ def walk(
     return []
 
 
+@checked
 def flips(grid: Grid, square: tuple[int, int], color: Color) -> list[tuple[int, int]]:
     """Every disc that turns over when ``color`` plays on ``square``; empty if the move is illegal."""
     row, col = square
@@ -112,6 +134,7 @@ def flips(grid: Grid, square: tuple[int, int], color: Color) -> list[tuple[int, 
     return turned
 
 
+@checked
 def legal_moves(grid: Grid, color: Color) -> list[tuple[int, int]]:
     """The squares where ``color`` may play, in reading order (row by row from the top)."""
     moves = []
@@ -122,11 +145,12 @@ def legal_moves(grid: Grid, color: Color) -> list[tuple[int, int]]:
     return moves
 
 
+@checked
 def play(grid: Grid, square: tuple[int, int], color: Color) -> Grid:
     """A new grid after ``color`` plays the legal move ``square`` (the old grid is unchanged)."""
     turned = flips(grid, square, color)
     if not turned:
-        raise ValueError(f"{square} is not a legal move for {color}")
+        raise ArgumentError(f"{square} is not a legal move for {color}")
     new = [line[:] for line in grid]
     row, col = square
     new[row][col] = color
@@ -135,6 +159,7 @@ def play(grid: Grid, square: tuple[int, int], color: Color) -> Grid:
     return new
 
 
+@checked
 def perft(grid: Grid, color: Color, depth: int) -> int:
     """The move sequences of length ``depth`` from ``grid`` with ``color`` to move.
 
@@ -153,14 +178,17 @@ def perft(grid: Grid, color: Color, depth: int) -> int:
     return sum(perft(play(grid, move, color), color.opponent, depth - 1) for move in moves)
 
 
+@checked
 def from_text(text: str) -> Grid:
     """A grid from rows of ``B``, ``W`` and ``.`` separated by spaces (blank lines ignored)."""
     letters: dict[str, Disc] = {"B": BLACK, "W": WHITE, ".": None}
-    return [
-        [letters[letter] for letter in line.split()] for line in text.splitlines() if line.strip()
-    ]
+    rows = [line.split() for line in text.splitlines() if line.strip()]
+    if not rows or any(len(row) != len(rows) or not set(row) <= set(letters) for row in rows):
+        raise ArgumentError(f"a grid's text is n rows of n letters B, W or ., not {text[:60]!r}")
+    return [[letters[letter] for letter in row] for row in rows]
 
 
+@checked
 def to_text(grid: Grid) -> str:
     """The grid as rows of ``B``, ``W`` and ``.``: the inverse of :func:`from_text`."""
     letters = {BLACK: "B", WHITE: "W", None: "."}

@@ -51,6 +51,14 @@ from reversi.errors import ArgumentError, SearchStopped, shown
 from reversi.evaluation import final_score, score, weight_masks
 from reversi.notation import PASS, Color, Move, Square
 
+__all__ = [
+    "SearchResult",
+    "alphabeta",
+    "iterative_deepening",
+    "minimax",
+    "move_order",
+]
+
 #: More than any score a position can have.
 INFINITY = 10**15
 
@@ -166,6 +174,7 @@ def move_order(board: Board, color: Color) -> list[Square]:
     >>> [str(move) for move in move_order(Board(), BLACK)]
     ['d3', 'c4', 'f5', 'e6']
     """
+    _check_position(board, color)
     search = _Search(board.size)
     moves = bitboard.legal_moves(board.bits(color), board.bits(color.opponent), search.geo)
     return [_square_of(move, board.size) for move in search.ordered(moves)]

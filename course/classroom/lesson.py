@@ -28,6 +28,10 @@ from typing import TYPE_CHECKING
 from course.browser import in_browser
 from course.classroom.protocol import ClassroomError
 
+__all__ = [
+    "LessonServer",
+]
+
 if TYPE_CHECKING:
     from course.classroom.server import ClassServer
 
@@ -47,6 +51,12 @@ class LessonServer:
     """A class server for a lesson: :attr:`url` to join, :meth:`room` names, :meth:`close`."""
 
     def __init__(self, url: str, server: ClassServer | None = None) -> None:
+        from course.classroom.server import ClassServer
+
+        if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
+            raise ClassroomError(f"a lesson server's address starts with ws:// or wss://, not {url!r:.60}")
+        if server is not None and not isinstance(server, ClassServer):
+            raise ClassroomError(f"a lesson server runs a ClassServer or none, not {server!r:.60}")
         self.url = url
         self._server = server
         self._suffix = "" if server is not None else "-" + secrets.token_hex(2)
@@ -82,6 +92,8 @@ class LessonServer:
 
     def room(self, name: str) -> str:
         """The room called ``name`` here: as it is, or with a few letters of this student's own."""
+        if not isinstance(name, str):
+            raise ClassroomError(f"a room's name is text, not {name!r:.60}")
         return f"{name}{self._suffix}"
 
     def export(self, folder: str | Path) -> list[Path]:

@@ -18,6 +18,7 @@ CHAIN = [
     "files",
     "arguments",
     "notation",
+    "_reference_checks",
     "rules",
     "bitboard",
     "board",
