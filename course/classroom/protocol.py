@@ -34,6 +34,18 @@ from typing import Any
 
 from reversi.errors import ReversiError
 
+__all__ = [
+    "ClassroomError",
+    "MessageError",
+    "RuleError",
+    "chat_text",
+    "encode",
+    "parse",
+    "player_name",
+    "readme_table",
+    "room_name",
+]
+
 #: Longest player name (the ZX-81 program's limit of 9 letters).
 MAX_NAME = 9
 #: Longest chat line, in characters.
@@ -278,7 +290,12 @@ def readme_table() -> str:
 
 def encode(message: dict[str, Any]) -> str:
     """The JSON text of an outgoing message (compact)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise MessageError(f"an outgoing message is a dict with a 'type', not {repr(message)[:60]}")
+    try:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise MessageError(f"a {message['type']!r} message cannot be sent as JSON: {error}") from None
 
 
 def error(message: str, about: str | None = None) -> dict[str, Any]:
