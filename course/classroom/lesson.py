@@ -51,12 +51,13 @@ class LessonServer:
     """A class server for a lesson: :attr:`url` to join, :meth:`room` names, :meth:`close`."""
 
     def __init__(self, url: str, server: ClassServer | None = None) -> None:
-        from course.classroom.server import ClassServer
-
         if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
             raise ClassroomError(f"a lesson server's address starts with ws:// or wss://, not {url!r:.60}")
-        if server is not None and not isinstance(server, ClassServer):
-            raise ClassroomError(f"a lesson server runs a ClassServer or none, not {server!r:.60}")
+        if server is not None:
+            from course.classroom.server import ClassServer  # not in the browser: it needs uvicorn
+
+            if not isinstance(server, ClassServer):
+                raise ClassroomError(f"a lesson server runs a ClassServer or none, not {server!r:.60}")
         self.url = url
         self._server = server
         self._suffix = "" if server is not None else "-" + secrets.token_hex(2)

@@ -1,8 +1,8 @@
 """Run a notebook's code cells as the browser classroom's kernel would meet them.
 
 Used by ``test_browser_lessons.py`` in a fresh Python process: ``sys.platform`` says
-"emscripten" (Pyodide's name) before the kit is imported, matplotlib cannot be
-imported at all, and numpy and ``PIL.Image`` are the kit's offline STAND-INS
+"emscripten" (Pyodide's name) before the kit is imported, matplotlib and the class
+server's packages (uvicorn, starlette, websockets: not in the site) cannot be imported at all, and numpy and ``PIL.Image`` are the kit's offline STAND-INS
 (course/site/standin_numpy.py and standin_pil.py, the modules the browser site ships
 under those names, NOT the real packages).  Each code cell runs in one IPython shell;
 Python 3.11 has no ``__buffer__`` protocol (PEP 688; Pyodide's Python has it), so
@@ -25,7 +25,8 @@ STANDINS = {
     "numpy": ROOT / "course" / "site" / "standin_numpy.py",
     "PIL.Image": ROOT / "course" / "site" / "standin_pil.py",
 }
-BLOCKED = ("matplotlib", "PIL", "numpy")
+#: Not in the site: matplotlib, the real numpy and Pillow, and the class server's own packages.
+BLOCKED = ("matplotlib", "PIL", "numpy", "uvicorn", "starlette", "websockets")
 
 
 class BrowserImports(importlib.abc.MetaPathFinder):
