@@ -72,7 +72,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from reversi import bitboard
-from reversi.board import Board
+from reversi.board import Board, check_position
 from reversi.callables import guarded_clock, guarded_flag
 from reversi.errors import ArgumentError, SearchStopped, shown
 from reversi.notation import PASS, Color, Move, Square
@@ -527,10 +527,7 @@ def check_search(board: object, color: object, time_limit: object) -> float | No
     ...
     reversi.errors.ArgumentError: the side to move must be BLACK or WHITE, not 'black'
     """
-    if not isinstance(board, Board):
-        raise ArgumentError(f"a search needs a Board, not {shown(board)}")
-    if not isinstance(color, Color):
-        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")
+    check_position(board, color)
     if time_limit is None:
         return None
     if (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)

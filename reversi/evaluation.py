@@ -33,7 +33,7 @@ from __future__ import annotations
 from functools import cache
 
 from reversi import bitboard
-from reversi.board import Board
+from reversi.board import Board, check_position
 from reversi.errors import ArgumentError, BoardSizeError, shown
 from reversi.notation import MAX_SIZE, MIN_SIZE, Color
 
@@ -159,10 +159,7 @@ def evaluate(board: Board, color: Color) -> int:
     >>> evaluate(board, BLACK) == 4 * FINAL_DISC_VALUE  # a full board: 10 discs to 6
     True
     """
-    if not isinstance(board, Board):
-        raise ArgumentError(f"evaluate needs a Board, not {shown(board)}")
-    if not isinstance(color, Color):
-        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")
+    check_position(board, color, "evaluate")
     return score(board.bits(color), board.bits(color.opponent), bitboard.geometry(board.size))
 
 
@@ -344,9 +341,6 @@ def explain(board: Board, color: Color) -> dict[str, int]:
     >>> explain(Board(), BLACK)  # the start is symmetric: every term is zero
     {'squares': 0, 'mobility': 0, 'frontier': 0, 'stable': 0, 'parity': 0}
     """
-    if not isinstance(board, Board):
-        raise ArgumentError(f"explain needs a Board, not {shown(board)}")
-    if not isinstance(color, Color):
-        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")
+    check_position(board, color, "explain")
     geo = bitboard.geometry(board.size)
     return terms(board.bits(color), board.bits(color.opponent), geo)

@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from reversi import bitboard
-from reversi.board import Board
+from reversi.board import Board, check_position
 from reversi.callables import guarded_clock
 from reversi.errors import ArgumentError, SearchStopped, shown
 from reversi.evaluation import final_score, score, weight_masks
@@ -174,7 +174,7 @@ def move_order(board: Board, color: Color) -> list[Square]:
     >>> [str(move) for move in move_order(Board(), BLACK)]
     ['d3', 'c4', 'f5', 'e6']
     """
-    _check_position(board, color)
+    check_position(board, color)
     search = _Search(board.size)
     moves = bitboard.legal_moves(board.bits(color), board.bits(color.opponent), search.geo)
     return [_square_of(move, board.size) for move in search.ordered(moves)]
@@ -182,7 +182,7 @@ def move_order(board: Board, color: Color) -> list[Square]:
 
 def minimax(board: Board, color: Color, depth: int) -> SearchResult:
     """Search every line ``depth`` plies deep; the plain method alpha-beta must agree with."""
-    _check_position(board, color)
+    check_position(board, color)
     _check_depth(depth)
     search = _Search(board.size)
     move, value = search.root(board, color, depth, pruning=False)
@@ -191,7 +191,7 @@ def minimax(board: Board, color: Color, depth: int) -> SearchResult:
 
 def alphabeta(board: Board, color: Color, depth: int) -> SearchResult:
     """The same value and move as :func:`minimax`, visiting fewer positions."""
-    _check_position(board, color)
+    check_position(board, color)
     _check_depth(depth)
     search = _Search(board.size)
     move, value = search.root(board, color, depth, pruning=True)
@@ -220,7 +220,7 @@ def iterative_deepening(
     >>> result.depth < 8 and Board().is_legal(result.move, BLACK)
     True
     """
-    _check_position(board, color)
+    check_position(board, color)
     _check_depth(max_depth)
     if (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)
             or not 0 < time_limit < 1e300):  # refuses nan and infinity too
@@ -250,8 +250,3 @@ def _check_depth(depth: object) -> None:
         raise ArgumentError(f"search depth {shown(depth)} is not a whole number from 1 to {MAX_DEPTH}")
 
 
-def _check_position(board: object, color: object) -> None:
-    if not isinstance(board, Board):
-        raise ArgumentError(f"a search needs a Board, not {shown(board)}")
-    if not isinstance(color, Color):
-        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import abc
 from typing import Any, ClassVar
 
-from reversi.board import Board
-from reversi.errors import ArgumentError, PlayerError, shown
+from reversi.board import Board, check_position
+from reversi.errors import PlayerError, shown
 from reversi.notation import Color, Move
 
 #: The longest name a player may have: room for it on a screen and on a notebook board.
@@ -49,10 +49,7 @@ def validate_name(name: object) -> str:
 
 def check_turn(board: object, color: object) -> None:
     """Refuse a position a player cannot be asked about: ``board`` must be a Board, ``color`` a Color."""
-    if not isinstance(board, Board):
-        raise ArgumentError(f"a player chooses a move on a Board, not on {shown(board)}")
-    if not isinstance(color, Color):
-        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")
+    check_position(board, color, "a player")
 
 
 class Player(abc.ABC):
