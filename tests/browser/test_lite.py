@@ -303,10 +303,12 @@ def test_lesson_00_runs_top_to_bottom_and_its_board_takes_a_click(
     cell = lesson.add_cell('play(white="hard")')
     canvas = cell.locator("canvas").first
     lesson.click_square(canvas, *D3)
-    turn = cell.locator(".reversi-turn")
+    # wait for the answer itself: before the click reaches the kernel, the turn still reads
+    # "Black to move" from the start, so waiting on the turn alone raced the click
     lesson.page.wait_for_function(
-        "e => /Black to move/.test(e.textContent)",
-        arg=turn.element_handle(),
+        """c => /White played/.test(c.querySelector('.reversi-status').textContent)
+            && /Black to move/.test(c.querySelector('.reversi-turn').textContent)""",
+        arg=cell.element_handle(),
         timeout=60_000,
         polling=200,
     )
