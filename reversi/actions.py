@@ -22,7 +22,29 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from reversi.errors import ArgumentError, NotationError, shown
-from reversi.notation import Color, Move, Square, square
+from reversi.notation import PASS, Color, Move, Square, check_color, square
+
+__all__ = [
+    "MoveAction",
+    "PassAction",
+    "TimeoutAction",
+    "UndoRequest",
+    "UndoAnswer",
+    "Resignation",
+    "Ply",
+    "action_from_dict",
+]
+
+
+def _check_square(value: object, what: str) -> Square:
+    if not isinstance(value, Square):
+        raise ArgumentError(f"{what} must be a Square such as square('d3'), not {shown(value)}")
+    return value
+
+
+def _check_flag(value: object, what: str) -> None:
+    if not isinstance(value, bool):
+        raise ArgumentError(f"{what} must be True or False, not {shown(value)}")
 
 
 @dataclass(frozen=True)
@@ -30,6 +52,9 @@ class MoveAction:
     """The side to move put a disc on ``square``."""
 
     square: Square
+
+    def __post_init__(self) -> None:
+        _check_square(self.square, "a move's square")
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": "move", "square": self.square.name}
@@ -57,6 +82,9 @@ class UndoRequest:
 
     color: Color
 
+    def __post_init__(self) -> None:
+        check_color(self.color)
+
     def to_dict(self) -> dict[str, Any]:
         return {"action": "undo-request", "color": self.color.value}
 
@@ -67,6 +95,9 @@ class UndoAnswer:
 
     accept: bool
 
+    def __post_init__(self) -> None:
+        _check_flag(self.accept, "an undo answer's accept")
+
     def to_dict(self) -> dict[str, Any]:
         return {"action": "undo-answer", "accept": self.accept}
 
@@ -76,6 +107,9 @@ class Resignation:
     """``color`` gave up."""
 
     color: Color
+
+    def __post_init__(self) -> None:
+        check_color(self.color)
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": "resign", "color": self.color.value}
@@ -92,6 +126,16 @@ class Ply:
     move: Move
     flipped: tuple[Square, ...] = ()
     timeout: bool = False
+
+    def __post_init__(self) -> None:
+        check_color(self.color)
+        if self.move is not PASS:
+            _check_square(self.move, "a turn's move (or PASS)")
+        if not isinstance(self.flipped, tuple):
+            raise ArgumentError(f"a turn's flipped discs must be a tuple, not {shown(self.flipped)}")
+        for disc in self.flipped:
+            _check_square(disc, "a flipped disc")
+        _check_flag(self.timeout, "a turn's timeout")
 
 
 Action: TypeAlias = "MoveAction | PassAction | TimeoutAction | UndoRequest | UndoAnswer | Resignation"

@@ -22,6 +22,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from reversi.errors import ArgumentError, shown
+
+#: The rest (legal_moves, flips, stable...) is the engine's raw machinery on bit masks: it
+#: trusts its callers (Board, the search) and checks nothing, to stay fast.
+__all__ = [
+    "Geometry",
+    "geometry",
+    "perft",
+]
+
+
+#: The largest board side a geometry is made for (the kit's boards run up to 16).
+MAX_SIDE = 16
+
+#: The deepest perft count taken (depth 10 from the start is about 25 million leaves).
+MAX_PERFT_DEPTH = 10
+
+
+def _size_of(geo: Geometry) -> int:
+    size = geo.size
+    if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_SIDE:
+        return 2  # not a size geometry() makes: compared with a real one, it differs
+    return size
+
 
 @dataclass(frozen=True)
 class Geometry:
@@ -39,9 +63,15 @@ class Geometry:
     backward: tuple[tuple[int, int], ...]
 
 
-@cache
 def geometry(size: int) -> Geometry:
     """The :class:`Geometry` of a ``size`` x ``size`` board (computed once per size)."""
+    if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_SIDE:
+        raise ArgumentError(f"a bitboard's size must be a whole number 1 to {MAX_SIDE}, not {shown(size)}")
+    return _geometry(size)
+
+
+@cache
+def _geometry(size: int) -> Geometry:
     full = (1 << (size * size)) - 1
     first_column = sum(1 << (row * size) for row in range(size))
     last_column = first_column << (size - 1)
@@ -121,7 +151,29 @@ def perft(player: int, opponent: int, depth: int, geo: Geometry) -> int:
 
     A forced pass counts as one move; a finished game counts as one leaf.  The
     last ply is counted, not played: the number of legal moves is a bit count.
+
+    >>> perft(0b0110, 0b1001, 99, geometry(2))
+    Traceback (most recent call last):
+    ...
+    reversi.errors.ArgumentError: perft depth 99 is out of range: it counts 1 to 10 plies
     """
+    if not isinstance(geo, Geometry) or geo != geometry(_size_of(geo)):
+        raise ArgumentError(f"perft needs a Geometry made by geometry(size), not {shown(geo)}")
+    for name, mask in (("player", player), ("opponent", opponent)):
+        if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0 or mask & ~geo.full:
+            raise ArgumentError(
+                f"perft's {name} must be a bit mask of the {geo.size}x{geo.size} board, not {shown(mask)}"
+            )
+    if player & opponent:
+        raise ArgumentError("perft's player and opponent share a square: a square holds one disc")
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_PERFT_DEPTH:
+        raise ArgumentError(
+            f"perft depth {shown(depth)} is out of range: it counts 1 to {MAX_PERFT_DEPTH} plies"
+        )
+    return _perft(player, opponent, depth, geo)
+
+
+def _perft(player: int, opponent: int, depth: int, geo: Geometry) -> int:
     moves = legal_moves(player, opponent, geo)
     if depth == 1:
         if moves:
@@ -129,14 +181,14 @@ def perft(player: int, opponent: int, depth: int, geo: Geometry) -> int:
         return 1
     if not moves:
         if legal_moves(opponent, player, geo):
-            return perft(opponent, player, depth - 1, geo)
+            return _perft(opponent, player, depth - 1, geo)
         return 1
     total = 0
     while moves:
         move = moves & -moves
         moves ^= move
         flipped = flips(move, player, opponent, geo)
-        total += perft(opponent & ~flipped, player | move | flipped, depth - 1, geo)
+        total += _perft(opponent & ~flipped, player | move | flipped, depth - 1, geo)
     return total
 
 

@@ -39,6 +39,13 @@ from reversi.notation import (
     square,
 )
 
+__all__ = [
+    "DIRECTIONS",
+    "PawnCounts",
+    "Board",
+    "check_position",
+]
+
 #: The eight directions a line of discs can run in, as (row step, column step).
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 

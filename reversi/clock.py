@@ -26,6 +26,13 @@ from collections.abc import Callable
 from reversi.callables import guarded_clock
 from reversi.errors import ArgumentError, shown
 
+__all__ = [
+    "Clock",
+    "MAX_TIME_PER_MOVE",
+    "check_time_per_move",
+    "MoveClock",
+]
+
 Clock = Callable[[], float]
 
 #: The longest time per move (about 31 years): long enough for "no hurry", short enough to save.

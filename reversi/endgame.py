@@ -77,6 +77,13 @@ from reversi.callables import guarded_clock, guarded_flag
 from reversi.errors import ArgumentError, SearchStopped, shown
 from reversi.notation import PASS, Color, Move, Square
 
+#: Solver and its tables are solve()'s machinery, on raw bit masks; they check nothing.
+__all__ = [
+    "Solution",
+    "solve",
+    "check_search",
+]
+
 #: Check the clock and the stop flag once per this many positions.
 POLL_EVERY = 256
 

@@ -8,6 +8,21 @@ from __future__ import annotations
 
 import reprlib
 
+__all__ = [
+    "ReversiError",
+    "NotationError",
+    "BoardSizeError",
+    "IllegalMoveError",
+    "GameOverError",
+    "UndoError",
+    "PlayerError",
+    "TimeExpiredError",
+    "SaveFileError",
+    "ArgumentError",
+    "SearchStopped",
+    "shown",
+]
+
 
 class ReversiError(Exception):
     """Base class of every error the reversi package raises."""

@@ -22,6 +22,23 @@ from typing import NamedTuple, TypeAlias
 
 from reversi.errors import ArgumentError, BoardSizeError, NotationError, shown
 
+__all__ = [
+    "MIN_SIZE",
+    "MAX_SIZE",
+    "COLUMN_LETTERS",
+    "Color",
+    "BLACK",
+    "WHITE",
+    "Square",
+    "Pass",
+    "PASS",
+    "SquareLike",
+    "Move",
+    "square",
+    "parse_move",
+    "check_color",
+]
+
 MIN_SIZE = 4
 MAX_SIZE = 16
 COLUMN_LETTERS = "abcdefghijklmnop"  # enough for the largest board, 16x16

@@ -19,9 +19,18 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from reversi.board import Board
+from reversi.board import Board, check_position
 from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, WHITE, Color
+
+__all__ = [
+    "NoMovePolicy",
+    "EndReason",
+    "Outcome",
+    "Handover",
+    "hand_over",
+    "leader",
+]
 
 
 class NoMovePolicy(enum.Enum):
@@ -120,6 +129,9 @@ class Handover:
 
 def hand_over(board: Board, mover: Color, policy: NoMovePolicy) -> Handover:
     """The turn after ``mover`` played (or passed) on ``board``, under the no-move ``policy``."""
+    check_position(board, mover, "handing over the turn")
+    if not isinstance(policy, NoMovePolicy):
+        raise ArgumentError(f"{shown(policy)} is not a no-move policy: give a NoMovePolicy")
     nxt = mover.opponent
     if board.has_legal_move(nxt):
         return Handover(nxt)
@@ -138,6 +150,8 @@ def hand_over(board: Board, mover: Color, policy: NoMovePolicy) -> Handover:
 
 def leader(board: Board) -> Color | None:
     """The colour with more discs on ``board`` (``None`` when level)."""
+    if not isinstance(board, Board):
+        raise ArgumentError(f"the leader is read from a Board, not {shown(board)}")
     black, white, _, _ = board.counts()
     if black == white:
         return None

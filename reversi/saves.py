@@ -34,6 +34,21 @@ from reversi.outcome import NoMovePolicy
 from reversi.players import Player, make_player
 from reversi.players.computer import MAX_SEED
 
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "SAVE_NAME",
+    "MAX_SAVE_BYTES",
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "game_to_dict",
+    "game_from_dict",
+    "save_game",
+    "load_game",
+    "parse_save_text",
+    "SaveFolder",
+]
+
 FORMAT = "reversi-kit save"
 VERSION = 1
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}\Z", re.ASCII)
@@ -51,6 +66,8 @@ _BRACKETS = re.compile(r"[\[\]{}]")
 
 def game_to_dict(game: Game) -> dict[str, Any]:
     """The JSON-ready description of a game (what :func:`save_game` writes)."""
+    if not isinstance(game, Game):
+        raise SaveFileError(f"only a Game can be saved, not {shown(game)}")
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -167,6 +184,10 @@ def load_game(path: str | os.PathLike[str], clock: Clock | None = None) -> Game:
 
 def parse_save_text(text: str, source: str = "the save") -> object:
     """The JSON value in ``text``, refusing deep nesting and huge numbers before they cost anything."""
+    if not isinstance(source, str):
+        raise SaveFileError(f"the name of what is read must be text, not {shown(source)}")
+    if not isinstance(text, str):
+        raise SaveFileError(f"cannot load {source}: a save is read from text, not {shown(text)}")
     depth = deepest = 0
     for bracket in _BRACKETS.findall(_STRING.sub("", text)):
         depth += 1 if bracket in "[{" else -1

@@ -2,8 +2,8 @@
 refused with the kit's own error, and a refusal changes nothing.
 
 The test is driven by the signatures (:func:`inspect.signature`) of everything the two
-packages, and every module of theirs that declares ``__all__`` (``reversi.cursormap``,
-``course.grading.checks``, ``course.arguments``...), export there, and of the public methods
+packages, and every module of theirs that declares ``__all__`` (every module of ``reversi``
+does, and ``course.grading.checks``, ``course.arguments``...), export there, and of the public methods
 of the classes among them: a new public function, method or module is covered the day it is
 exported, with no list to update.  A self-check of ``course.grading.checks`` may fail the
 way a test fails, with an AssertionError that starts with its own name.  Each
@@ -305,6 +305,19 @@ def test_any_value_is_taken_or_refused_with_the_kits_own_error(name: str, target
         if name.rsplit(".", 1)[-1] in NETWORK:
             kwargs["url"] = data.draw(HOSTILE, label="url")  # never an address that answers
         _check(name, lambda: _call(target, args, kwargs))
+
+
+def test_every_module_of_reversi_declares_its_public_names() -> None:
+    """So the fuzz above reaches the whole of ``reversi`` by construction: a module says what is
+    public in ``__all__`` (an empty list when its face is a command, like ``reversi.terminal``),
+    and whatever it lists is fuzzed."""
+    undeclared = [
+        info.name
+        for info in pkgutil.walk_packages(reversi.__path__, "reversi.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+        and not hasattr(importlib.import_module(info.name), "__all__")
+    ]
+    assert undeclared == []
 
 
 def test_every_exported_callable_is_fuzzed() -> None:

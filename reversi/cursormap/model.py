@@ -24,6 +24,25 @@ from typing import NamedTuple
 from reversi.cursormap.errors import MapError
 from reversi.errors import shown
 
+__all__ = [
+    "MAX_SIDE",
+    "KEYS",
+    "CHARACTER_KEYS",
+    "OWNER_KEYS",
+    "VALUE_KEYS",
+    "START",
+    "QUOTE",
+    "FORBIDDEN_CHARACTERS",
+    "Owner",
+    "PLAYERS",
+    "Value",
+    "Field",
+    "Position",
+    "character_problem",
+    "MapCharacters",
+    "CursorMap",
+]
+
 MAX_SIDE = 64
 """The largest width or height a map may have."""
 
@@ -160,6 +179,8 @@ def character_problem(char: str) -> str | None:
     >>> character_problem(";")
     "';' cannot be a map character: it ends a definition"
     """
+    if not isinstance(char, str):
+        return f"a map character is one character of text, not {shown(char)}"
     if len(char) != 1:
         return f"a map character is exactly one character, got {shown(char)}"
     if char == QUOTE:

@@ -14,6 +14,12 @@ from reversi.cursormap.mapfile import parse_map
 from reversi.cursormap.model import CursorMap
 from reversi.errors import shown
 
+__all__ = [
+    "sample_maps",
+    "sample_text",
+    "load_sample",
+]
+
 if TYPE_CHECKING:
     from importlib.abc import Traversable
 

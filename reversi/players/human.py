@@ -12,6 +12,10 @@ from reversi.errors import NotationError, PlayerError, ReversiError, shown
 from reversi.notation import PASS, Color, Move, Pass, parse_move
 from reversi.players.base import Player, check_turn
 
+__all__ = [
+    "HumanPlayer",
+]
+
 
 class HumanPlayer(Player):
     """Asks for a move until a legal one is typed.

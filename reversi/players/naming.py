@@ -27,11 +27,20 @@ Names are compared without regard to case, so ``"ada"`` and ``"Ada"`` count as t
 
 from __future__ import annotations
 
+from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, WHITE, Color
+
+__all__ = [
+    "seat_labels",
+    "seat_titles",
+]
 
 
 def seat_labels(black_name: str, white_name: str) -> dict[Color, str]:
     """A distinct, readable name for each seat (for scores and congratulations)."""
+    for seat, name in (("Black", black_name), ("White", white_name)):
+        if not isinstance(name, str):
+            raise ArgumentError(f"{seat}'s name must be text, not {shown(name)}")
     names = {BLACK: black_name, WHITE: white_name}
     return {color: _label(color, name, names[color.opponent]) for color, name in names.items()}
 

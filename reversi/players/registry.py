@@ -22,6 +22,12 @@ from reversi.players.human import HumanPlayer
 from reversi.players.levels import LEVELS
 from reversi.players.searching import AlphaBetaPlayer, MinimaxPlayer
 
+__all__ = [
+    "PLAYER_KINDS",
+    "DEFAULT_COMPUTER",
+    "make_player",
+]
+
 #: Every kind of player by its key: a person, the five levels (see
 #: :mod:`reversi.players.levels`), then the players the lessons build, weakest
 #: first.  Each class has a ``label`` for people (``PLAYER_KINDS["random"].label
