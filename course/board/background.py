@@ -10,7 +10,7 @@ updates made from other threads).  Without a running loop (a script, a doctest)
 nothing starts: the host calls ``tick()`` or plays the moves itself.
 
 Pyodide, the kernel of a course site in the browser, has no threads
-(``sys.platform == "emscripten"``).  There :func:`work_out` takes the thread-free
+(``sys.platform == "emscripten"``).  There :func:`_work_out` takes the thread-free
 path: a strong player's search runs in slices, one depth at a time, on the loop
 itself, and between slices the loop gets its turn (clicks, Stop, the clock);
 the other players, quick by design, move after one turn of the loop.
@@ -24,14 +24,25 @@ import asyncio
 import functools
 import sys
 import time
+from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from reversi.board import Board
 from reversi.engine import Thought, think
-from reversi.notation import PASS, Color, Move
+from reversi.errors import ArgumentError, shown
+from reversi.notation import PASS, Color, Move, check_color
 from reversi.players import Player, StrongPlayer
+
+__all__ = [
+    "CLOCK_TICK",
+    "ComputerTurn",
+    "Host",
+    "THREADS",
+    "threads_available",
+    "Background",
+]
 
 #: How often the clock is checked in a timed game, in seconds.
 CLOCK_TICK = 0.2
@@ -47,31 +58,61 @@ class ComputerTurn:
     board: Board
     wait: float = 0.0  # seconds to wait before thinking, so people can follow
 
+    def __post_init__(self) -> None:
+        if type(self.version) is not int:
+            raise ArgumentError(f"a computer turn's version must be a whole number, not {shown(self.version)}")
+        check_color(self.color)
+        if not isinstance(self.player, Player):
+            raise ArgumentError(f"a computer turn's player must be a Player, not {shown(self.player)}")
+        if not isinstance(self.board, Board):
+            raise ArgumentError(f"a computer turn's board must be a Board, not {shown(self.board)}")
+        _seconds(self.wait, "a computer turn's wait")
+
+
+def _seconds(value: object, name: str) -> float:
+    """A number of seconds from 0 to a day, or the kit's error naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 86_400:
+        raise ArgumentError(f"{name} must be a number of seconds from 0 to 86400, not {shown(value)}")
+    return float(value)
+
 
 class Host(Protocol):
-    """What the background tasks need from the game they run for, and nothing more."""
+    """What the background tasks need from the game they run for, and nothing more.
+
+    An interface: a host is any object with these members (the board's controller is one).
+    """
 
     @property
+    @abstractmethod
     def version(self) -> int: ...
 
     @property
+    @abstractmethod
     def clock_running(self) -> bool: ...
 
+    @abstractmethod
     def computer_turn(self) -> ComputerTurn | None:
         """The computer player's turn to work out now, or ``None``."""
 
+    @abstractmethod
     def set_thinking(self, color: Color | None) -> None:
         """``color``'s computer player starts (or, with ``None``, stops) working out a move."""
 
+    @abstractmethod
     def play_computer_move(self, move: Move, version: int) -> bool:
         """Play ``move``, chosen for the position of ``version`` (dropped if the game moved on)."""
 
+    @abstractmethod
     def tick(self) -> bool:
         """Check the clock; returns whether a side lost its turn."""
 
+    @abstractmethod
     def report_error(self, error: BaseException) -> None:
         """Show an unexpected error; computer players rest afterwards."""
 
+
+#: The methods a :class:`Host` must have (its two properties are read only once tasks run).
+_HOST_METHODS = ("computer_turn", "set_thinking", "play_computer_move", "tick", "report_error")
 
 #: Whether this Python can run a search in a worker thread (Pyodide cannot); tests may set it.
 THREADS = sys.platform != "emscripten"
@@ -82,13 +123,13 @@ def threads_available() -> bool:
     return THREADS
 
 
-async def work_out(
+async def _work_out(
     player: Player, board: Board, color: Color, still_wanted: Callable[[], bool] = lambda: True
 ) -> Move:
     """``player``'s move for ``color`` on ``board``, worked out without blocking the loop for long.
 
     With threads the search runs in a worker thread.  Without, a strong player
-    searches in slices (see :func:`sliced_search`) and any other player moves
+    searches in slices (see :func:`_sliced_search`) and any other player moves
     after one turn of the loop.  ``still_wanted()`` turning false ends a sliced
     search early (its answer will be dropped anyway).
     """
@@ -96,12 +137,12 @@ async def work_out(
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, player.choose_move, board, color)
     if isinstance(player, StrongPlayer):
-        return await sliced_search(player, board, color, still_wanted)
+        return await _sliced_search(player, board, color, still_wanted)
     await asyncio.sleep(0)
     return player.choose_move(board, color)
 
 
-async def sliced_search(
+async def _sliced_search(
     player: StrongPlayer,
     board: Board,
     color: Color,
@@ -151,6 +192,11 @@ class Background:
     """
 
     def __init__(self, host: Host, started: bool = True) -> None:
+        missing = [name for name in _HOST_METHODS if not callable(getattr(host, name, None))]
+        if missing:
+            raise ArgumentError(f"host must have the methods of a Host ({', '.join(missing)} missing), not {shown(host)}")
+        if not isinstance(started, bool):
+            raise ArgumentError(f"started must be True or False, not {shown(started)}")
         self.host = host
         self.started = started
         self._computer: asyncio.Task[None] | None = None
@@ -159,6 +205,7 @@ class Background:
 
     def hold(self, seconds: float) -> None:
         """The view needs ``seconds`` to show the last change: the next computer move waits."""
+        seconds = _seconds(seconds, "seconds")
         if seconds > 0:
             self._busy_until = max(self._busy_until, time.monotonic() + seconds)
 
@@ -195,7 +242,7 @@ class Background:
                 await asyncio.sleep(delay)  # at least sleep(0): clicks and Stop get their turn
                 if turn.version != host.version:
                     continue
-                move = await work_out(
+                move = await _work_out(
                     turn.player,
                     turn.board,
                     turn.color,

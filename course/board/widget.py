@@ -52,6 +52,12 @@ from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, WHITE, Move, Square
 from reversi.players import Player
 
+__all__ = [
+    "GameWidget",
+    "play",
+    "present",
+]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -349,14 +355,8 @@ def _titled(title: str, body: w.Widget, width: str = "150px") -> w.VBox:
 
 def _wrapping(**more: str) -> w.Layout:
     """A row that wraps its items onto the next line when the window is too narrow."""
-    return w.Layout(
-        display="flex",
-        flex_flow="row wrap",
-        align_items="flex-start",
-        align_content="flex-start",
-        max_width="100%",
-        **more,
-    )
+    return w.Layout(display="flex", flex_flow="row wrap", align_items="flex-start",
+                    align_content="flex-start", max_width="100%", **more)  # fmt: skip
 
 
 def play(

@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from course.board import background
-from course.board.background import sliced_search, work_out
+from course.board.background import _sliced_search, _work_out
 from course.board.widget import play
 from reversi import BLACK, Board
 from reversi.engine import think
@@ -63,7 +63,7 @@ def test_a_sliced_search_reports_each_depth_and_lets_the_loop_run(no_threads):
 
     player.on_thought = heard
     board = Board()
-    move, _ = asyncio.run(with_ticker(sliced_search(player, board, BLACK), turns))
+    move, _ = asyncio.run(with_ticker(_sliced_search(player, board, BLACK), turns))
     assert board.is_legal(move, BLACK) and move == player.last_thought.move
     assert depths == list(range(1, len(depths) + 1)) and len(depths) >= 3
     reports = [i for i, turn in enumerate(turns) if turn == "depth"]
@@ -73,7 +73,7 @@ def test_a_sliced_search_reports_each_depth_and_lets_the_loop_run(no_threads):
 
 def test_the_sliced_search_finds_what_one_search_finds(no_threads):
     player = StrongPlayer(time_limit=30.0, max_depth=4)
-    move = asyncio.run(sliced_search(player, Board(), BLACK))
+    move = asyncio.run(_sliced_search(player, Board(), BLACK))
     assert player.last_thought.depth == 4
     assert move == think(Board(), BLACK, max_depth=4).move
 
@@ -82,12 +82,12 @@ def test_a_search_no_longer_wanted_ends_at_the_next_slice(no_threads):
     player = StrongPlayer(time_limit=30.0)
     wanted = [True]
     player.on_thought = lambda thought: wanted.__setitem__(0, thought.depth < 2)
-    asyncio.run(sliced_search(player, Board(), BLACK, lambda: wanted[0]))
+    asyncio.run(_sliced_search(player, Board(), BLACK, lambda: wanted[0]))
     assert player.last_thought.depth == 2
 
 
 def test_other_players_move_after_a_turn_of_the_loop(no_threads):
-    move = asyncio.run(work_out(GreedyPlayer(), Board(), BLACK))
+    move = asyncio.run(_work_out(GreedyPlayer(), Board(), BLACK))
     assert Board().is_legal(move, BLACK)
 
 
