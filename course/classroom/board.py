@@ -29,7 +29,13 @@ from course.board.view import BoardCanvas
 from course.classroom.client import RoomClient
 from course.classroom.protocol import ClassroomError, player_name, room_name
 from reversi.board import Board
+from reversi.errors import ArgumentError, shown
 from reversi.notation import Color, Square
+
+__all__ = [
+    "RoomBoard",
+    "join",
+]
 
 #: How often the clocks are redrawn, in seconds.
 CLOCK_REFRESH = 0.5
@@ -42,6 +48,7 @@ class RoomBoard(w.VBox):
     def __init__(self, client: RoomClient, pixels: int = 400) -> None:
         if not isinstance(client, RoomClient):  # the check at the boundary (issue 19)
             raise ClassroomError(f"a RoomBoard shows a RoomClient, not {type(client).__name__}")
+        _check_pixels(pixels)
         self.client = client
         self.board = BoardCanvas(8, pixels)
         self.title = _html("reversi-room-title")
@@ -273,6 +280,9 @@ def join(
     In the browser classroom (JupyterLite), leave ``url`` out: the board joins the
     server that served the page.
     """
+    if url is not None and not isinstance(url, str):
+        raise ArgumentError(f"url must be the class server's address as text (like 'ws://HOST:PORT') or None, not {shown(url)}")
+    _check_pixels(pixels)
     if not url:
         url = _page_server()
     client = RoomClient(url, room_name(room), player_name(name), token=token, watch=watch, key=key)
@@ -283,6 +293,11 @@ def join(
     board = RoomBoard(client, pixels)
     board.start_task = loop.create_task(board.start())
     return board
+
+
+def _check_pixels(pixels: object) -> None:
+    if not isinstance(pixels, int) or isinstance(pixels, bool) or not 1 <= pixels <= 10_000:
+        raise ArgumentError(f"pixels must be a whole number from 1 to 10000 (the board's width), not {shown(pixels)}")
 
 
 def _page_server() -> str:

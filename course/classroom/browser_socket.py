@@ -15,6 +15,22 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from course.classroom.protocol import ClassroomError
+from reversi.errors import ArgumentError, shown
+
+__all__ = [
+    "ConnectionClosed",
+    "InvalidHandshake",
+    "InvalidURI",
+    "BrowserSocket",
+    "ClientConnection",
+    "connect",
+    "page_server",
+]
+
+#: What the browser's WebSocket needs and a computer's Python does not have.
+_BROWSER_ONLY = "the page's WebSocket exists only in a browser kernel (Pyodide, JupyterLite)"
+
 
 class ConnectionClosed(Exception):
     """The connection is closed (by either side)."""
@@ -32,10 +48,17 @@ class BrowserSocket:
     """One ``WebSocket`` of the page, with an asyncio face: ``await recv()``, ``await send(text)``."""
 
     def __init__(self, url: str) -> None:
-        import js
-        from pyodide.ffi import create_proxy
-
-        loop = asyncio.get_running_loop()
+        if not isinstance(url, str):
+            raise ArgumentError(f"a WebSocket's address must be text like 'ws://host:port', not {shown(url)}")
+        try:
+            import js
+            from pyodide.ffi import create_proxy
+        except ImportError:
+            raise ClassroomError(f"{_BROWSER_ONLY}: here use the websockets library") from None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise ClassroomError("a page's WebSocket needs a running asyncio loop, as in a notebook") from None
         self.url = url
         self.opened: asyncio.Future[None] = loop.create_future()
         self.arrived: asyncio.Queue[str | None] = asyncio.Queue()
@@ -133,7 +156,10 @@ async def connect(url: str, **_options: Any) -> BrowserSocket:
 
 def page_server() -> str:
     """The room address of the server that served this page (``ws://host:port/room``, or ``wss://``)."""
-    import js
+    try:
+        import js
+    except ImportError:
+        raise ClassroomError(f"{_BROWSER_ONLY}: give the class server's address instead") from None
 
     origin = str(js.location.origin)
     return (

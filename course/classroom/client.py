@@ -38,6 +38,11 @@ else:
 
 from course.classroom.protocol import ClassroomError, MessageError
 from reversi.board import Board
+from reversi.errors import ArgumentError, shown
+
+__all__ = [
+    "RoomClient",
+]
 
 Listener = Callable[[dict[str, Any]], None]
 #: What opening a connection may raise when the server cannot be reached.
@@ -46,7 +51,7 @@ UNREACHABLE = (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError)
 RECONNECT_DELAY = 1.0
 
 
-async def open_websocket(url: str, timeout: float = 10.0) -> ClientConnection:
+async def _open_websocket(url: str, timeout: float = 10.0) -> ClientConnection:
     """The one place where a client opens its connection (``send``, ``recv``, ``close``, ``async for``).
 
     Raises one of :data:`UNREACHABLE` if the server cannot be reached.
@@ -66,6 +71,14 @@ class RoomClient:
         watch: bool = False,
         key: str | None = None,
     ) -> None:
+        for what, text in (("url", url), ("room", room), ("name", name)):
+            if not isinstance(text, str):
+                raise ArgumentError(f"{what} must be text, not {shown(text)}")
+        for what, secret in (("token", token), ("key", key)):
+            if secret is not None and not isinstance(secret, str):
+                raise ArgumentError(f"{what} must be text or None, not {shown(secret)}")
+        if not isinstance(watch, bool):
+            raise ArgumentError(f"watch must be True or False, not {shown(watch)}")
         self.url, self.room, self.name = url, room, name
         self.token, self.watch, self.key = token, watch, key
         self.role: str | None = None
@@ -90,7 +103,7 @@ class RoomClient:
         Raises :class:`ClassroomError` with the server's reason if the room refuses.
         """
         try:
-            socket = await open_websocket(self.url, timeout)
+            socket = await _open_websocket(self.url, timeout)
         except UNREACHABLE as failed:
             raise ClassroomError(f"cannot reach the class server at {self.url!r}: {failed}") from None
         self._socket = socket
@@ -136,9 +149,15 @@ class RoomClient:
 
     async def send(self, kind: str, **fields: Any) -> None:
         """Send a message of type ``kind`` (the server answers with state, chat or an error)."""
+        if not isinstance(kind, str):
+            raise ArgumentError(f"a message's kind must be text like 'move', not {shown(kind)}")
+        try:
+            text = json.dumps({"type": kind, **fields})
+        except (TypeError, ValueError, RecursionError) as failed:
+            raise MessageError(f"a {kind!r} message cannot be sent as JSON: {failed}") from None
         if self._socket is None:
             raise ClassroomError("not connected: call connect() first")
-        await self._socket.send(json.dumps({"type": kind, **fields}))
+        await self._socket.send(text)
 
     async def move(self, square: str) -> None:
         await self.send("move", square=square)
@@ -273,7 +292,7 @@ class RoomClient:
         while time.monotonic() < deadline and not self._stopping:
             await asyncio.sleep(RECONNECT_DELAY)
             try:
-                socket = await open_websocket(self.url)
+                socket = await _open_websocket(self.url)
                 hello = {"type": "hello", "room": self.room, "name": self.name, "token": self.token}
                 await socket.send(json.dumps(hello))
                 first = json.loads(await asyncio.wait_for(socket.recv(), 5))

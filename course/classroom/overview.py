@@ -16,13 +16,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from course.classroom.protocol import TEACHER, MessageError, parse, room_name
+from course.classroom.protocol import MESSAGES, TEACHER, MessageError, parse, room_name
+from course.classroom.room import Room
 from course.classroom.views import state_message
+from reversi.errors import ArgumentError, shown
 
-if TYPE_CHECKING:
-    from course.classroom.room import Room
+__all__ = [
+    "overview",
+    "summary",
+    "action",
+    "CHAT_LINES",
+    "PAGE",
+]
 
 #: A section of the overview beside the rooms (hand-ins, ...).
 Section = Callable[[], dict[str, Any]]
@@ -32,19 +39,25 @@ CHAT_LINES = 8
 
 def overview(rooms: list[Room], sections: list[Section]) -> dict[str, Any]:
     """The whole overview message: every room's summary, then each section's table."""
-    shown = []
+    if not isinstance(rooms, list | tuple) or not all(isinstance(room, Room) for room in rooms):
+        raise ArgumentError(f"rooms must be a list of Room objects, not {shown(rooms)}")
+    if not isinstance(sections, list | tuple) or not all(callable(section) for section in sections):
+        raise ArgumentError(f"sections must be a list of functions (each returning a table), not {shown(sections)}")
+    tables = []
     for section in sections:
         try:
-            shown.append(section())
+            tables.append(section())
         except Exception as failed:  # one broken section must not hide the rooms
-            shown.append(
+            tables.append(
                 {"title": "A section failed", "columns": ["error"], "rows": [[str(failed)]]}
             )
-    return {"type": "overview", "rooms": [summary(room) for room in rooms], "sections": shown}
+    return {"type": "overview", "rooms": [summary(room) for room in rooms], "sections": tables}
 
 
 def summary(room: Room) -> dict[str, Any]:
     """What the teacher sees of one room."""
+    if not isinstance(room, Room):
+        raise ArgumentError(f"a room's summary is made from a Room, not {shown(room)}")
     state = state_message(room)
     game = state["game"]
     people = [{"name": m.name, "role": m.role} for m in room.members.values()]
@@ -76,8 +89,6 @@ def action(raw: Any) -> tuple[str, dict[str, Any]]:
         raise MessageError('an action is {"room": NAME, "message": {...}}')
     room = room_name(data["room"])
     message = parse(json.dumps(data["message"]))
-    from course.classroom.protocol import MESSAGES
-
     if MESSAGES[message["type"]].senders != TEACHER or message["type"] == "export":
         raise MessageError(f"the overview sends the teacher's actions, not {message['type']!r}")
     return room, message

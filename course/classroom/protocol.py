@@ -9,7 +9,7 @@ refused with a :class:`MessageError` that names the field and the reason.
 :data:`MESSAGES` declares each kind a client may send once: its fields (type,
 limits, required or not), who may send it, and what it does.  :func:`parse`
 checks against it, the room routes by its ``senders`` and dispatches to the
-handler registered for the kind (see :func:`handles`), and the README's list of
+handler registered for the kind (``_handles`` in :mod:`course.classroom.room`), and the README's list of
 messages is :func:`readme_table` (a test compares the two).  Adding a kind is one
 entry here and its handler in :mod:`course.classroom.room`.
 
@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reversi.errors import ReversiError
+from reversi.errors import ArgumentError, ReversiError, shown
 
 __all__ = [
     "ClassroomError",
@@ -40,6 +40,7 @@ __all__ = [
     "RuleError",
     "chat_text",
     "encode",
+    "error",
     "parse",
     "player_name",
     "readme_table",
@@ -87,7 +88,7 @@ class RuleError(ClassroomError):
 
 
 @dataclass(frozen=True)
-class Field:
+class _Field:
     """One field of a message: its JSON type, whether it is required, and its limit.
 
     Strings are stripped and must be non-blank, at most ``limit`` characters, with
@@ -126,15 +127,15 @@ class Field:
 
 
 @dataclass(frozen=True)
-class Message:
+class _Message:
     """One kind of client message: its fields, who may send it, and what it does."""
 
     kind: str
-    fields: tuple[Field, ...]
+    fields: tuple[_Field, ...]
     senders: frozenset[str]
     does: str
 
-    def field(self, name: str) -> Field | None:
+    def field(self, name: str) -> _Field | None:
         return next((f for f in self.fields if f.name == name), None)
 
 
@@ -153,7 +154,9 @@ def room_name(name: str) -> str:
     ...
     course.classroom.protocol.MessageError: the room name 'd3\\n' is not valid: use 1 to 24 letters, digits, '-' or '_'
     """
-    if not isinstance(name, str) or not ROOM_NAME.match(name):
+    if not isinstance(name, str):
+        raise MessageError(f"the room name must be text of 1 to 24 letters, digits, '-' or '_', not {shown(name)}")
+    if not ROOM_NAME.match(name):
         raise MessageError(
             f"the room name {str(name)[:30]!r} is not valid: use 1 to 24 letters, digits, '-' or '_'"
         )
@@ -181,36 +184,36 @@ def chat_text(text: str) -> str:
     return _text(text, "text", MAX_CHAT)
 
 
-ROOM = Field("room", str, limit=24, clean=room_name, strip=False)
-NAME = Field("name", str, limit=MAX_NAME, what="the name", clean=player_name)
-TARGET = Field("name", str, limit=MAX_NAME, what="the name")
+ROOM = _Field("room", str, limit=24, clean=room_name, strip=False)
+NAME = _Field("name", str, limit=MAX_NAME, what="the name", clean=player_name)
+TARGET = _Field("name", str, limit=MAX_NAME, what="the name")
 
 #: Every message a client may send: the one table of the protocol.
-MESSAGES: dict[str, Message] = {
+MESSAGES: dict[str, _Message] = {
     m.kind: m
     for m in (
-        Message("hello", (ROOM, NAME, Field("token", str, False, MAX_TOKEN),
-                          Field("watch", bool, False), Field("key", str, False, MAX_TOKEN)),
+        _Message("hello", (ROOM, NAME, _Field("token", str, False, MAX_TOKEN),
+                          _Field("watch", bool, False), _Field("key", str, False, MAX_TOKEN)),
                 ANYONE_FIRST, "join a room: back to your seat with its token, a free seat, "
                 "or watch (`watch` true, or the seats are taken); `key` is the teacher key"),
-        Message("move", (Field("square", str, limit=3, clean=_square),), PLAYERS,
+        _Message("move", (_Field("square", str, limit=3, clean=_square),), PLAYERS,
                 "play a disc on `square` (like `d3`), on your turn"),
-        Message("undo", (), PLAYERS, "ask the opponent to take back your last move (once a game)"),
-        Message("cancel", (), PLAYERS, "withdraw your undo question before it is answered"),
-        Message("answer", (Field("accept", bool),), PLAYERS, "accept or decline the undo question asked of you"),
-        Message("resign", (), PLAYERS, "give up the game"),
-        Message("rematch", (), PLAYERS, "after the end: both ask, and a new game starts with colours swapped"),
-        Message("chat", (Field("text", str, limit=MAX_CHAT),), EVERYONE,
+        _Message("undo", (), PLAYERS, "ask the opponent to take back your last move (once a game)"),
+        _Message("cancel", (), PLAYERS, "withdraw your undo question before it is answered"),
+        _Message("answer", (_Field("accept", bool),), PLAYERS, "accept or decline the undo question asked of you"),
+        _Message("resign", (), PLAYERS, "give up the game"),
+        _Message("rematch", (), PLAYERS, "after the end: both ask, and a new game starts with colours swapped"),
+        _Message("chat", (_Field("text", str, limit=MAX_CHAT),), EVERYONE,
                 "say a line (observers reach only observers while a game runs)"),
-        Message("mute", (TARGET,), TEACHER, "silence the person called `name` in this room"),
-        Message("unmute", (TARGET,), TEACHER, "let the person called `name` chat again"),
-        Message("unsay", (Field("line", int, limit=MAX_LINE_ID),), TEACHER,
+        _Message("mute", (TARGET,), TEACHER, "silence the person called `name` in this room"),
+        _Message("unmute", (TARGET,), TEACHER, "let the person called `name` chat again"),
+        _Message("unsay", (_Field("line", int, limit=MAX_LINE_ID),), TEACHER,
                 "remove chat line number `line` for everyone"),
-        Message("kick", (TARGET,), TEACHER,
+        _Message("kick", (TARGET,), TEACHER,
                 "disconnect the person called `name` (a player's seat is held for the grace time)"),
-        Message("end", (), TEACHER, "end the running game as abandoned (no winner)"),
-        Message("close", (), TEACHER, "close the room: its game stops, recorded as aborted"),
-        Message("export", (), TEACHER, "get the room's finished games as saves"),
+        _Message("end", (), TEACHER, "end the running game as abandoned (no winner)"),
+        _Message("close", (), TEACHER, "close the room: its game stops, recorded as aborted"),
+        _Message("export", (), TEACHER, "get the room's finished games as saves"),
     )
 }  # fmt: skip
 
@@ -230,7 +233,11 @@ SERVER_MESSAGES: dict[str, str] = {
 
 def parse(raw: Any) -> dict[str, Any]:
     """Check one incoming message and return it as a clean dict (names stripped, squares lower case)."""
-    data = _json_object(raw)
+    return _checked(_json_object(raw))
+
+
+def _checked(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a JSON object read) checked against :data:`MESSAGES`, as a clean dict."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in MESSAGES:
         shown = repr(kind)[:40]
@@ -298,8 +305,19 @@ def encode(message: dict[str, Any]) -> str:
         raise MessageError(f"a {message['type']!r} message cannot be sent as JSON: {error}") from None
 
 
+def _checked_message(message: object, what: str = "message") -> dict[str, Any]:
+    """A message already parsed (a dict) checked again, for the room that takes one directly."""
+    if not isinstance(message, dict):
+        raise MessageError(f"the {what} must be a checked message (a dict from parse()), not {shown(message)}")
+    return _checked(message)
+
+
 def error(message: str, about: str | None = None) -> dict[str, Any]:
     """An ``error`` message for the sender alone."""
+    if not isinstance(message, str):
+        raise ArgumentError(f"an error message's text must be a string, not {shown(message)}")
+    if about is not None and not isinstance(about, str):
+        raise ArgumentError(f"what an error is about must be a message type (text) or None, not {shown(about)}")
     return {"type": "error", "message": message, "about": about}
 
 

@@ -15,7 +15,7 @@ for an absent player, and the alert line in the chat for every event.
 
 Every message kind a member may send is declared in
 :data:`~course.classroom.protocol.MESSAGES` (fields, senders); its handler here is
-registered with :func:`handles`.  A room and each of its games carry an id of their
+registered with ``_handles``.  A room and each of its games carry an id of their
 own, so storage never mixes two games that share a room name or a number.
 
 The move clock keeps running while a player is away.  Pausing it would let a
@@ -34,30 +34,47 @@ from typing import Any
 from course.classroom.people import (
     PLAYERS,
     ConnId,
-    Member,
     Outgoing,
     RoomSettings,
-    Seat,
-    not_allowed,
-    token_hash,
+    _check_conn,
+    _check_now,
+    _Member,
+    _not_allowed,
+    _Seat,
+    _token_hash,
 )
-from course.classroom.protocol import MESSAGES, RuleError, error
+from course.classroom.protocol import (
+    MESSAGES,
+    TEACHER,
+    MessageError,
+    RuleError,
+    _checked_message,
+    error,
+    room_name,
+)
 from course.classroom.views import state_message
-from reversi.errors import ReversiError
+from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.game import Game
-from reversi.notation import BLACK, WHITE, Color
+from reversi.notation import BLACK, WHITE, Color, check_color
 from reversi.players import HumanPlayer
 from reversi.saves import game_from_dict, game_to_dict
+
+__all__ = [
+    "Room",
+    "RoomSettings",
+    "new_id",
+    "CHAT_HISTORY",
+]
 
 #: Chat lines a room remembers (and sends to whoever joins).
 CHAT_HISTORY = 200
 
-Handler = Callable[["Room", ConnId, Member, dict[str, Any]], list[Outgoing]]
+Handler = Callable[["Room", ConnId, _Member, dict[str, Any]], list[Outgoing]]
 #: The handler of each client message kind of :data:`~course.classroom.protocol.MESSAGES` but hello.
 HANDLERS: dict[str, Handler] = {}
 
 
-def handles(kind: str) -> Callable[[Handler], Handler]:
+def _handles(kind: str) -> Callable[[Handler], Handler]:
     """Register the decorated method as the handler of message ``kind`` (declared in MESSAGES)."""
     if kind not in MESSAGES or kind == "hello":
         raise KeyError(f"{kind!r} is not a room message of the protocol's table")
@@ -85,11 +102,11 @@ class Room:
     name: str
     settings: RoomSettings = field(default_factory=RoomSettings)
     now: float = 0.0
-    seats: dict[Color, Seat] = field(default_factory=dict)
-    members: dict[ConnId, Member] = field(default_factory=dict)
-    game: Game | None = None
+    seats: dict[Color, _Seat] = field(default_factory=dict, init=False)
+    members: dict[ConnId, _Member] = field(default_factory=dict, init=False)
+    game: Game | None = field(default=None, init=False)
     games_played: int = 0
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY), init=False)
     finished: list[dict[str, Any]] = field(default_factory=list)
     closed: bool = False
     #: This room's identity (a closed room's name may be reused by a new room).
@@ -103,19 +120,41 @@ class Room:
     #: The number the next chat line gets.
     next_line: int = 1
     #: Since when nobody is in the room and no game runs (None while someone is or a game runs).
-    idle_since: float | None = None
+    idle_since: float | None = field(default=None, init=False)
     #: Seconds an undo question waits before it lapses.
-    undo_wait: float = 30.0
+    undo_wait: float = field(default=30.0, init=False)
     #: When the pending undo question was asked, and how long the asked player had thought by then.
-    _asked: tuple[float, float] | None = None
+    _asked: tuple[float, float] | None = field(default=None, init=False)
     #: What happened since the server last stored the room: ("chat", line), ("action",
     #: {"game": n, "action": ...}) for each step of a game, ("finished", save).
-    records: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    records: list[tuple[str, dict[str, Any]]] = field(default_factory=list, init=False)
     #: Whether the seats or the game itself changed (the snapshot must be stored again).
-    dirty: bool = False
-    _stored_actions: int = 0
-    _rematch: set[Color] = field(default_factory=set)
-    _announced: bool = False
+    dirty: bool = field(default=False, init=False)
+    _stored_actions: int = field(default=0, init=False)
+    _rematch: set[Color] = field(default_factory=set, init=False)
+    _announced: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        room_name(self.name)
+        if not isinstance(self.settings, RoomSettings):
+            raise ArgumentError(f"a room's settings must be RoomSettings, not {shown(self.settings)}")
+        _check_now(self.now)
+        if not isinstance(self.games_played, int) or isinstance(self.games_played, bool) or self.games_played < 0:
+            raise ArgumentError(f"games_played must be a whole number >= 0, not {shown(self.games_played)}")
+        if not isinstance(self.finished, list) or not all(isinstance(save, dict) for save in self.finished):
+            raise ArgumentError(f"finished must be a list of saved games (dicts), not {shown(self.finished)}")
+        if not isinstance(self.closed, bool):
+            raise ArgumentError(f"closed must be True or False, not {shown(self.closed)}")
+        if not isinstance(self.room_id, str) or not self.room_id:
+            raise ArgumentError(f"room_id must be a non-empty string, not {shown(self.room_id)}")
+        if self.game_id is not None and (not isinstance(self.game_id, str) or not self.game_id):
+            raise ArgumentError(f"game_id must be a non-empty string or None, not {shown(self.game_id)}")
+        if self.stopped not in (None, "abandoned", "aborted"):
+            raise ArgumentError(f"stopped must be None, 'abandoned' or 'aborted', not {shown(self.stopped)}")
+        if not isinstance(self.muted, set) or not all(isinstance(name, str) for name in self.muted):
+            raise ArgumentError(f"muted must be a set of names (strings), not {shown(self.muted)}")
+        if not isinstance(self.next_line, int) or isinstance(self.next_line, bool) or not 1 <= self.next_line <= 2**53:
+            raise ArgumentError(f"next_line must be a whole number from 1 to 2**53, not {shown(self.next_line)}")
 
     # -- reading ------------------------------------------------------------------------
 
@@ -135,12 +174,15 @@ class Room:
 
     def can_undo(self, color: Color) -> bool:
         """Whether ``color`` may ask for an undo now (a move to take back, an undo left, no question open)."""
+        check_color(color)
         game = self.game
         if game is None or not self.running or game.pending_undo is not None:
             return False
         return game.history.last_move_index(color) is not None and game.undos_left(color) != 0
 
     def role_of(self, conn: ConnId) -> str | None:
+        """The role of connection ``conn`` in this room ("black", "white", "observer", "teacher"), or None."""
+        _check_conn(conn)
         member = self.members.get(conn)
         return member.role if member else None
 
@@ -154,6 +196,13 @@ class Room:
         self, conn: ConnId, hello: dict[str, Any], now: float, teacher: bool = False
     ) -> list[Outgoing]:
         """Someone says hello: back to their seat (with its token), a free seat, or the audience."""
+        _check_conn(conn)
+        hello = _checked_message(hello, "hello")
+        if hello["type"] != "hello":
+            raise MessageError(f"a room is joined with a 'hello' message, not {hello['type']!r}")
+        self._check_moment(now)
+        if not isinstance(teacher, bool):
+            raise ArgumentError(f"teacher must be True or False, not {shown(teacher)}")
         self.now = now
         if self.closed:
             return [((conn,), error(f"room {self.name!r} was closed by the teacher", "hello"))]
@@ -179,21 +228,21 @@ class Room:
                 )
             back = seat.away_since is not None
             seat.conn, seat.away_since = conn, None
-            self.members[conn] = Member(seat.name, seat.color.value)
+            self.members[conn] = _Member(seat.name, seat.color.value)
             if back:
                 out += self._alert(f"{seat.name} is back")
         elif not teacher and not hello.get("watch") and self._free_color() is not None:
             color = self._free_color()
             assert color is not None
             new_token = secrets.token_urlsafe(16)
-            seat = Seat(color, name, token_hash(new_token), conn)
+            seat = _Seat(color, name, _token_hash(new_token), conn)
             self.seats[color] = seat
-            self.members[conn] = Member(name, color.value)
+            self.members[conn] = _Member(name, color.value)
             out += self._alert(f"{name} sits down to play {color}")
             if len(self.seats) == 2 and not self.running:
                 out += self._start_game()
         else:
-            self.members[conn] = Member(name, "teacher" if teacher else "observer")
+            self.members[conn] = _Member(name, "teacher" if teacher else "observer")
         member = self.members[conn]
         self.dirty = True
         welcome = {"type": "welcome", "room": self.name, "name": member.name, "role": member.role,
@@ -211,6 +260,8 @@ class Room:
 
     def leave(self, conn: ConnId, now: float) -> list[Outgoing]:
         """A connection closed: a player's seat is held for the grace time, an observer just goes."""
+        _check_conn(conn)
+        self._check_moment(now)
         self.now = now
         member = self.members.pop(conn, None)
         if member is None:
@@ -231,13 +282,16 @@ class Room:
 
     def handle(self, conn: ConnId, message: dict[str, Any], now: float) -> list[Outgoing]:
         """A checked message from a member: refused with an error to them alone, or carried out."""
+        _check_conn(conn)
+        message = _checked_message(message)
+        self._check_moment(now)
         self.now = now
         member = self.members.get(conn)
         kind = message["type"]
         if member is None:
             return [((conn,), error("say hello first: join a room with a name", kind))]
         if member.role not in MESSAGES[kind].senders:
-            return [((conn,), error(not_allowed(member.role, kind), kind))]
+            return [((conn,), error(_not_allowed(member.role, kind), kind))]
         out = self._run_clock()
         try:
             out += HANDLERS[kind](self, conn, member, message)
@@ -250,14 +304,25 @@ class Room:
 
         Raises :class:`RuleError` (or another kit error) with the reason when refused.
         """
+        message = _checked_message(message)
+        if MESSAGES[message["type"]].senders != TEACHER:
+            raise MessageError(f"the overview sends the teacher's actions, not {message['type']!r}")
+        self._check_moment(now)
+        before = self.now
         self.now = now
         out = self._run_clock()
-        return out + HANDLERS[message["type"]](
-            self, OVERVIEW, Member("teacher", "teacher"), message
-        )
+        try:
+            return out + HANDLERS[message["type"]](
+                self, OVERVIEW, _Member("teacher", "teacher"), message
+            )
+        except ReversiError:
+            if not out:  # nothing happened on the clock: the refusal leaves the room as it was
+                self.now = before
+            raise
 
     def tick(self, now: float) -> list[Outgoing]:
         """Time passes: lost turns on the clock, lapsed undo questions, absent players past their grace."""
+        self._check_moment(now)
         self.now = now
         if self.closed:
             return []
@@ -292,8 +357,8 @@ class Room:
 
     # -- each message type -------------------------------------------------------------
 
-    @handles("move")
-    def _on_move(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("move")
+    def _on_move(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         game = self._game_running()
         color = Color(member.role)
         if game.turn is not color:
@@ -301,8 +366,8 @@ class Room:
         game.play(message["square"])
         return self._after_change()
 
-    @handles("undo")
-    def _on_undo(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("undo")
+    def _on_undo(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         game = self._game_running()
         color = Color(member.role)
         game.request_undo(color)
@@ -316,8 +381,8 @@ class Room:
             out.append(((opponent,), self._question()))
         return out + self._after_change()
 
-    @handles("answer")
-    def _on_answer(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("answer")
+    def _on_answer(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         game = self._game_running()
         color = Color(member.role)
         if game.pending_undo is not color.opponent:
@@ -328,8 +393,8 @@ class Room:
         out = self._alert(f"{member.name} {verdict} {asker}'s undo request")
         return out + self._after_change()
 
-    @handles("cancel")
-    def _on_cancel(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("cancel")
+    def _on_cancel(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         game = self._game_running()
         if game.pending_undo is not Color(member.role):
             raise RuleError("you have no undo question waiting to withdraw")
@@ -360,15 +425,15 @@ class Room:
         )
         return out + self._after_change()
 
-    @handles("resign")
-    def _on_resign(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("resign")
+    def _on_resign(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         self._game_running()
         out = self._alert(f"{member.name} ({Color(member.role)}) resigns")
         self._resign(Color(member.role))
         return out + self._after_change()
 
-    @handles("rematch")
-    def _on_rematch(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("rematch")
+    def _on_rematch(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         if self.running or self.game is None:
             raise RuleError("a rematch can be asked for only after a game has ended")
         if len(self.seats) < 2:
@@ -388,8 +453,8 @@ class Room:
         out.append((self._everyone(), self.state()))
         return out
 
-    @handles("chat")
-    def _on_chat(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("chat")
+    def _on_chat(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         if member.name.casefold() in self.muted and member.role != "teacher":
             raise RuleError("the teacher has muted you in this room: you can still play and read")
         audience = "observers" if member.role == "observer" and self.running else "all"
@@ -398,8 +463,8 @@ class Room:
                 "audience": audience}  # fmt: skip
         return self._say(line)
 
-    @handles("close")
-    def _on_close(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("close")
+    def _on_close(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         out = self._alert("The teacher closed this room")
         if self.running:
             out += self._stop("aborted")
@@ -410,23 +475,23 @@ class Room:
             (self._everyone(), {"type": "closed", "reason": "the teacher closed the room"}),
         ]
 
-    @handles("end")
-    def _on_end(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("end")
+    def _on_end(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         if not self.running:
             raise RuleError("no game is running in this room")
         return self._alert("The teacher ended the game: abandoned, no winner") + self._stop(
             "abandoned"
         )
 
-    @handles("mute")
-    def _on_mute(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("mute")
+    def _on_mute(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         name = self._someone(message["name"])
         self.muted.add(name.casefold())
         self.dirty = True
         return self._alert(f"The teacher muted {name}") + [(self._everyone(), self.state())]
 
-    @handles("unmute")
-    def _on_unmute(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("unmute")
+    def _on_unmute(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         folded = message["name"].casefold()
         if folded not in self.muted:
             raise RuleError(f"nobody called {message['name']!r} is muted in this room")
@@ -434,8 +499,8 @@ class Room:
         self.dirty = True
         return self._alert(f"{message['name']} may chat again") + [(self._everyone(), self.state())]
 
-    @handles("unsay")
-    def _on_unsay(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("unsay")
+    def _on_unsay(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         line = next((x for x in self.chat if x.get("id") == message["line"]), None)
         if line is None:
             raise RuleError(f"there is no chat line number {message['line']} in this room")
@@ -443,8 +508,8 @@ class Room:
         self.records.append(("unsay", {"line": line["id"]}))
         return [(self._everyone(), {"type": "unsaid", "line": line["id"]})]
 
-    @handles("kick")
-    def _on_kick(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("kick")
+    def _on_kick(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         folded = message["name"].casefold()
         target = next((c for c, m in self.members.items()
                        if m.name.casefold() == folded and m.role != "teacher"), None)  # fmt: skip
@@ -478,8 +543,8 @@ class Room:
         self.dirty = True
         return [(self._everyone(), self.state())]
 
-    @handles("export")
-    def _on_export(self, conn: ConnId, member: Member, message: dict[str, Any]) -> list[Outgoing]:
+    @_handles("export")
+    def _on_export(self, conn: ConnId, member: _Member, message: dict[str, Any]) -> list[Outgoing]:
         return [((conn,), {"type": "export", "room": self.name, "games": list(self.finished)})]
 
     # -- storing and resuming ---------------------------------------------------------
@@ -518,6 +583,36 @@ class Room:
         come back with their token, and the turn's clock starts again: the time the
         server was down is nobody's fault.
         """
+        if not isinstance(snapshot, dict):
+            raise ArgumentError(f"a room's snapshot must be a dict (from Room.snapshot()), not {shown(snapshot)}")
+        for name, value in (("chat", chat), ("finished", finished), ("actions", actions)):
+            if (value is not None or name != "actions") and not (
+                isinstance(value, list) and all(isinstance(item, dict) for item in value)
+            ):
+                raise ArgumentError(f"{name} must be a list of dicts, not {shown(value)}")
+        _check_now(now)
+        if settings is not None and not isinstance(settings, RoomSettings):
+            raise ArgumentError(f"settings must be RoomSettings or None, not {shown(settings)}")
+        try:
+            return cls._restored(snapshot, chat, finished, now, settings, actions)
+        except ReversiError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as broken:
+            raise RuleError(
+                f"cannot restore room {shown(snapshot.get('name'))}: its record is damaged "
+                f"({type(broken).__name__}: {shown(str(broken))})"
+            ) from None
+
+    @classmethod
+    def _restored(
+        cls,
+        snapshot: dict[str, Any],
+        chat: list[dict[str, Any]],
+        finished: list[dict[str, Any]],
+        now: float,
+        settings: RoomSettings | None,
+        actions: list[dict[str, Any]] | None,
+    ) -> Room:
         saved = snapshot["settings"]
         settings = settings or RoomSettings(saved["move_time"], saved["grace"], saved["size"],
                                             saved.get("timeouts_to_end"))  # fmt: skip
@@ -529,7 +624,7 @@ class Room:
         room.next_line = max([room.next_line, *(line.get("id", 0) + 1 for line in chat)])
         for color_name, seat in snapshot["seats"].items():
             color = Color(color_name)
-            room.seats[color] = Seat(color, seat["name"], seat["token_hash"], None, now)
+            room.seats[color] = _Seat(color, seat["name"], seat["token_hash"], None, now)
         if snapshot["game"] is not None:
             saved_game = dict(snapshot["game"], elapsed=0.0)
             if actions is not None:
@@ -540,6 +635,15 @@ class Room:
         return room
 
     # -- inside -----------------------------------------------------------------------------
+
+    def _check_moment(self, now: object) -> None:
+        """Refuse a time that is no clock reading, or one before the last while a game's clock runs."""
+        _check_now(now)
+        if self.game is not None and now < self.now:  # type: ignore[operator]
+            raise ArgumentError(
+                f"now ({shown(now)}) is earlier than the room's last time ({self.now!r}): "
+                "the server's clock must not go backwards while a game is played"
+            )
 
     def _clock(self) -> float:
         return self.now
@@ -666,7 +770,7 @@ class Room:
         return [(to, line)]
 
     @staticmethod
-    def _may_read(member: Member, line: dict[str, Any]) -> bool:
+    def _may_read(member: _Member, line: dict[str, Any]) -> bool:
         return line["audience"] == "all" or member.role not in PLAYERS
 
     def _everyone(self) -> tuple[ConnId, ...]:
@@ -677,8 +781,8 @@ class Room:
             return None
         return next((c for c in (BLACK, WHITE) if c not in self.seats), None)
 
-    def _seat_for_token(self, token: str) -> Seat | None:
-        digest = token_hash(token)
+    def _seat_for_token(self, token: str) -> _Seat | None:
+        digest = _token_hash(token)
         found = None
         for seat in self.seats.values():
             if secrets.compare_digest(seat.token_hash, digest):

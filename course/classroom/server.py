@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import inspect
 import json
 import logging
 import os
@@ -45,7 +46,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from course.classroom.overview import PAGE, Section, action, overview
-from course.classroom.people import Limits
+from course.classroom.people import Limits, _check_now, _check_seconds, _check_whole
 from course.classroom.protocol import (
     MAX_DROPPED,
     MAX_FRAME_BYTES,
@@ -60,7 +61,15 @@ from course.classroom.protocol import (
 )
 from course.classroom.room import Outgoing, Room, RoomSettings
 from course.classroom.storage import Storage
-from reversi.errors import ReversiError
+from reversi.callables import guarded_clock, require_callable
+from reversi.errors import ArgumentError, ReversiError, shown
+
+__all__ = [
+    "RateLimit",
+    "ClassServer",
+    "build_app",
+    "run",
+]
 
 #: How often clocks and grace times are checked, in seconds.
 TICK = 0.2
@@ -91,11 +100,16 @@ class RateLimit:
     """
 
     def __init__(self, rate: float = RATE_PER_SECOND, burst: int = RATE_BURST, now: float = 0.0):
+        _check_seconds(rate, "rate", "messages a second")
+        _check_whole(burst, "burst", 1, 10**9, "messages at once")
+        _check_now(now)
         self.rate, self.burst = rate, burst
         self.tokens, self.last = float(burst), now
         self.dropped = 0
 
     def allow(self, now: float) -> bool:
+        """Whether a message at time ``now`` is within the rate (it then uses up a token)."""
+        _check_now(now)
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens >= 1:
@@ -105,7 +119,7 @@ class RateLimit:
         return False
 
 
-class Connection:
+class _Connection:
     """One WebSocket of the rooms: what the rooms know it by, and its outbox.
 
     :meth:`send` never waits: it queues the text for the writer task, which writes
@@ -184,14 +198,30 @@ class ClassServer:
         forget_after: float = FORGET_AFTER,
         sections: Sequence[Section] = (),
     ) -> None:
+        if settings is not None and not isinstance(settings, RoomSettings):
+            raise ArgumentError(f"settings must be RoomSettings or None, not {shown(settings)}")
+        if limits is not None and not isinstance(limits, Limits):
+            raise ArgumentError(f"limits must be Limits or None, not {shown(limits)}")
+        if teacher_key is not None and (
+            not isinstance(teacher_key, str) or not teacher_key.strip() or len(teacher_key) > 64
+        ):
+            raise ArgumentError(
+                f"teacher_key must be text of 1 to 64 characters, or None for a random one, not {shown(teacher_key)}"
+            )
+        require_callable(clock, "clock", "returning seconds")
+        _check_seconds(forget_after, "forget_after", "seconds an empty room is kept")
+        if not isinstance(sections, list | tuple) or not all(callable(s) for s in sections):
+            raise ArgumentError(f"sections must be a list of functions (each returning a table), not {shown(sections)}")
+        clock = guarded_clock(clock)
+        now = clock()
         self.settings = settings or RoomSettings()
         self.limits = limits or Limits()
         self.forget_after = forget_after
         self.teacher_key = teacher_key or secrets.token_urlsafe(9)
         self.clock = clock
         self.storage = Storage(data)
-        self.rooms = {room.name: room for room in self.storage.load_rooms(clock(), self.settings)}
-        self.sockets: dict[Connection, str] = {}  # connection -> its room's name
+        self.rooms = {room.name: room for room in self.storage.load_rooms(now, self.settings)}
+        self.sockets: dict[_Connection, str] = {}  # connection -> its room's name
         self.per_address: dict[str, int] = defaultdict(int)  # open connections
         self.rooms_made: dict[str, deque[float]] = defaultdict(
             deque
@@ -199,7 +229,7 @@ class ClassServer:
         self.chat_buckets: dict[str, RateLimit] = {}
         #: The overview's extra sections (hand-ins, ...) and the pages watching it.
         self.sections: list[Section] = list(sections)
-        self.watchers: set[Connection] = set()
+        self.watchers: set[_Connection] = set()
         self._last_overview = ""
         self._last_push = 0.0
         self.messages_in = 0
@@ -238,9 +268,9 @@ class ClassServer:
         self, host: str = "127.0.0.1", port: int = 0, app: Starlette | None = None
     ) -> str:
         """Serve ``app`` (the rooms alone by default) on ``host``:``port`` (0: a free port); returns the URL."""
-        listening = listen(host, port)
+        listening = _listen(host, port)
         self._address = listening.getsockname()[:2]
-        self._uvicorn = quiet_server(app or build_app(self))
+        self._uvicorn = _quiet_server(app or build_app(self))
         self._serving = asyncio.get_running_loop().create_task(
             self._uvicorn.serve(sockets=[listening])
         )
@@ -253,7 +283,9 @@ class ClassServer:
 
     @property
     def url(self) -> str:
-        assert self._address is not None, "the server has not started"
+        """The address students join (``ws://HOST:PORT``), once :meth:`start` has run."""
+        if self._address is None:
+            raise ClassroomError("the server has not started: await start() first, then read its url")
         host, port = self._address
         return f"ws://{host}:{port}"
 
@@ -269,7 +301,7 @@ class ClassServer:
     async def connection(self, websocket: WebSocket) -> None:
         """The ASGI WebSocket endpoint of the rooms: one person in one room."""
         await websocket.accept()
-        conn = Connection(websocket)
+        conn = _Connection(websocket)
         writer = asyncio.get_running_loop().create_task(conn.write_forever())
         self.per_address[conn.address] += 1
         try:
@@ -290,13 +322,13 @@ class ClassServer:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(writer, 2)
 
-    async def _converse(self, conn: Connection) -> None:
+    async def _converse(self, conn: _Connection) -> None:
         bucket = RateLimit(now=self.clock())
         room = await self._hello(conn, bucket)
         if room is None:
             return
         while not conn.closing:
-            raw = await receive(conn.websocket)
+            raw = await _receive(conn.websocket)
             if raw is None:
                 return
             self.messages_in += 1
@@ -318,7 +350,7 @@ class ClassServer:
             if room.closed:
                 return
 
-    def _within_rate(self, conn: Connection, bucket: RateLimit) -> bool:
+    def _within_rate(self, conn: _Connection, bucket: RateLimit) -> bool:
         if bucket.allow(self.clock()):
             return True
         if bucket.dropped == 1 or bucket.dropped % 50 == 0:
@@ -327,7 +359,7 @@ class ClassServer:
             conn.close(1008, "too many messages")
         return False
 
-    def _chat_allowed(self, conn: Connection) -> bool:
+    def _chat_allowed(self, conn: _Connection) -> bool:
         """Chat at human speed, per connection and per address; a polite refusal otherwise."""
         now = self.clock()
         mine = self.chat_buckets.setdefault(
@@ -344,7 +376,7 @@ class ClassServer:
                                    "(lines over that are not sent)", "chat"))  # fmt: skip
         return False
 
-    def _left(self, conn: Connection) -> None:
+    def _left(self, conn: _Connection) -> None:
         self.chat_buckets.pop(f"c{id(conn)}", None)
         name = self.sockets.pop(conn, None)
         if name is not None and name in self.rooms:
@@ -359,13 +391,13 @@ class ClassServer:
             del self.rooms[room.name]
         self.storage.forget(room)
 
-    async def _hello(self, conn: Connection, bucket: RateLimit) -> Room | None:
+    async def _hello(self, conn: _Connection, bucket: RateLimit) -> Room | None:
         """Read messages until a valid hello joins a room (errors are answered, not fatal)."""
         deadline = self.clock() + HELLO_TIMEOUT
         while not conn.closing:
             try:
                 raw = await asyncio.wait_for(
-                    receive(conn.websocket), max(0.1, deadline - self.clock())
+                    _receive(conn.websocket), max(0.1, deadline - self.clock())
                 )
             except asyncio.TimeoutError:
                 conn.close(1008, "no hello")
@@ -389,7 +421,7 @@ class ClassServer:
                 return room
         return None
 
-    def _join(self, conn: Connection, hello: dict[str, Any]) -> Room | None:
+    def _join(self, conn: _Connection, hello: dict[str, Any]) -> Room | None:
         teacher = "key" in hello
         if teacher and not hmac.compare_digest(hello["key"].encode(), self.teacher_key.encode()):
             self._send(conn, error("that is not the teacher key of this server", "hello"))
@@ -437,7 +469,7 @@ class ClassServer:
     async def teacher_live(self, websocket: WebSocket) -> None:
         """``/teacher/live``: the first message gives the key; then the overview comes live and actions go."""
         await websocket.accept()
-        conn = Connection(websocket)
+        conn = _Connection(websocket)
         writer = asyncio.get_running_loop().create_task(conn.write_forever())
         try:
             if await self._teacher_key(conn):
@@ -452,9 +484,9 @@ class ClassServer:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(writer, 2)
 
-    async def _teacher_key(self, conn: Connection) -> bool:
+    async def _teacher_key(self, conn: _Connection) -> bool:
         try:
-            raw = await asyncio.wait_for(receive(conn.websocket), HELLO_TIMEOUT)
+            raw = await asyncio.wait_for(_receive(conn.websocket), HELLO_TIMEOUT)
         except asyncio.TimeoutError:
             raw = None
         key = None
@@ -473,10 +505,10 @@ class ClassServer:
         conn.close(1008, "not the teacher key")
         return False
 
-    async def _moderate_forever(self, conn: Connection) -> None:
+    async def _moderate_forever(self, conn: _Connection) -> None:
         bucket = RateLimit(now=self.clock())
         while not conn.closing:
-            raw = await receive(conn.websocket)
+            raw = await _receive(conn.websocket)
             if raw is None:
                 return
             if not self._within_rate(conn, bucket):
@@ -514,17 +546,17 @@ class ClassServer:
         for to, message in out:
             text = encode(message)
             for conn in to:
-                if isinstance(conn, Connection) and conn.send(text):
+                if isinstance(conn, _Connection) and conn.send(text):
                     self.messages_out += 1
             if message["type"] == "closed":
                 for conn in to:
-                    if isinstance(conn, Connection):
+                    if isinstance(conn, _Connection):
                         self.sockets.pop(conn, None)
                         conn.close(1000, message["reason"])
         if room.closed:
             self._forget(room)  # the name is free again; its games stay for export
 
-    def _send(self, conn: Connection, message: dict[str, Any]) -> None:
+    def _send(self, conn: _Connection, message: dict[str, Any]) -> None:
         if conn.send(encode(message)):
             self.messages_out += 1
 
@@ -542,7 +574,7 @@ class ClassServer:
             self._push_overview()
 
 
-async def receive(websocket: WebSocket) -> str | bytes | None:
+async def _receive(websocket: WebSocket) -> str | bytes | None:
     """The next text or binary frame, or None once the peer has gone."""
     while True:
         message = await websocket.receive()
@@ -568,6 +600,18 @@ def build_app(
     it.  ``sections`` are added to the teacher's overview (see
     :mod:`course.classroom.overview`).  The app's lifespan starts and stops it.
     """
+    if server is not None and not isinstance(server, ClassServer):
+        raise ArgumentError(f"server must be a ClassServer or None, not {shown(server)}")
+    if not isinstance(extra_routes, list | tuple) or not all(isinstance(r, BaseRoute) for r in extra_routes):
+        raise ArgumentError(f"extra_routes must be a list of Starlette routes, not {shown(extra_routes)}")
+    if not isinstance(sections, list | tuple) or not all(callable(s) for s in sections):
+        raise ArgumentError(f"sections must be a list of functions (each returning a table), not {shown(sections)}")
+    known = set(inspect.signature(ClassServer).parameters)
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ArgumentError(f"build_app() has no option {unknown[0]!r}: the options are ClassServer's ({', '.join(sorted(known))})")
+    if server is not None and options:
+        raise ArgumentError("give build_app() either a server or the options to make one, not both")
     classroom = server if server is not None else ClassServer(**options)
     classroom.sections.extend(sections)
 
@@ -599,7 +643,7 @@ class _QuietServer(uvicorn.Server):
         yield
 
 
-def quiet_server(app: Starlette) -> uvicorn.Server:
+def _quiet_server(app: Starlette) -> uvicorn.Server:
     """A uvicorn server for ``app`` with the rooms' WebSocket limits (frame size, pings, no compression)."""
     config = uvicorn.Config(
         app, lifespan="on", log_level="warning", access_log=False, ws="websockets-sansio",
@@ -609,7 +653,7 @@ def quiet_server(app: Starlette) -> uvicorn.Server:
     return _QuietServer(config)
 
 
-def listen(host: str, port: int) -> sockets.socket:
+def _listen(host: str, port: int) -> sockets.socket:
     """A listening TCP socket on ``host``:``port`` (raises OSError if it is taken)."""
     family = sockets.AF_INET6 if ":" in host else sockets.AF_INET
     listening = sockets.socket(family, sockets.SOCK_STREAM)

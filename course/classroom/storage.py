@@ -33,8 +33,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+from course.classroom.people import _check_now
+from course.classroom.protocol import ClassroomError
 from course.classroom.room import CHAT_HISTORY, Room, RoomSettings
+from reversi.errors import ArgumentError, shown
 from reversi.saves import game_from_dict, save_game
+
+__all__ = [
+    "Storage",
+    "StorageError",
+    "FILE_NAME",
+]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -54,22 +63,59 @@ FILE_NAME = "classroom.sqlite3"
 log = logging.getLogger("course.classroom")
 
 
+class StorageError(ClassroomError):
+    """The class server's database cannot be opened, read or written (with the reason)."""
+
+
+def _folder(value: object, what: str) -> Path:
+    """``value`` as a folder path, or the kit's error naming it."""
+    if not isinstance(value, str | os.PathLike) or not str(value).strip() or "\x00" in str(value):
+        raise ArgumentError(f"{what} must be a folder path (text or a Path), not {shown(value)}")
+    return Path(value)
+
+
+def _name_text(value: object) -> None:
+    """Refuse a room's name that is not text the database can hold."""
+    if not isinstance(value, str) or any("\ud800" <= char <= "\udfff" for char in value):
+        raise ArgumentError(f"room must be a room's name (text), not {shown(value)}")
+
+
+def _room(value: object) -> Room:
+    if not isinstance(value, Room):
+        raise ArgumentError(f"the storage keeps Room objects, not {shown(value)}")
+    return value
+
+
 class Storage:
-    """The database in folder ``data`` (created if missing); ``":memory:"`` keeps it in memory."""
+    """The database in folder ``data`` (created if missing); ``":memory:"`` keeps it in memory.
+
+    A folder that cannot be made or a file that is no database gives :class:`StorageError`.
+    """
 
     def __init__(self, data: str | os.PathLike[str]) -> None:
-        if str(data) == ":memory:":
+        if isinstance(data, str) and data == ":memory:":
             self.path: Path | None = None
             self.db = sqlite3.connect(":memory:")
         else:
-            folder = Path(data)
-            folder.mkdir(parents=True, exist_ok=True)
-            self.path = folder / FILE_NAME
-            self.db = sqlite3.connect(self.path)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-        self._keep_an_older_layout()
-        self.db.executescript(SCHEMA)
+            folder = _folder(data, "the database folder (data)")
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                self.path = folder / FILE_NAME
+                self.db = sqlite3.connect(self.path)
+            except (OSError, ValueError, sqlite3.Error) as failed:
+                raise StorageError(f"cannot open the class server's database in {str(folder)!r}: {failed}") from None
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+            except sqlite3.Error as failed:
+                self.db.close()
+                raise StorageError(f"cannot use {str(self.path)!r} as the class server's database: {failed}") from None
+        try:
+            self._keep_an_older_layout()
+            self.db.executescript(SCHEMA)
+        except sqlite3.Error as failed:
+            self.db.close()
+            raise StorageError(f"cannot use {str(self.path or data)!r} as the class server's database: {failed}") from None
         self.writes = 0
         self.write_seconds = 0.0
         #: What :meth:`load_rooms` set aside: "room NAME: reason" lines.
@@ -88,6 +134,7 @@ class Storage:
 
     def save(self, room: Room) -> None:
         """Store what changed in ``room`` since the last call (one transaction)."""
+        _room(room)
         if not room.dirty and not room.records:
             return
         started = time.perf_counter()
@@ -127,6 +174,7 @@ class Storage:
 
     def forget(self, room: Room) -> None:
         """Drop ``room`` from the live rooms (closed or idle); its games and chat stay for export."""
+        _room(room)
         self.save(room)
         with self.db:
             self.db.execute("DELETE FROM rooms WHERE room_id = ?", (room.room_id,))
@@ -135,6 +183,9 @@ class Storage:
 
     def load_rooms(self, now: float, settings: RoomSettings | None = None) -> list[Room]:
         """Every live room, rebuilt (games replayed through the rules); broken ones are set aside."""
+        _check_now(now)
+        if settings is not None and not isinstance(settings, RoomSettings):
+            raise ArgumentError(f"settings must be RoomSettings or None, not {shown(settings)}")
         rooms: dict[str, Room] = {}
         rows = list(self.db.execute("SELECT room_id, name, snapshot FROM rooms ORDER BY updated"))
         for room_id, name, snapshot_text in rows:
@@ -198,6 +249,8 @@ class Storage:
 
     def finished_games(self, room: str | None = None) -> list[dict[str, Any]]:
         """The saves of the finished games, oldest first (of rooms called ``room``, or of all)."""
+        if room is not None:
+            _name_text(room)
         query = "SELECT save FROM games WHERE status = 'finished'"
         rows = (self.db.execute(query + " ORDER BY id") if room is None
                 else self.db.execute(query + " AND room = ? ORDER BY id", (room,)))  # fmt: skip
@@ -209,6 +262,7 @@ class Storage:
         ``N`` counts the games of rooms of that name, oldest first; ``reversi.load_game``
         reads every file (a stopped game loads as the position where it stopped).
         """
+        target = _folder(folder, "the export folder")
         written = []
         counts: dict[str, int] = {}
         for room, status, save in self.db.execute(
@@ -217,11 +271,12 @@ class Storage:
             counts[room] = counts.get(room, 0) + 1
             game = game_from_dict(json.loads(save), source=f"a game of room {room!r}")
             suffix = "" if status == "finished" else f"-{status}"
-            written.append(save_game(game, Path(folder) / f"{room}-{counts[room]}{suffix}.json"))
+            written.append(save_game(game, target / f"{room}-{counts[room]}{suffix}.json"))
         return written
 
     def chat_lines(self, room: str) -> list[dict[str, Any]]:
         """Every chat line (alerts included) ever said in rooms called ``room``, oldest first."""
+        _name_text(room)
         rows = self.db.execute(
             "SELECT e.data FROM events e WHERE e.kind = 'chat' AND e.room_id IN "
             "(SELECT room_id FROM rooms WHERE name = ? UNION SELECT room_id FROM games WHERE room = ?) "
@@ -231,4 +286,5 @@ class Storage:
         return [json.loads(data) for (data,) in rows]
 
     def close(self) -> None:
+        """Close the database (everything stored stays in the file)."""
         self.db.close()

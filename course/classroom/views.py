@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from course.classroom.people import PLAYERS
 from reversi.board import Board
+from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, WHITE, Square
+
+__all__ = [
+    "state_message",
+    "rows",
+    "LOG_LINES",
+]
 
 if TYPE_CHECKING:
     from course.classroom.room import Room
@@ -21,6 +28,10 @@ LOG_LINES = 30
 
 def state_message(room: Room) -> dict[str, Any]:
     """The whole room as everyone may see it: seats, watchers, settings and the game."""
+    from course.classroom.room import Room  # not at the top: the room imports this module
+
+    if not isinstance(room, Room):
+        raise ArgumentError(f"the state message is made from a Room, not {shown(room)}")
     game = room.game
     seats = {
         seat.color.value: {
@@ -63,6 +74,8 @@ def state_message(room: Room) -> dict[str, Any]:
 
 def rows(board: Board) -> list[str]:
     """The board as text rows of ``B``, ``W`` and ``.`` (what ``Board.from_text`` reads back)."""
+    if not isinstance(board, Board):
+        raise ArgumentError(f"rows are made from a Board, not {shown(board)}")
     cells = [["."] * board.size for _ in range(board.size)]
     for color in (BLACK, WHITE):
         for at in board.discs(color):
