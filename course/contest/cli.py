@@ -25,7 +25,16 @@ from course.contest.roundrobin import (
     play_contest,
 )
 from course.grading.sandbox import IsolationError, Sandbox
-from reversi.errors import ArgumentError, ReversiError
+from reversi.errors import ArgumentError, ReversiError, shown
+
+__all__ = [
+    "run_tournament",
+    "add_arguments",
+    "run",
+]
+
+#: What :func:`run` reads from its flags (:func:`add_arguments` declares them).
+_FLAGS = ("folder", "levels", "move_time", "total_time", "games_per_pair", "out", "seed", "isolate")
 
 
 def run_tournament(
@@ -42,11 +51,11 @@ def run_tournament(
     """
     for name, value in (("folder", folder), ("out", out)):
         if not isinstance(value, str | Path):
-            raise ArgumentError(f"run_tournament's {name} is a folder's path, not {value!r:.60}")
+            raise ArgumentError(f"run_tournament's {name} is a folder's path, not {shown(value)}")
     if not isinstance(levels, tuple | list) or not all(isinstance(level, str) for level in levels):
-        raise ArgumentError(f"levels is a list of level names, not {levels!r:.60}")
+        raise ArgumentError(f"levels is a list of level names, not {shown(levels)}")
     if not isinstance(settings, Settings):
-        raise ArgumentError(f"settings is a contest Settings, not {settings!r:.60}")
+        raise ArgumentError(f"settings is a contest Settings, not {shown(settings)}")
     students, _ = collect(Path(folder))
     if not students:
         raise ArgumentError(f"{str(folder)!r} holds no player notebooks")
@@ -55,7 +64,7 @@ def run_tournament(
     return contest
 
 
-def even_games(value: str) -> int:
+def _even_games(value: str) -> int:
     """Games per pair: an even whole number (each opening once with each colour)."""
     number = whole(2, 100, "an even whole number")(value)
     if number % 2:
@@ -66,6 +75,15 @@ def even_games(value: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's flags on ``parser`` (``python -m course tournament``'s)."""
+    if not isinstance(parser, argparse.ArgumentParser):
+        raise ArgumentError(f"add_arguments needs an argparse.ArgumentParser, not {shown(parser)}")
+    known = parser._option_string_actions
+    taken = [flag for flag in ("--levels", "--move-time", "--out") if flag in known]
+    if taken:
+        raise ArgumentError(
+            f"the parser already has the flag {taken[0]}: add the tournament's flags once"
+        )
     parser.add_argument(
         "folder", type=existing_folder, metavar="HANDIN-FOLDER",
         help="the hand-in store (DATA/handins) or a folder of STUDENT/NN_player.ipynb "
@@ -80,7 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds a player has for each move (default 1)")  # fmt: skip
     parser.add_argument("--total-time", type=seconds(0.0, 3600.0), default=None,
                         help="seconds a player has for a whole game (default: 30 moves' time)")  # fmt: skip
-    parser.add_argument("--games-per-pair", type=even_games, default=2,
+    parser.add_argument("--games-per-pair", type=_even_games, default=2,
                         help="games between each two players, an even number (default 2)")  # fmt: skip
     parser.add_argument("--out", type=output_folder, default=Path("tournament-results"),
                         help="folder for the pages and CSVs (default: tournament-results)")  # fmt: skip
@@ -95,6 +113,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament the flags describe; 0 when the results are written."""
+    if not isinstance(args, argparse.Namespace) or not all(hasattr(args, flag) for flag in _FLAGS):
+        raise ArgumentError(
+            "run needs the flags add_arguments declares, parsed (an argparse.Namespace), "
+            f"not {shown(args)}"
+        )
     students, warnings = collect(args.folder)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -135,5 +158,5 @@ def run(args: argparse.Namespace) -> int:
     for row in contest.table():
         print(f"{row.place:>3}  {row.name:<24} {row.points:>5g} points  "
               f"{row.wins}-{row.draws}-{row.losses}  discs {row.discs:+d}")  # fmt: skip
-    print(f"Wrote {args.out / 'index.html'} (and leaderboard.csv, games.csv, games/)")
+    print(f"Wrote {Path(args.out) / 'index.html'} (and leaderboard.csv, games.csv, games/)")
     return 0

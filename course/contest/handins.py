@@ -18,8 +18,19 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from course.contest._checks import text, texts
 from course.grading import notebook as nbfile
 from course.grading.notebook import NotebookError
+from reversi.errors import ArgumentError, shown
+
+__all__ = [
+    "PROJECT_NAMES",
+    "MAX_BYTES",
+    "MAX_CELLS",
+    "Entrant",
+    "collect",
+    "player_cells",
+]
 
 #: The names of the project's notebook (``player.ipynb``, ``12_player.ipynb`` ...).
 PROJECT_NAMES = ("player", "project_tournament", "tournament")
@@ -39,16 +50,31 @@ class Entrant:
     cells: tuple[str, ...] = ()
     source: str = ""
 
+    def __post_init__(self) -> None:
+        text(self.name, "an entrant's name")
+        if self.level is not None:
+            text(self.level, "an entrant's level")
+        object.__setattr__(self, "cells", texts(self.cells, "an entrant's cells"))
+        text(self.source, "an entrant's source", 10_000, empty=True)
+
     @property
     def is_level(self) -> bool:
+        """Whether the entrant is one of the kit's levels (not a student)."""
         return self.level is not None
 
 
-def collect(folder: Path) -> tuple[list[Entrant], list[str]]:
+def collect(folder: str | Path) -> tuple[list[Entrant], list[str]]:
     """The students' players found in ``folder`` (by name), and warnings about what was skipped."""
+    folder = _path(folder, "the hand-in folder")
     found: dict[str, Path] = {}
     warnings: list[str] = []
-    for path in sorted(folder.rglob("*.ipynb")):
+    try:
+        notebooks = sorted(folder.rglob("*.ipynb"))
+    except (OSError, ValueError) as error:
+        raise ArgumentError(
+            f"cannot look through the folder {shown(str(folder))}: {error}"
+        ) from None
+    for path in notebooks:
         relative = path.relative_to(folder)
         if ".ipynb_checkpoints" in relative.parts:
             continue
@@ -82,15 +108,28 @@ def _student(relative: Path) -> str | None:
     return None
 
 
-def player_cells(path: Path) -> tuple[str, ...]:
+def player_cells(path: str | Path) -> tuple[str, ...]:
     """The code a notebook hands in: its ``player`` cells if tagged, else every code cell."""
-    size = path.stat().st_size
+    path = _path(path, "the notebook")
+    try:
+        size = path.stat().st_size
+    except (OSError, ValueError) as error:
+        raise NotebookError(f"{shown(str(path))}: cannot read it ({error})") from None
     if size > MAX_BYTES:
         raise NotebookError(f"{path.name} is {size} bytes, more than a player needs ({MAX_BYTES})")
     code = [cell for cell in nbfile.read(path)["cells"] if cell.get("cell_type") == "code"]
     tagged = [cell for cell in code if "player" in nbfile.tags(cell)]
     chosen = [nbfile.source(cell) for cell in (tagged or code)][:MAX_CELLS]
     return tuple(_no_magics(text) for text in chosen if text.strip())
+
+
+def _path(value: object, what: str) -> Path:
+    """``value`` (a path or its text) as a Path, or the kit's error naming ``what``."""
+    if not isinstance(value, str | Path):
+        raise ArgumentError(f"{what} must be a path, not {shown(value)}")
+    if "\x00" in str(value):
+        raise ArgumentError(f"{what} {shown(str(value))} is not a path: it holds a NUL character")
+    return Path(value)
 
 
 def _no_magics(text: str) -> str:

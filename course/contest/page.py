@@ -22,7 +22,16 @@ from pathlib import Path
 from course.contest.referee import Played, positions
 from course.contest.roundrobin import Contest, Row
 from course.pictures.svg import board_svg
+from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK
+
+__all__ = [
+    "CHART_COLORS",
+    "write_results",
+    "leaderboard_page",
+    "results_chart",
+    "game_page",
+]
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1d1d1d; max-width: 60rem; }
@@ -58,21 +67,37 @@ STEP_SCRIPT = """
 CHART_COLORS = {"wins": "#1b7a43", "draws": "#9a9a9a", "losses": "#c0392b"}
 
 
-def write_results(contest: Contest, out: Path) -> list[Path]:
+def write_results(contest: Contest, out: str | Path) -> list[Path]:
     """Write the pages and CSVs into ``out`` (made if missing); returns the files written."""
+    _check_contest(contest)
+    if not isinstance(out, str | Path) or "\x00" in str(out):
+        raise ArgumentError(f"write_results's out is a folder's path, not {shown(out)}")
+    out = Path(out)
+    try:
+        return _write(contest, out)
+    except OSError as error:
+        raise ArgumentError(f"cannot write the results into {shown(str(out))}: {error}") from None
+
+
+def _write(contest: Contest, out: Path) -> list[Path]:
     (out / "games").mkdir(parents=True, exist_ok=True)
     written = [out / "index.html", out / "leaderboard.csv", out / "games.csv"]
     (out / "index.html").write_text(leaderboard_page(contest), encoding="utf-8")
     _write_csv(out / "leaderboard.csv", _table_rows(contest.table()))
     _write_csv(out / "games.csv", _game_rows(contest))
     for number, game in enumerate(contest.games, start=1):
-        path = out / "games" / game_file(number)
+        path = out / "games" / _game_file(number)
         path.write_text(game_page(game, number), encoding="utf-8")
         written.append(path)
     return written
 
 
-def game_file(number: int) -> str:
+def _check_contest(contest: object) -> None:
+    if not isinstance(contest, Contest):
+        raise ArgumentError(f"the results are a Contest's (see play_contest), not {shown(contest)}")
+
+
+def _game_file(number: int) -> str:
     return f"game-{number:03d}.html"
 
 
@@ -87,6 +112,7 @@ def _page(title: str, body: str, script: str = "") -> str:
 
 def leaderboard_page(contest: Contest) -> str:
     """The leaderboard, the chart, the cross-table and the list of games."""
+    _check_contest(contest)
     s = contest.settings
     rows = contest.table()
     parts = [
@@ -120,6 +146,8 @@ def leaderboard_page(contest: Contest) -> str:
 
 def results_chart(rows: list[Row]) -> str:
     """Wins, draws and losses of each player as stacked bars (inline SVG), best on top."""
+    if not isinstance(rows, list | tuple) or not all(isinstance(row, Row) for row in rows):
+        raise ArgumentError(f"results_chart needs the rows of a contest's table, not {shown(rows)}")
     bar, gap, label, width = 22, 8, 150, 420
     most = max((r.games for r in rows), default=1) or 1
     height = len(rows) * (bar + gap) + 40
@@ -166,7 +194,7 @@ def _crosstable(contest: Contest) -> str:
 
 def _game_list(contest: Contest) -> str:
     items = "".join(
-        f"<li><a href='games/{game_file(n)}'>Game {n}</a>: {html.escape(g.black)} (Black) v "
+        f"<li><a href='games/{_game_file(n)}'>Game {n}</a>: {html.escape(g.black)} (Black) v "
         f"{html.escape(g.white)} (White): {html.escape(g.describe())}</li>"
         for n, g in enumerate(contest.games, start=1)
     )
@@ -175,10 +203,14 @@ def _game_list(contest: Contest) -> str:
 
 def game_page(game: Played, number: int) -> str:
     """One game to step through: a board picture for every position, buttons and arrow keys."""
-    shown = positions(game)
+    if not isinstance(game, Played):
+        raise ArgumentError(f"game_page needs a played game (a Played), not {shown(game)}")
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 10**9:
+        raise ArgumentError(f"a game's number is a whole number from 1 up, not {shown(number)}")
+    seen = positions(game)
     frames = []
     color = BLACK
-    for ply, (board, last, flipped) in enumerate(shown):
+    for ply, (board, last, flipped) in enumerate(seen):
         if ply == 0:
             caption = "The start"
         else:
@@ -194,7 +226,7 @@ def game_page(game: Played, number: int) -> str:
             color = color.opponent
         counts = board.counts()
         caption += f". Black {counts.black}, White {counts.white}."
-        if ply == len(shown) - 1:
+        if ply == len(seen) - 1:
             caption += " " + game.describe()
         picture = board_svg(board, highlight=flipped, last_move=last, size_px=360)
         frames.append(f"<div class='position' data-caption='{html.escape(caption, quote=True)}'"

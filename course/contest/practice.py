@@ -20,10 +20,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from course.contest._checks import board_size, seconds, text, whole
 from course.contest.referee import FunctionSeat, LevelSeat, Played, positions, referee
 from course.pictures.svg import board_svg
 from course.tournament import entrant, random_openings
-from reversi.errors import ArgumentError
+from reversi.errors import ArgumentError, shown
+
+__all__ = [
+    "Practice",
+    "try_player",
+]
+
+#: The most games :func:`try_player` plays at once.
+_MAX_GAMES = 100
 
 
 @dataclass(repr=False)
@@ -34,6 +43,18 @@ class Practice:
     against: str
     games: list[Played]
     error: BaseException | None = None
+
+    def __post_init__(self) -> None:
+        text(self.name, "a practice's player")
+        text(self.against, "a practice's level")
+        games = self.games
+        if not isinstance(games, list | tuple) or not all(isinstance(g, Played) for g in games):
+            raise ArgumentError(f"a practice's games are a list of Played, not {shown(self.games)}")
+        if self.error is not None and not isinstance(self.error, BaseException):
+            raise ArgumentError(
+                f"a practice's error is an exception or None, not {shown(self.error)}"
+            )
+        self.games = list(self.games)
 
     @property
     def forfeits(self) -> int:
@@ -94,14 +115,21 @@ def try_player(
     from course.contest.roundrobin import LEVEL_KINDS
 
     if not callable(choose):
-        raise ArgumentError(f"try_player needs your function choose, not {choose!r:.60}")
+        raise ArgumentError(f"try_player needs your function choose, not {shown(choose)}")
     if not isinstance(against, str) or against not in LEVEL_KINDS:
-        raise ArgumentError(f"{against!r} is not a level: choose from {', '.join(LEVEL_KINDS)}")
-    if type(games) is not int or games < 2 or games % 2:
-        raise ArgumentError(f"games must be an even whole number of at least 2, not {games!r}")
+        raise ArgumentError(
+            f"{shown(against)} is not a level: choose from {', '.join(LEVEL_KINDS)}"
+        )
+    if type(games) is not int or games < 2 or games % 2 or games > _MAX_GAMES:
+        raise ArgumentError(
+            f"games must be an even whole number from 2 to {_MAX_GAMES}, not {shown(games)}"
+        )
+    board_size(size)
+    whole(seed, "seed", -(2**63 - 1), 2**63 - 1)
+    seconds(move_time, "move_time", 60.0)
     label = LEVEL_KINDS[against].label
     name = getattr(choose, "__name__", "you")
-    name = "you" if name == label else name
+    name = "you" if name == label or not isinstance(name, str) or not name.strip() else name[:100]
     played: list[Played] = []
     error = None
     for number, opening in enumerate(random_openings(games // 2, 4, size, seed)):

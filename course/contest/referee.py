@@ -14,18 +14,36 @@ notebook in the grading sandbox).
 
 from __future__ import annotations
 
+import abc
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
+from course.contest._checks import board_size, text, texts
+from course.contest._checks import seconds as check_seconds
 from course.contest.plain import decode_plain, encode, plain
-from reversi.board import Board
-from reversi.errors import ReversiError
+from reversi.board import Board, check_position
+from reversi.callables import require_callable
+from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.game import Game
-from reversi.notation import BLACK, PASS, WHITE, Color, Square
+from reversi.notation import BLACK, PASS, WHITE, Color, Square, check_color
 from reversi.outcome import Outcome
 from reversi.players import Player
+
+__all__ = [
+    "Answer",
+    "Seat",
+    "LevelSeat",
+    "FunctionSeat",
+    "Forfeit",
+    "Played",
+    "referee",
+    "positions",
+]
+
+#: The longest reason a forfeit keeps, and the longest answer a seat gives.
+_REASON = 100_000
 
 
 @dataclass(frozen=True)
@@ -35,18 +53,27 @@ class Answer:
     move: str | None = None
     problem: str | None = None
 
+    def __post_init__(self) -> None:
+        for name, value in (("move", self.move), ("problem", self.problem)):
+            if value is not None:
+                text(value, f"an answer's {name}", _REASON, empty=True)
 
+
+@runtime_checkable
 class Seat(Protocol):
-    """What the referee needs of a player."""
+    """What the referee needs of a player (:class:`LevelSeat`, :class:`FunctionSeat`...)."""
 
     name: str
 
+    @abc.abstractmethod
     def start(self) -> None:
         """Get ready for a game (a sandboxed seat starts its process here)."""
 
+    @abc.abstractmethod
     def choose(self, board: Board, color: Color) -> Answer:
         """The move for ``color`` on ``board`` (a copy: the seat may change it)."""
 
+    @abc.abstractmethod
     def close(self) -> None:
         """The game is over: let go of everything the seat holds."""
 
@@ -55,12 +82,16 @@ class LevelSeat:
     """One of the kit's players (a level), trusted and untimed."""
 
     def __init__(self, name: str, player: Player) -> None:
+        text(name, "a seat's name")
+        if not isinstance(player, Player) or player.is_human:
+            raise ArgumentError(f"a level's seat needs a computer player, not {shown(player)}")
         self.name, self.player = name, player
 
     def start(self) -> None:
         pass
 
     def choose(self, board: Board, color: Color) -> Answer:
+        check_position(board, color, "a seat")
         move = self.player.choose_move(board, color)
         return Answer("pass" if move is PASS else str(move))
 
@@ -72,6 +103,9 @@ class FunctionSeat:
     """A ``choose(board, color)`` function of this process, given the plain board, timed per move."""
 
     def __init__(self, name: str, choose: Callable[[Any, Any], Any], move_time: float) -> None:
+        text(name, "a seat's name")
+        require_callable(choose, "choose", "choose(board, color) returning a move")
+        check_seconds(move_time, "move_time")
         self.name, self.function, self.move_time = name, choose, move_time
         self.error: BaseException | None = None  # what choose raised, for the student to read
 
@@ -79,25 +113,26 @@ class FunctionSeat:
         pass
 
     def choose(self, board: Board, color: Color) -> Answer:
+        check_position(board, color, "a seat")
         plain_board, plain_color = decode_plain(encode(board, color))
         started = time.monotonic()
         try:
             value = self.function(plain_board, plain_color)
         except Exception as error:
             self.error = error
-            return Answer(problem=f"choose raised {type(error).__name__}: {error}")
+            return Answer(problem=f"choose raised {type(error).__name__}: {error}"[:_REASON])
         took = time.monotonic() - started
         if took > self.move_time:
             return Answer(
                 problem=f"took {took:.2f} s for a move (the limit is {self.move_time:g} s)"
             )
-        return plain_answer(value, board.size)
+        return _plain_answer(value, board.size)
 
     def close(self) -> None:
         pass
 
 
-def plain_answer(value: object, size: int) -> Answer:
+def _plain_answer(value: object, size: int) -> Answer:
     """What a player function returned, as an answer (the sandboxed runner does the same)."""
     module = plain()
     if value is module.PASS:
@@ -119,6 +154,10 @@ class Forfeit:
     color: Color
     reason: str
 
+    def __post_init__(self) -> None:
+        check_color(self.color)
+        text(self.reason, "a forfeit's reason", _REASON, empty=True)
+
 
 @dataclass(frozen=True)
 class Played:
@@ -133,7 +172,28 @@ class Played:
     size: int = 8
     seconds: dict[str, float] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        text(self.black, "a game's Black player")
+        text(self.white, "a game's White player")
+        board_size(self.size, "a game's size")
+        squares = self.size * self.size
+        object.__setattr__(self, "opening", texts(self.opening, "a game's opening", squares))
+        object.__setattr__(self, "moves", texts(self.moves, "a game's moves", 3 * squares))
+        if not isinstance(self.outcome, Outcome):
+            raise ArgumentError(f"a game's outcome is an Outcome, not {shown(self.outcome)}")
+        if self.forfeit is not None and not isinstance(self.forfeit, Forfeit):
+            raise ArgumentError(f"a game's forfeit is a Forfeit or None, not {shown(self.forfeit)}")
+        if not isinstance(self.seconds, dict) or not all(
+            isinstance(name, str) and isinstance(spent, int | float) and not isinstance(spent, bool)
+            for name, spent in self.seconds.items()
+        ):
+            raise ArgumentError(
+                f"a game's seconds are a dict of name to seconds, not {shown(self.seconds)}"
+            )
+
     def name_of(self, color: Color) -> str:
+        """The seat that played ``color``."""
+        check_color(color)
         return self.black if color is BLACK else self.white
 
     @property
@@ -143,6 +203,8 @@ class Played:
 
     def disc_difference(self, name: str) -> int:
         """``name``'s discs minus the opponent's; a forfeit counts as every square to none."""
+        if not isinstance(name, str):
+            raise ArgumentError(f"a player's name is text, not {shown(name)}")
         if self.forfeit is not None:
             full = self.size * self.size
             return -full if self.name_of(self.forfeit.color) == name else full
@@ -163,6 +225,17 @@ def referee(
     black: Seat, white: Seat, opening: Sequence[Square | str] = (), size: int = 8
 ) -> Played:
     """Play one game from ``opening`` to the end; the seats are started and closed here."""
+    for side, seat in (("black", black), ("white", white)):
+        if not isinstance(seat, Seat):
+            raise ArgumentError(
+                f"{side} must be a seat (a LevelSeat, a FunctionSeat...), not {shown(seat)}"
+            )
+        text(seat.name, f"the {side} seat's name")
+    board_size(size)
+    if not isinstance(opening, tuple | list) or len(opening) > size * size:
+        raise ArgumentError(f"the opening must be a list of moves, not {shown(opening)}")
+    if not all(isinstance(move, str | Square) for move in opening):
+        raise ArgumentError(f"the opening's moves must be squares like 'd3', not {shown(opening)}")
     game = Game(size=size)
     for move in opening:
         game.play(move)
@@ -179,6 +252,8 @@ def referee(
             color, seat = game.turn, seats[game.turn]
             started = time.monotonic()
             answer = seat.choose(game.board.copy(), color)
+            if not isinstance(answer, Answer):
+                answer = Answer(problem=f"the seat answered {shown(answer)}, not an Answer")
             spent[seat.name] = spent.get(seat.name, 0.0) + time.monotonic() - started
             problem = answer.problem or _play(game, answer.move or "", color)
             if problem:
@@ -187,10 +262,12 @@ def referee(
     finally:
         for seat in (black, white):
             seat.close()
-    assert game.outcome is not None
+    outcome = game.outcome
+    if outcome is None:  # never: the loop above runs until the game is over
+        raise ArgumentError("the game ended without an outcome")
     return Played(
         black.name, white.name, tuple(str(move) for move in opening),
-        tuple(str(move) for move in game.moves), game.outcome, forfeit, size, spent,
+        tuple(str(move) for move in game.moves), outcome, forfeit, size, spent,
     )  # fmt: skip
 
 
@@ -199,17 +276,19 @@ def positions(game: Played) -> list[tuple[Board, Square | None, list[Square]]]:
 
     The board is replayed from the moves with the kit's rules; a pass keeps the board.
     """
+    if not isinstance(game, Played):
+        raise ArgumentError(f"positions needs a played game (a Played), not {shown(game)}")
     board = Board(game.size)
-    shown: list[tuple[Board, Square | None, list[Square]]] = [(board.copy(), None, [])]
+    seen: list[tuple[Board, Square | None, list[Square]]] = [(board.copy(), None, [])]
     color = BLACK
     for move in game.moves:
         if move == str(PASS):
-            shown.append((board.copy(), None, []))
+            seen.append((board.copy(), None, []))
         else:
             flipped = board.play(move, color)
-            shown.append((board.copy(), board.square(move), flipped))
+            seen.append((board.copy(), board.square(move), flipped))
         color = color.opponent
-    return shown
+    return seen
 
 
 def _play(game: Game, text: str, color: Color) -> str | None:

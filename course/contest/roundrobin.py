@@ -15,14 +15,29 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from course.contest._checks import board_size, seconds, text, whole
 from course.contest.handins import Entrant
 from course.contest.referee import LevelSeat, Played, Seat, referee
 from course.contest.sandboxed import SandboxSeat
 from course.grading.sandbox import Sandbox
 from course.tournament import GameRecord, TournamentResult, entrant, random_openings
-from reversi.errors import ArgumentError
+from reversi.callables import require_callable
+from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.players import LEVELS
 
+__all__ = [
+    "LEVEL_KINDS",
+    "Progress",
+    "DEFAULT_SETTINGS",
+    "Row",
+    "Settings",
+    "Contest",
+    "level_entrants",
+    "play_contest",
+]
+
+#: The most openings a contest draws (:func:`course.tournament.random_openings` draws at most 1000).
+_MAX_OPENINGS = 1000
 #: The kit's levels by kind: ``{"beginner": Beginner, ...}``.
 LEVEL_KINDS = {level.kind: level for level in LEVELS}
 #: Told after each game: (games done, games in all, the game).
@@ -44,6 +59,25 @@ class Row:
     discs: int
     forfeits: int
 
+    def __post_init__(self) -> None:
+        text(self.name, "a row's player")
+        text(self.kind, "a row's kind")
+        counts = (self.place, self.games, self.wins, self.draws, self.losses, self.forfeits)
+        if not all(type(count) is int and count >= 0 for count in counts):
+            raise ArgumentError(
+                f"a row's place and counts are whole numbers of at least 0, not {shown(counts)}"
+            )
+        if type(self.discs) is not int:
+            raise ArgumentError(
+                f"a row's disc difference is a whole number, not {shown(self.discs)}"
+            )
+        points = self.points
+        is_number = isinstance(points, int | float) and not isinstance(points, bool)
+        if not is_number or not 0 <= points <= self.games:
+            raise ArgumentError(
+                f"a row's points are a number from 0 to its games, not {shown(self.points)}"
+            )
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -58,6 +92,21 @@ class Settings:
     load_time: float = 10.0
     isolated: bool = True
 
+    def __post_init__(self) -> None:
+        games = whole(self.games_per_pair, "games_per_pair", 2, 2 * _MAX_OPENINGS)
+        if games % 2:
+            raise ArgumentError(
+                f"games_per_pair must be an even number of at least 2, not {shown(games)}"
+            )
+        board_size(self.size)
+        whole(self.opening_plies, "opening_plies", 0, 60)
+        whole(self.seed, "seed", -(2**63 - 1), 2**63 - 1)
+        seconds(self.move_time, "move_time", 3600.0)
+        seconds(self.total_time, "total_time", 24 * 3600.0)
+        seconds(self.load_time, "load_time", 3600.0)
+        if not isinstance(self.isolated, bool):
+            raise ArgumentError(f"isolated must be True or False, not {shown(self.isolated)}")
+
 
 #: The settings a tournament has unless told otherwise.
 DEFAULT_SETTINGS = Settings()
@@ -71,6 +120,22 @@ class Contest:
     settings: Settings
     games: list[Played] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.entrants, tuple | list) or not all(
+            isinstance(e, Entrant) for e in self.entrants
+        ):
+            raise ArgumentError(
+                f"a contest's entrants are a tuple of Entrant, not {shown(self.entrants)}"
+            )
+        if not isinstance(self.settings, Settings):
+            raise ArgumentError(
+                f"a contest's settings are a contest Settings, not {shown(self.settings)}"
+            )
+        games = self.games
+        if not isinstance(games, list | tuple) or not all(isinstance(g, Played) for g in games):
+            raise ArgumentError(f"a contest's games are a list of Played, not {shown(self.games)}")
+        self.entrants, self.games = tuple(self.entrants), list(self.games)
+
     def result(self) -> TournamentResult:
         """The games as :mod:`course.tournament` keeps them (its standings and cross-table)."""
         records = tuple(
@@ -82,12 +147,16 @@ class Contest:
         """The leaderboard: most points first, then the larger disc difference."""
         kinds = {e.name: "kit level" if e.is_level else "student" for e in self.entrants}
         rows = []
-        for standing in self.result().standings():
+        try:
+            standings = self.result().standings()
+        except ReversiError as error:
+            raise ArgumentError(f"the contest's games do not add up to a table: {error}") from None
+        for standing in standings:
             name = standing.name
             mine = [g for g in self.games if name in (g.black, g.white)]
             discs = sum(g.disc_difference(name) for g in mine)
             forfeits = sum(1 for g in mine if g.forfeit and g.name_of(g.forfeit.color) == name)
-            rows.append((standing, discs, forfeits, kinds[name]))
+            rows.append((standing, discs, forfeits, kinds.get(name, "student")))
         rows.sort(key=lambda item: (-item[0].points, -item[1]))
         return [
             Row(place, s.name, kind, s.games, s.wins, s.draws, s.losses, s.points, discs, lost)
@@ -97,6 +166,8 @@ class Contest:
 
 def level_entrants(levels: Sequence[str]) -> list[Entrant]:
     """The kit's levels as entrants, named as the board's menu names them (``Easy``)."""
+    if not isinstance(levels, tuple | list) or not all(isinstance(level, str) for level in levels):
+        raise ArgumentError(f"levels is a list of level names, not {shown(levels)}")
     unknown = [level for level in levels if level not in LEVEL_KINDS]
     if unknown:
         known = ", ".join(LEVEL_KINDS)
@@ -111,6 +182,19 @@ def play_contest(
     progress: Progress | None = None,
 ) -> Contest:
     """Play the round robin (see the module's text); ``sandbox`` runs the students' code."""
+    if not isinstance(entrants, tuple | list) or not all(isinstance(e, Entrant) for e in entrants):
+        raise ArgumentError(f"entrants is a list of Entrant, not {shown(entrants)}")
+    if not isinstance(settings, Settings):
+        raise ArgumentError(f"settings is a contest Settings, not {shown(settings)}")
+    if sandbox is not None and not isinstance(sandbox, Sandbox):
+        raise ArgumentError(f"sandbox is a Sandbox or None, not {shown(sandbox)}")
+    if progress is not None:
+        require_callable(progress, "progress", "taking (games done, games in all, the game)")
+    unknown = [e.level for e in entrants if e.level is not None and e.level not in LEVEL_KINDS]
+    if unknown:
+        raise ArgumentError(
+            f"{shown(unknown[0])} is not a level: choose from {', '.join(LEVEL_KINDS)}"
+        )
     names = [e.name for e in entrants]
     if len(set(names)) != len(names):
         raise ArgumentError(f"two entrants share a name: {sorted(names)}")
@@ -136,15 +220,28 @@ def play_contest(
                     _seat(white, game_seed + 1, settings, sandbox),
                 )
                 contest.games.append(referee(*seats, opening, settings.size))
-                if progress:
-                    progress(len(contest.games), total, contest.games[-1])
+                if progress is not None:
+                    _tell(progress, len(contest.games), total, contest.games[-1])
     return contest
+
+
+def _tell(progress: Progress, done: int, count: int, game: Played) -> None:
+    """Call ``progress``; whatever it raises becomes the kit's error, naming it."""
+    try:
+        progress(done, count, game)
+    except ReversiError:
+        raise
+    except Exception as error:  # the caller's function can raise anything
+        raise ArgumentError(
+            f"the progress function raised {type(error).__name__}: {shown(str(error))}"
+        ) from error
 
 
 def _seat(who: Entrant, game_seed: int, settings: Settings, sandbox: Sandbox | None) -> Seat:
     if who.level is not None:
         return LevelSeat(who.name, entrant(who.level)(game_seed))
-    assert sandbox is not None
+    if sandbox is None:  # never: play_contest makes one when a student takes part
+        raise ArgumentError(f"{shown(who.name)} needs a sandbox to play in")
     return SandboxSeat(
         who.name, who.cells, sandbox, settings.move_time, settings.total_time, settings.load_time
     )

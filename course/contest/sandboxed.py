@@ -17,15 +17,25 @@ import math
 import time
 from pathlib import Path
 
+from course.contest._checks import seconds, text, texts
 from course.contest.plain import encode, runtime_text
 from course.contest.referee import Answer
 from course.grading.sandbox import Limits, Run, Sandbox
-from reversi.board import Board
+from reversi.board import Board, check_position
+from reversi.errors import ArgumentError, shown
 from reversi.notation import Color
+
+__all__ = [
+    "RUNNER",
+    "LINE_BYTES",
+    "SandboxSeat",
+]
 
 RUNNER = Path(__file__).resolve().parent / "runtime" / "runner.py"
 #: Longest answer line read back (a move is a few bytes).
 LINE_BYTES = 4096
+#: At most this many code cells (the hand-ins take at most 200).
+_MAX_CELLS = 10_000
 
 
 class SandboxSeat:
@@ -40,6 +50,13 @@ class SandboxSeat:
         total_time: float = 60.0,
         load_time: float = 10.0,
     ) -> None:
+        text(name, "a seat's name")
+        cells = texts(cells, "a student's cells", _MAX_CELLS)
+        if not isinstance(sandbox, Sandbox):
+            raise ArgumentError(f"a sandboxed seat needs a Sandbox, not {shown(sandbox)}")
+        seconds(move_time, "move_time", 3600.0)
+        seconds(total_time, "total_time", 24 * 3600.0)
+        seconds(load_time, "load_time", 3600.0)
         self.name, self.cells, self.sandbox = name, cells, sandbox
         self.move_time, self.total_time, self.load_time = move_time, total_time, load_time
         self.run: Run | None = None
@@ -54,6 +71,7 @@ class SandboxSeat:
         }
 
     def start(self) -> None:
+        """Start the student's program in the sandbox; a problem is kept for the first move."""
         limits = Limits(
             wall=self.total_time + self.load_time, cpu=math.ceil(self.total_time + self.load_time),
             line_bytes=LINE_BYTES, total_bytes=1 << 20, lines=1000,
@@ -70,9 +88,14 @@ class SandboxSeat:
             self.broken = str(reply.get("broken", "did not say it was ready"))[:300]
 
     def choose(self, board: Board, color: Color) -> Answer:
+        """The move of the student's player for ``color`` on ``board``, or the problem it had."""
+        check_position(board, color, "a seat")
         if self.broken is not None:
             return Answer(problem=self.broken)
-        assert self.run is not None
+        if self.run is None:
+            raise ArgumentError(
+                f"the seat of {shown(self.name)} is not started (or is closed): start() it first"
+            )
         if not self.run.send((encode(board, color) + "\n").encode()):
             return Answer(problem=f"its program had ended ({self.run.exit_reason()})")
         reply = self._reply(self.move_time, "for a move")
@@ -85,14 +108,17 @@ class SandboxSeat:
         return Answer(move)
 
     def close(self) -> None:
+        """Kill the program (the game is over)."""
         if self.run is not None:
             self.run.kill()
             self.run = None
 
     def _reply(self, seconds: float, what: str) -> dict[str, object]:
         """The next answer line as a dict; ``{"problem": ...}`` when there is none in time."""
-        assert self.run is not None
-        run, whole_game = self.run, self.run.deadline
+        run = self.run
+        if run is None:
+            return {"problem": "its program is not running"}
+        whole_game = run.deadline
         run.deadline = min(whole_game, time.monotonic() + seconds)  # this answer's own clock
         try:
             line = run.next_line()
