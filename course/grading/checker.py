@@ -21,6 +21,7 @@ answer yet score 0, and nothing is run again.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +39,30 @@ from course.grading.views import BoardView
 from course.grading.wire import Counter, load_answer
 from reversi import Board
 from reversi.cursormap import MapFileError
-from reversi.errors import IllegalMoveError
+from reversi.errors import ArgumentError, IllegalMoveError, shown
+
+__all__ = [
+    "REPOSITORY",
+    "SOURCE_DIR",
+    "DEFAULT_TIMEOUT",
+    "SHOWN_FAILURES",
+    "RUNTIME_ERRORS",
+    "STOPPED",
+    "NOT_ISOLATED",
+    "STARTUP",
+    "CheckResult",
+    "Report",
+    "exercises",
+    "identify",
+    "read_submission",
+    "answer_cells",
+    "budget",
+    "grade_notebook",
+    "judge",
+    "scored",
+    "check",
+    "grade",
+]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SOURCE_DIR = REPOSITORY / "exercises" / "source"
@@ -60,6 +84,61 @@ STOPPED = re.compile(
     r"|Python stopped with exit code [0-9]+ \(os\._exit, memory\?\)"
 )
 NOT_ISOLATED = "this notebook ran WITHOUT isolation (--no-isolation): its results are not safe"
+#: The longest time limit of a cell or a question, in seconds.
+_MAX_TIMEOUT = 86400.0
+#: The most notebooks graded side by side.
+_MAX_WORKERS = 256
+_SEED_BITS = 128
+
+
+def _path(value: object, what: str) -> Path:
+    """``value`` (a path or its text) as a Path, or the kit's error naming ``what``."""
+    if not isinstance(value, str | os.PathLike):
+        raise ArgumentError(f"{what} must be a path, not {shown(value)}")
+    text = os.fspath(value)
+    if not isinstance(text, str) or "\x00" in text:
+        raise ArgumentError(f"{what} {shown(text)} is not a path (text without NUL characters)")
+    return Path(text)
+
+
+def _timeout(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= _MAX_TIMEOUT:
+        raise ArgumentError(f"timeout must be a number of seconds above 0 and at most "
+                            f"{_MAX_TIMEOUT:g}, not {shown(value)}")  # fmt: skip
+    return float(value)
+
+
+def _seed(value: object) -> None:
+    if value is not None and (type(value) is not int or value.bit_length() > _SEED_BITS):
+        raise ArgumentError(f"seed must be None or a whole number (of at most {_SEED_BITS} "
+                            f"bits), not {shown(value)}")  # fmt: skip
+
+
+def _flag(value: object, what: str) -> None:
+    if type(value) is not bool:
+        raise ArgumentError(f"{what} must be True or False, not {shown(value)}")
+
+
+def _exercise(value: object) -> Exercise:
+    if not isinstance(value, Exercise):
+        raise ArgumentError(f"exercise must be an Exercise (course.grading.exercise.build), "
+                            f"not {shown(value)}")  # fmt: skip
+    return value
+
+
+def _question(value: object) -> Question:
+    if not isinstance(value, Question):
+        raise ArgumentError(f"question must be a Question of an Exercise, not {shown(value)}")
+    return value
+
+
+def _cells(student: object) -> list[dict[str, Any]]:
+    """The cells (the dicts among them) of a student's notebook, or the kit's error."""
+    cells = student.get("cells", []) if isinstance(student, dict) else None
+    if not isinstance(cells, list):
+        raise ArgumentError(f"student must be a notebook (a dict with a list of cells), "
+                            f"not {shown(student)}")  # fmt: skip
+    return [cell for cell in cells if isinstance(cell, dict)]
 
 
 @dataclass
@@ -91,6 +170,22 @@ class Report:
     notes: list[str] = field(default_factory=list)
     answers: dict[str, str] = field(default_factory=dict)
     isolated: bool = True
+
+    def __post_init__(self) -> None:
+        _path(self.path, "a report's path")
+        if not isinstance(self.exercise, str):
+            raise ArgumentError(f"a report's exercise must be its name, not {shown(self.exercise)}")
+        if type(self.checks) is not list or not all(isinstance(c, CheckResult) for c in self.checks):
+            raise ArgumentError(f"a report's checks must be a list of CheckResult, "
+                                f"not {shown(self.checks)}")  # fmt: skip
+        if type(self.notes) is not list or not all(isinstance(n, str) for n in self.notes):
+            raise ArgumentError(f"a report's notes must be a list of text, not {shown(self.notes)}")
+        if type(self.answers) is not dict or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in self.answers.items()
+        ):
+            raise ArgumentError(f"a report's answers must be a dict of text to text, "
+                                f"not {shown(self.answers)}")  # fmt: skip
+        _flag(self.isolated, "a report's isolated")
 
     @property
     def passed(self) -> int:
@@ -125,11 +220,19 @@ class Report:
 
 def exercises(source_dir: Path = SOURCE_DIR) -> dict[str, Path]:
     """The teacher's source notebooks by exercise name (``'04_flips'``), in order."""
-    return {path.stem: path for path in sorted(Path(source_dir).glob("[0-9][0-9]_*.ipynb"))}
+    folder = _path(source_dir, "source_dir")
+    try:
+        return {path.stem: path for path in sorted(folder.glob("[0-9][0-9]_*.ipynb"))}
+    except OSError as error:
+        raise NotebookError(f"{folder}: cannot list its notebooks ({error.strerror})") from None
 
 
 def identify(student: nbfile.Notebook, path: Path, source_dir: Path | None = None) -> str:
     """The exercise a student notebook is (its metadata, else its file name)."""
+    _cells(student)
+    path = _path(path, "path")
+    if source_dir is not None:
+        _path(source_dir, "source_dir")
     known = list(ENTRIES) if source_dir is None else list(exercises(source_dir))
     name = nbfile.exercise_name(student, path, known)
     if name is None:
@@ -142,13 +245,14 @@ def identify(student: nbfile.Notebook, path: Path, source_dir: Path | None = Non
 def read_submission(path: Path) -> nbfile.Notebook:
     """A student's notebook file, read as a regular file only (no symbolic link, no device,
     no folder), bounded in size and nesting; :class:`NotebookError` says why not."""
-    return nbfile.read(path, links=False)
+    return nbfile.read(_path(path, "path"), links=False)
 
 
 def answer_cells(exercise: Exercise, student: nbfile.Notebook) -> tuple[dict[str, str], list[str]]:
     """The student's code for each answer tag of ``exercise``, and notes on missing ones."""
+    _exercise(exercise)
     found: dict[str, list[str]] = {}
-    for cell in student.get("cells", []):
+    for cell in _cells(student):
         tag = nbfile.tag_with(cell, ANSWER)
         if tag in exercise.answers:
             found.setdefault(tag, []).append(nbfile.source(cell))
@@ -162,6 +266,8 @@ def answer_cells(exercise: Exercise, student: nbfile.Notebook) -> tuple[dict[str
 
 def budget(exercise: Exercise, timeout: float) -> float:
     """The one wall clock of a notebook's run: a start, its cells, then each question."""
+    _exercise(exercise)
+    timeout = _timeout(timeout)
     return STARTUP + timeout * (1 + len(exercise.questions))
 
 
@@ -172,6 +278,11 @@ def grade_notebook(
     exercise: Exercise, path: Path, sandbox: Sandbox, timeout: float = 20.0
 ) -> Report:
     """Grade the student notebook at ``path`` against ``exercise`` (one sandboxed run)."""
+    _exercise(exercise)
+    _path(path, "path")
+    if not isinstance(sandbox, Sandbox):
+        raise ArgumentError(f"sandbox must be a Sandbox, not {shown(sandbox)}")
+    _timeout(timeout)
     report = Report(Path(path), exercise.name, isolated=sandbox.isolated)
     if not sandbox.isolated:
         report.notes.append(NOT_ISOLATED)
@@ -273,6 +384,7 @@ def _zero(question: Question, message: str) -> CheckResult:
 
 def judge(question: Question, replies: list[Any] | None) -> CheckResult:
     """The verdict on a question from the plain replies that came back (None: no function)."""
+    _question(question)
     total = question.total
     if replies is None:
         return _zero(question, f"expected a function named {question.function}")
@@ -288,7 +400,12 @@ def scored(question: Question, replies: list[Reply]) -> CheckResult:
     :func:`judge` gives it the replies that came back from the sandbox; a test may give it
     replies made in its own process (:func:`course.grading.runner.call_here`).
     """
-    total = question.total
+    total = _question(question).total
+    if type(replies) is not list or len(replies) != total or not all(
+        isinstance(reply, Reply) for reply in replies
+    ):
+        raise ArgumentError(f"replies must be a list of {total} Reply, one per case, "
+                            f"not {shown(replies)}")  # fmt: skip
     failures: list[Failure] = []
     message, start = "", 0
     counts: dict[bool, list[int]] = {False: [0, 0], True: [0, 0]}  # unseen: [passed, total]
@@ -321,11 +438,11 @@ def scored(question: Question, replies: list[Reply]) -> CheckResult:
             else f"{len(failures)} of {total} cases failed; first: {first.case.name}"
             + _explained(first)
         )
-    shown, unseen = (counts[False][0], counts[False][1]), (counts[True][0], counts[True][1])
+    visible, unseen = (counts[False][0], counts[False][1]), (counts[True][0], counts[True][1])
     points = (
         0.0
         if message and not failures
-        else earned(question.partial, question.points, shown, unseen)
+        else earned(question.partial, question.points, visible, unseen)
     )
     return CheckResult(question.tag, not failures and not message, message, passed, total,
                        failures, question, question.points, points)  # fmt: skip
@@ -403,9 +520,21 @@ def check(
     """
     from course.grading import exercise as exercise_file
 
-    name = exercise or identify(read_submission(Path(path)), Path(path))
-    if seed is None and (Path(source_dir) / exercise_file.SEED_FILE).is_file():
-        seed = exercise_file.load_seed(Path(source_dir), create=False)
+    path = _path(path, "path")
+    if exercise is not None and not isinstance(exercise, str):
+        raise ArgumentError(f"exercise must be None or an exercise's name, not {shown(exercise)}")
+    source_dir = _path(source_dir, "source_dir")
+    _timeout(timeout)
+    _seed(seed)
+    _flag(isolate, "isolate")
+    name = exercise or identify(read_submission(path), path)
+    try:
+        has_seed = (source_dir / exercise_file.SEED_FILE).is_file()
+    except OSError as error:
+        raise NotebookError(f"{source_dir}: cannot look for the teacher's seed "
+                            f"({error.strerror})") from None  # fmt: skip
+    if seed is None and has_seed:
+        seed = exercise_file.load_seed(source_dir, create=False)
     sandbox = Sandbox(isolate)
     report = grade_notebook(exercise_file.build(name, seed), Path(path), sandbox, timeout)
     if seed is None:
@@ -424,5 +553,22 @@ def grade(
     """Grade each ``(notebook path, exercise name)``; one report each, in the same order."""
     from course.grading.gradebook import Grader
 
+    if not isinstance(submissions, list | tuple) or not all(
+        isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[1], str)
+        for pair in submissions
+    ):
+        raise ArgumentError("submissions must be a list of (notebook path, exercise name), "
+                            f"not {shown(submissions)}")  # fmt: skip
+    for notebook, _ in submissions:
+        _path(notebook, "a submission's path")
+    source_dir = _path(source_dir, "source_dir")
+    _timeout(timeout)
+    if type(workers) is not int or not 1 <= workers <= _MAX_WORKERS:
+        raise ArgumentError(f"workers must be a whole number from 1 to {_MAX_WORKERS}, "
+                            f"not {shown(workers)}")  # fmt: skip
+    _seed(seed)
+    _flag(isolate, "isolate")
+    if not exercises(source_dir):
+        raise NotebookError(f"{source_dir}: no exercise notebooks (NN_name.ipynb) in it")
     grader = Grader(source_dir, timeout=timeout, workers=workers, seed=seed, isolate=isolate)
     return grader.grade(submissions)

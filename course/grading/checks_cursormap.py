@@ -28,11 +28,20 @@ from reversi.cursormap import (
     sample_text,
 )
 
+__all__ = [
+    "parse_definitions",
+    "definition_errors",
+    "map_lines",
+    "map_line_errors",
+    "combine",
+    "apply_cursor",
+]
+
 # -- 11 map-file definitions ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class ErrorAt:
+class _ErrorAt:
     """The answer "raises MapFileError naming line ``line``"."""
 
     line: int
@@ -49,7 +58,7 @@ def _expected_definitions(text: str) -> Any:
     try:
         parsed = parse_map(text)
     except MapFileError as error:
-        return ErrorAt(error.line)
+        return _ErrorAt(error.line)
     found: dict[str, Any] = {"width": parsed.width, "height": parsed.height, **parsed.chars.roles()}
     head = text.split("\nstart:")[0]
     if not re.search(r"^\s*penguin\s*=", head, re.MULTILINE):  # optional: absent unless defined
@@ -57,7 +66,7 @@ def _expected_definitions(text: str) -> Any:
     return found
 
 
-def definition_texts() -> list[tuple[str, str]]:
+def _definition_texts() -> list[tuple[str, str]]:
     """``(label, text)`` of valid map files: the samples and rearranged definitions."""
     texts = [(f"the sample map {name}", sample_text(name)) for name in sample_maps()]
     first = sample_text("01_first_steps")
@@ -90,7 +99,7 @@ def _unseen_variants(texts: list[tuple[str, str]], seed: int) -> list[tuple[str,
     return found
 
 
-def error_texts() -> list[tuple[str, str]]:
+def _error_texts() -> list[tuple[str, str]]:
     """``(label, text)`` of map files with an error in their definitions part."""
     base = sample_text("01_first_steps")
     head = base[: base.index("\nstart:")]
@@ -109,7 +118,7 @@ def error_texts() -> list[tuple[str, str]]:
 
 
 def _definitions_answer(value: Any) -> Any:
-    if isinstance(value, ErrorAt):
+    if isinstance(value, _ErrorAt):
         return value
     return answers.definitions(value)
 
@@ -117,22 +126,22 @@ def _definitions_answer(value: Any) -> Any:
 def parse_definitions(function: Any) -> None:
     """``parse_definitions(text)`` returns the definitions of a valid map file as a dict."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
-    _definition_check("parse_definitions", function, definition_texts())
+    _definition_check("parse_definitions", function, _definition_texts())
 
 
 def definition_errors(function: Any) -> None:
     """``parse_definitions(text)`` raises MapFileError with the line of the first problem."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
-    _definition_check("definition_errors", function, error_texts())
+    _definition_check("definition_errors", function, _error_texts())
 
 
-def _error_line(raised: Raised) -> ErrorAt | None:
+def _error_line(raised: Raised) -> _ErrorAt | None:
     """A raised MapFileError as the answer "an error on line N" (None for other errors)."""
     if not raised.is_a(MapFileError):
         return None
     if raised.line is None:
-        return ErrorAt(-1)  # a MapFileError without a line number names no line
-    return ErrorAt(raised.line)
+        return _ErrorAt(-1)  # a MapFileError without a line number names no line
+    return _ErrorAt(raised.line)
 
 
 def _definition_check(title: str, function: Any, texts: list[tuple[str, str]]) -> None:
@@ -168,7 +177,7 @@ def _expected_map_lines(text: str) -> Any:
     try:
         parsed = parse_map(text)
     except MapFileError as error:
-        return ErrorAt(error.line)
+        return _ErrorAt(error.line)
     chars, found = parsed.chars, []
     for row in parsed.fields:
         found.append("".join(chars.owner_char(field.owner) for field in row))
@@ -176,7 +185,7 @@ def _expected_map_lines(text: str) -> Any:
     return found
 
 
-def map_line_texts() -> list[tuple[str, str, int, int]]:
+def _map_line_texts() -> list[tuple[str, str, int, int]]:
     """``(label, text, width, height)`` of valid map files: the samples, and the map lines
     laid out otherwise."""
     texts = [(f"the sample map {name}", sample_text(name)) for name in sample_maps()]
@@ -204,7 +213,7 @@ def map_line_texts() -> list[tuple[str, str, int, int]]:
     return [(label, text, *_quoted(text)[2:]) for label, text in texts]
 
 
-def map_error_texts() -> list[tuple[str, str, int, int]]:
+def _map_error_texts() -> list[tuple[str, str, int, int]]:
     """``(label, text, width, height)`` of map files whose map lines break one rule each (the
     definitions are fine)."""
     if teacher_seed() is None:
@@ -254,7 +263,7 @@ def _broken(kind: str, name: str, row: int) -> tuple[str, str, int, int]:
 
 
 def _map_lines_answer(value: Any) -> Any:
-    if isinstance(value, ErrorAt):
+    if isinstance(value, _ErrorAt):
         return value
     return answers.strings(value)
 
@@ -273,13 +282,13 @@ def _map_lines_check(title: str, function: Any, texts: list[tuple[str, str, int,
 def map_lines(function: Any) -> None:
     """``map_lines(text, width, height)``: the texts between the quotes of the map's lines."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
-    _map_lines_check("map_lines", function, map_line_texts())
+    _map_lines_check("map_lines", function, _map_line_texts())
 
 
 def map_line_errors(function: Any) -> None:
     """``map_lines(text, width, height)`` raises MapFileError with the line of the problem."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
-    _map_lines_check("map_line_errors", function, map_error_texts())
+    _map_lines_check("map_line_errors", function, _map_error_texts())
 
 
 # -- 12 applying a cursor ---------------------------------------------------------------------
@@ -339,7 +348,7 @@ def _map_of(rows: list[str]) -> CursorMap:
     return CursorMap.from_strings(owners, rows)
 
 
-def cursor_picture(
+def _cursor_picture(
     rows: list[str], bits: tuple[int, ...], operator: str, row: int, col: int
 ) -> str:
     """The map with the cursor's centre marked, and the cursor as a 3x3 square of bits.
@@ -347,7 +356,7 @@ def cursor_picture(
     The centre is ``*`` in both, never a letter (``0O0`` for OR reads like three zeros);
     the operator is named in words.
 
-    >>> print(cursor_picture(["000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1))
+    >>> print(_cursor_picture(["000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1))
     map (2 rows; the centre is row 1, column 1, marked *):
       0 0 0
       0 * 0
@@ -370,7 +379,7 @@ def cursor_picture(
     return "\n".join(lines)
 
 
-def cursor_cases() -> list[tuple[str, list[str], tuple[int, ...], str, int, int]]:
+def _cursor_cases() -> list[tuple[str, list[str], tuple[int, ...], str, int, int]]:
     """``(label, rows, bits, operator, row, col)``: chosen cases, then random ones (seeded)."""
     chosen: list[tuple[str, list[str], tuple[int, ...], str, int, int]] = [
         ("OR in the middle", ["000", "000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1),
@@ -401,7 +410,7 @@ def _values_of(cursor_map: CursorMap) -> list[str]:
     return ["".join(_SIGN.get(f.value, ".") for f in row) for row in cursor_map.fields]
 
 
-def expected_rows(
+def _expected_rows(
     rows: list[str], bits: tuple[int, ...], operator: str, row: int, col: int
 ) -> list[str]:
     """The expected rows after the cursor, from :func:`reversi.cursormap.apply_cursor`."""
@@ -420,8 +429,8 @@ def apply_cursor(function: Any) -> None:
     """``apply_cursor(rows, bits, operator, row, col)`` returns the rows after the cursor."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
-        Case(label, (list(rows), bits, op, r, c), expected_rows(rows, bits, op, r, c),
-             picture=cursor_picture(rows, bits, op, r, c))
-        for label, rows, bits, op, r, c in cursor_cases()
+        Case(label, (list(rows), bits, op, r, c), _expected_rows(rows, bits, op, r, c),
+             picture=_cursor_picture(rows, bits, op, r, c))
+        for label, rows, bits, op, r, c in _cursor_cases()
     ]  # fmt: skip
     run("apply_cursor", function, cases, _rows_answer, show=lambda rows: " / ".join(rows))

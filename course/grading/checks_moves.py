@@ -27,6 +27,15 @@ from course.grading.runner import Case, NotAnAnswer, Raises, run
 from course.grading.views import BoardView, position
 from reversi import BLACK, WHITE, Board, Color, Square
 
+__all__ = [
+    "play",
+    "replay",
+    "legal_moves",
+    "must_pass",
+    "game_over",
+    "winner",
+]
+
 # -- 05 playing a move ------------------------------------------------------------------------
 
 

@@ -18,10 +18,17 @@ from reversi import PASS, Board, Color
 from reversi.evaluation import positional
 from reversi.players import GreedyPlayer, PositionalPlayer
 
+__all__ = [
+    "greedy_move",
+    "greedy_games",
+    "positional_score",
+    "positional_move",
+]
+
 _CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 #: (size, seed, ply) of random-game positions that test the greedy rule's fine print.
-GREEDY_POSITIONS = (
+_GREEDY_POSITIONS = (
     (8, 0, 55), (8, 1, 54), (8, 0, 34), (8, 0, 36),  # one corner, fewer flips than another move
     (8, 3, 46), (8, 5, 48), (8, 10, 41), (8, 0, 38), (8, 4, 37), (8, 4, 46),  # two corners
     (8, 10, 55), (8, 143, 54),  # three and four corners
@@ -30,12 +37,12 @@ GREEDY_POSITIONS = (
 )  # fmt: skip
 
 
-def position(size: int, seed: int, ply: int) -> tuple[Board, Color]:
+def _position(size: int, seed: int, ply: int) -> tuple[Board, Color]:
     """The position after ``ply`` plies of the random game ``seed`` on a ``size`` board."""
     return list(random_game(seed, size, stop=ply))[-1]
 
 
-def corners(board: Board) -> list[tuple[str, tuple[int, int]]]:
+def _corners(board: Board) -> list[tuple[str, tuple[int, int]]]:
     """The corners in the greedy player's order of preference: clockwise from the top-left."""
     last = board.size - 1
     return list(zip(_CORNER_NAMES, ((0, 0), (0, last), (last, last), (last, 0)), strict=True))
@@ -45,7 +52,7 @@ def _describe(board: Board, color: Color) -> str:
     moves = board.legal_moves(color)
     if not moves:
         return "no legal move"
-    legal_corners = [f"{name} {board.square(sq)}" for name, sq in corners(board) if sq in moves]
+    legal_corners = [f"{name} {board.square(sq)}" for name, sq in _corners(board) if sq in moves]
     if legal_corners:
         return "corners: " + ", ".join(legal_corners)
     counts = [len(board.flips(m, color)) for m in moves]
@@ -95,8 +102,8 @@ def greedy_move(function: Any) -> None:
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     oracle = GreedyPlayer()
     cases = []
-    for size, seed, ply in GREEDY_POSITIONS:
-        board, color = position(size, seed, ply)
+    for size, seed, ply in _GREEDY_POSITIONS:
+        board, color = _position(size, seed, ply)
         expected = oracle.choose_move(board.copy(), color)
         label = f"{size}x{size} game {seed}, after {ply} moves, {color} ({_describe(board, color)})"
         cases.append(Case(label, (_player_view(board), color), expected, board, (expected,)))

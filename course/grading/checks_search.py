@@ -19,6 +19,16 @@ from reversi import BLACK, PASS, Board, Color, Square
 from reversi.evaluation import evaluate
 from reversi.search import minimax
 
+__all__ = [
+    "NodeCounter",
+    "minimax_value",
+    "minimax_nodes",
+    "best_move",
+    "alphabeta_value",
+    "alphabeta_window",
+    "alphabeta_prunes",
+]
+
 
 class NodeCounter:
     """Counts the positions a search visits: the search calls :meth:`visit` once for each."""
@@ -33,7 +43,7 @@ class NodeCounter:
         return f"NodeCounter(nodes={self.nodes})"
 
 
-def search_positions() -> list[tuple[str, Board, Color, int]]:
+def _search_positions() -> list[tuple[str, Board, Color, int]]:
     """``(label, board, colour to move, depth)`` for the search checks: openings, middle
     games, endings within reach, passes and a finished game."""
     found = [("the start, depth 1", Board(), BLACK, 1), ("the start, depth 3", Board(), BLACK, 3)]
@@ -77,7 +87,7 @@ def minimax_value(function: Any) -> None:
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         _search_case(label, b, c, d, minimax(b, c, d).value)
-        for label, b, c, d in search_positions()
+        for label, b, c, d in _search_positions()
     ]
     run("minimax_value", function, cases, _value)
 
@@ -87,13 +97,13 @@ def minimax_nodes(function: Any) -> None:
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         _search_case(label, b, c, d, minimax(b, c, d).nodes)
-        for label, b, c, d in search_positions()
+        for label, b, c, d in _search_positions()
     ]
     run("minimax_nodes", function, cases, outcome=_counted, show=lambda n: f"{n} positions visited")
 
 
 @dataclass(frozen=True)
-class Judged:
+class _Judged:
     """A move and its minimax value, shown together so that a student who picked an
     equally good move sees that only the tie rule (the first of them) was missed."""
 
@@ -124,10 +134,10 @@ def best_move(function: Any) -> None:
     """
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
-    for label, board, color, depth in search_positions():
+    for label, board, color, depth in _search_positions():
         values = _move_values(board, color, depth)
         first = max(values, key=values.__getitem__) if values else None  # the first of equals
-        best = Judged(values[first], first) if first is not None else PASS
+        best = _Judged(values[first], first) if first is not None else PASS
         cases.append(Case(label, (board, color, depth), best, board, tuple(values)))
 
     def judge(answer: Any, args: tuple[Any, ...]) -> Any:
@@ -139,7 +149,7 @@ def best_move(function: Any) -> None:
         if move not in values:
             raise NotAnAnswer(f"{move} is not a legal move for {color}")
         assert isinstance(move, Square)
-        return Judged(values[move], move)
+        return _Judged(values[move], move)
 
     run("best_move", function, cases, outcome=judge, show=str)
 
@@ -152,7 +162,7 @@ def alphabeta_value(function: Any) -> None:
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         _search_case(label, b, c, d, minimax(b, c, d).value, -math.inf, math.inf)
-        for label, b, c, d in search_positions()
+        for label, b, c, d in _search_positions()
     ]
     run(
         "alphabeta_value",
@@ -167,7 +177,7 @@ def alphabeta_window(function: Any) -> None:
     """With a window (alpha, beta): the exact value inside it, a bound on the right side outside."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
-    for label, board, color, depth in search_positions():
+    for label, board, color, depth in _search_positions():
         value = minimax(board, color, depth).value
         for alpha, beta in (
             (value - 1, value + 1),
@@ -218,13 +228,13 @@ def alphabeta_prunes(function: Any) -> None:
     where alpha-beta on the moves in reading order cuts the tree, fewer than minimax."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
-    for label, board, color, depth in search_positions():
-        tree = Tree(board, color, depth)
+    for label, board, color, depth in _search_positions():
+        tree = _tree(board, color, depth)
         cases.append(_search_case(label, board, color, depth, tree.expected(), -math.inf, math.inf))
 
     def judge(answer: Any, args: tuple[Any, ...]) -> str:
         board, color, depth, _, _, counter = args
-        tree = Tree(board, color, depth)
+        tree = _tree(board, color, depth)
         nodes = _nodes(counter)
         if nodes < tree.proof:
             return (f"{nodes} positions: too few to know the value (at least {tree.proof}; "
@@ -237,7 +247,7 @@ def alphabeta_prunes(function: Any) -> None:
 
     def overall(calls: list[tuple[Any, ...]]) -> str | None:
         visited = sum(_nodes(args[-1]) for args in calls)
-        full = sum(Tree(args[0], args[1], args[2]).full for args in calls)
+        full = sum(_tree(args[0], args[1], args[2]).full for args in calls)
         if calls and visited >= full:
             return f"in all it visited {visited} positions, as many as minimax: it never pruned"
         return None
@@ -245,7 +255,24 @@ def alphabeta_prunes(function: Any) -> None:
     run("alphabeta_prunes", function, cases, outcome=judge, show=str, overall=overall)
 
 
-class Tree:
+#: The trees already walked, by position: a check and its judge ask for each one again.
+_TREES: dict[tuple[int, int, int, Color, int], _Tree] = {}
+
+
+def _tree(board: Board, color: Color, depth: int) -> _Tree:
+    """``_Tree(board, color, depth)``, walked once per position (a few dozen are kept)."""
+    if not isinstance(board, Board):
+        return _Tree(board, color, depth)
+    key = (board.size, board.bits(BLACK), board.bits(BLACK.opponent), color, depth)
+    tree = _TREES.get(key)
+    if tree is None:
+        if len(_TREES) >= 64:
+            _TREES.clear()
+        tree = _TREES[key] = _Tree(board, color, depth)
+    return tree
+
+
+class _Tree:
     """The search tree of a position, as :func:`reversi.search.minimax` walks it.
 
     ``full``: its positions (what minimax visits); ``proof``: the fewest positions that
@@ -253,7 +280,7 @@ class Tree:
     that counts what it visits); ``cuts``: whether alpha-beta, trying moves in reading
     order, looks at fewer positions than minimax.
 
-    >>> tree = Tree(Board(), BLACK, 3)
+    >>> tree = _Tree(Board(), BLACK, 3)
     >>> tree.full, tree.proof < tree.alphabeta < tree.full
     (73, True)
     """

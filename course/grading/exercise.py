@@ -14,6 +14,7 @@ in a student copy): :func:`build` with no seed gives the notebook's own cases on
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +26,66 @@ from course.grading.cases import grade_time
 from course.grading.notebook import ANSWER, CHECK, NotebookError
 from course.grading.runner import Case, Spec, collect
 from course.grading.table import ENTRIES, Entry, Partial
+from reversi.errors import ArgumentError, shown
+from reversi.files import read_bounded
+
+__all__ = [
+    "SEED_FILE",
+    "Part",
+    "Question",
+    "Exercise",
+    "load_seed",
+    "build",
+    "agrees",
+    "load",
+]
 
 SEED_FILE = "grading_seed.txt"
+#: Seeds are whole numbers of at most this many bits (the teacher's is made below 2**62).
+_SEED_BITS = 128
+
+
+def _path(value: object, what: str) -> Path:
+    """``value`` (a path or its text) as a Path, or the kit's error naming ``what``."""
+    if not isinstance(value, str | os.PathLike):
+        raise ArgumentError(f"{what} must be a path, not {shown(value)}")
+    text = os.fspath(value)
+    if not isinstance(text, str) or "\x00" in text:
+        raise ArgumentError(f"{what} {shown(text)} is not a path (text without NUL characters)")
+    return Path(text)
+
+
+def _seed(value: object) -> int | None:
+    if value is not None and (type(value) is not int or value.bit_length() > _SEED_BITS):
+        raise ArgumentError(f"seed must be None or a whole number (of at most {_SEED_BITS} "
+                            f"bits), not {shown(value)}")  # fmt: skip
+    return value
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ArgumentError(f"{what} must be text, not {shown(value)}")
+    return value
+
+
+def _texts(value: object, what: str) -> None:
+    if type(value) is not list or not all(isinstance(item, str) for item in value):
+        raise ArgumentError(f"{what} must be a list of text, not {shown(value)}")
+
+
+def _text_dict(value: object, what: str) -> None:
+    if type(value) is not dict or not all(
+        isinstance(key, str) and isinstance(item, str) for key, item in value.items()
+    ):
+        raise ArgumentError(f"{what} must be a dict of text to text, not {shown(value)}")
+
+
+def _notebook(value: object, what: str = "notebook") -> list[dict[str, Any]]:
+    """The cells of the notebook ``value`` (the dicts among them), or the kit's error."""
+    if not isinstance(value, dict) or not isinstance(value.get("cells"), list):
+        raise ArgumentError(f"{what} must be a notebook (a dict with a list of cells), "
+                            f"not {shown(value)}")  # fmt: skip
+    return [cell for cell in value["cells"] if isinstance(cell, dict)]
 
 
 @dataclass(frozen=True)
@@ -36,6 +95,15 @@ class Part:
     spec: Spec
     arguments: list[list[Any]]
     unseen: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.spec, Spec):
+            raise ArgumentError(f"a part's spec must be a Spec, not {shown(self.spec)}")
+        if type(self.arguments) is not list or not all(type(a) is list for a in self.arguments):
+            raise ArgumentError("a part's arguments must be a list of lists, "
+                                f"not {shown(self.arguments)}")  # fmt: skip
+        if type(self.unseen) is not bool:
+            raise ArgumentError(f"a part's unseen must be True or False, not {shown(self.unseen)}")
 
 
 @dataclass(frozen=True)
@@ -48,6 +116,17 @@ class Question:
     parts: tuple[Part, ...]
     points: int = 1
     partial: Partial = Partial.NONE
+
+    def __post_init__(self) -> None:
+        for name in ("tag", "check", "function"):
+            _text(getattr(self, name), f"a question's {name}")
+        if type(self.parts) is not tuple or not all(isinstance(p, Part) for p in self.parts):
+            raise ArgumentError(f"a question's parts must be a tuple of Part, not {shown(self.parts)}")
+        if type(self.points) is not int or not 0 <= self.points <= 1000:
+            raise ArgumentError("a question's points must be a whole number from 0 to 1000, "
+                                f"not {shown(self.points)}")  # fmt: skip
+        if not isinstance(self.partial, Partial):
+            raise ArgumentError(f"a question's partial must be a Partial, not {shown(self.partial)}")
 
     @property
     def answer_tag(self) -> str:
@@ -70,6 +149,20 @@ class Exercise:
     starters: dict[str, str] = field(default_factory=dict)  # answer tag: the starting code
     solutions: dict[str, str] = field(default_factory=dict)  # answer tag: the teacher's code
 
+    def __post_init__(self) -> None:
+        _text(self.name, "an exercise's name")
+        if not isinstance(self.entry, Entry):
+            raise ArgumentError(f"an exercise's entry must be a table Entry, not {shown(self.entry)}")
+        _texts(self.answers, "an exercise's answers")
+        if type(self.questions) is not list or not all(
+            isinstance(q, Question) for q in self.questions
+        ):
+            raise ArgumentError("an exercise's questions must be a list of Question, "
+                                f"not {shown(self.questions)}")  # fmt: skip
+        _text_dict(self.runtime, "an exercise's runtime")
+        _text_dict(self.starters, "an exercise's starters")
+        _text_dict(self.solutions, "an exercise's solutions")
+
     @property
     def points(self) -> int:
         return sum(question.points for question in self.questions)
@@ -77,13 +170,19 @@ class Exercise:
 
 def load_seed(source_dir: Path, create: bool = True) -> int:
     """The teacher's seed, kept in the teacher's folder (made, once, when missing)."""
-    path = Path(source_dir) / SEED_FILE
-    if not path.exists():
-        if not create:
-            raise NotebookError(f"{path} is missing: the teacher's seed for grade-time cases")
-        path.write_text(f"{secrets.randbelow(2**62)}\n", encoding="utf-8")
-    text = path.read_text(encoding="utf-8").strip()
-    if not text.isdigit():
+    path = _path(source_dir, "source_dir") / SEED_FILE
+    if type(create) is not bool:
+        raise ArgumentError(f"create must be True or False, not {shown(create)}")
+    try:
+        if not path.exists():
+            if not create:
+                raise NotebookError(f"{path} is missing: the teacher's seed for grade-time cases")
+            path.write_text(f"{secrets.randbelow(2**62)}\n", encoding="utf-8")
+        text = read_bounded(path, 100).decode("utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "it is not text"
+        raise NotebookError(f"{path}: cannot read or make the teacher's seed ({reason})") from None
+    if not (text.isascii() and text.isdigit() and len(text) <= 40):
         raise NotebookError(f"{path} must hold a whole number (the seed), not {text[:40]!r}")
     return int(text)
 
@@ -116,6 +215,8 @@ def _part(spec: Spec, shown: Part | None = None) -> Part:
 
 def build(name: str, seed: int | None) -> Exercise:
     """Exercise ``name`` from the table; with ``seed``, its grade-time cases too."""
+    _text(name, "name")
+    _seed(seed)
     entry = ENTRIES.get(name)
     if entry is None:
         raise NotebookError(f"there is no exercise {name!r} (the exercises: {', '.join(ENTRIES)})")
@@ -135,15 +236,19 @@ def build(name: str, seed: int | None) -> Exercise:
 
 def agrees(notebook: nbfile.Notebook, entry: Entry, where: str) -> None:
     """Refuse a notebook whose answer and check cells are not its table entry's."""
-    answers = [t for c in notebook["cells"] if (t := nbfile.tag_with(c, ANSWER))]
-    checked = [t for c in notebook["cells"] if (t := nbfile.tag_with(c, CHECK))]
+    cells = _notebook(notebook)
+    if not isinstance(entry, Entry):
+        raise ArgumentError(f"entry must be an exercise table Entry, not {shown(entry)}")
+    _text(where, "where")
+    answers = [t for c in cells if (t := nbfile.tag_with(c, ANSWER))]
+    checked = [t for c in cells if (t := nbfile.tag_with(c, CHECK))]
     if answers != list(entry.answer_tags):
         raise NotebookError(f"{where}: its answer cells {answers} are not the table's "
                             f"{list(entry.answer_tags)}")  # fmt: skip
     if checked != [q.tag for q in entry.questions]:
         raise NotebookError(f"{where}: its check cells {checked} are not the table's "
                             f"{[q.tag for q in entry.questions]}")  # fmt: skip
-    for cell in notebook["cells"]:
+    for cell in cells:
         tag = nbfile.tag_with(cell, CHECK)
         question = next((q for q in entry.questions if q.tag == tag), None)
         if question and f"checks.{question.check}({question.function})" not in nbfile.source(cell):
@@ -154,7 +259,8 @@ def agrees(notebook: nbfile.Notebook, entry: Entry, where: str) -> None:
 
 def load(path: Path, seed: int | None) -> Exercise:
     """The exercise of the teacher's source notebook ``path`` (checked against the table)."""
-    name = Path(path).stem
+    _seed(seed)
+    name = _path(path, "path").stem
     if name not in ENTRIES:
         raise NotebookError(f"{path}: {name} is not in the exercise table")
     source = nbfile.read(path)

@@ -22,9 +22,43 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from course.grading.runner import Failure, Raised, Raises
+from reversi.errors import ArgumentError, shown
 
 if TYPE_CHECKING:
     from course.grading.checker import CheckResult, Report
+
+__all__ = [
+    "SHOWN_FAILURES",
+    "page_name",
+    "page",
+    "section",
+]
+
+#: The most sections or notes one page takes (a class has far fewer exercises).
+_MAX_PARTS = 100_000
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ArgumentError(f"{what} must be text, not {shown(value)}")
+    return value
+
+
+def _texts(values: object, what: str) -> list[str]:
+    """``values`` (any iterable of text, read at most :data:`_MAX_PARTS` long) as a list."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise ArgumentError(f"{what} must be a list of text, not {shown(values)}")
+    found: list[str] = []
+    try:
+        for value in values:
+            if len(found) == _MAX_PARTS:
+                raise ArgumentError(f"{what} holds more than {_MAX_PARTS} items")
+            found.append(_text(value, f"each of {what}"))
+    except ArgumentError:
+        raise
+    except Exception as error:  # an iterable of the caller's that fails as it is read
+        raise ArgumentError(f"{what} could not be read: {type(error).__name__}: {error}") from None
+    return found
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
@@ -58,6 +92,7 @@ def page_name(student: str) -> str:
     >>> page_name("collide lee")
     'collide_lee~b0328b3541.html'
     """
+    _text(student, "student")
     plain = (
         0 < len(student) <= 64
         and student.isascii()
@@ -75,6 +110,10 @@ def page_name(student: str) -> str:
 
 def page(name: str, sections: Iterable[str], notes: Iterable[str] = (), total: str = "") -> str:
     """The feedback page of the student ``name``: ``sections`` are from :func:`section`."""
+    _text(name, "name")
+    sections = _texts(sections, "sections")
+    notes = _texts(notes, "notes")
+    _text(total, "total")
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>Feedback for {escape(name)}</title><style>{_STYLE}</style></head><body>",
@@ -91,6 +130,11 @@ def page(name: str, sections: Iterable[str], notes: Iterable[str] = (), total: s
 
 def section(report: Report, heading: str = "") -> str:
     """One exercise of a page: each question's result, then its failed cases."""
+    from course.grading.checker import Report
+
+    if not isinstance(report, Report):
+        raise ArgumentError(f"report must be a grading Report, not {shown(report)}")
+    _text(heading, "heading")
     earned = sum(r.earned for r in report.checks)
     points = sum(r.points for r in report.checks)
     parts = [f"<h2>{escape(report.exercise)}: {_number(earned)}/{_number(points)} points</h2>"]
@@ -110,22 +154,22 @@ def section(report: Report, heading: str = "") -> str:
     parts.append("</table>")
     parts += [f'<p class="note">{escape(note)}</p>' for note in report.notes]
     for result in report.checks:
-        shown = [f for f in result.failures if not _unseen(result, f)]
+        visible = [f for f in result.failures if not _unseen(result, f)]
         hidden = [f for f in result.failures if _unseen(result, f)]
-        for failure in shown[:SHOWN_FAILURES]:
+        for failure in visible[:SHOWN_FAILURES]:
             parts.append(_case(result, failure))
-        if len(shown) > SHOWN_FAILURES:
-            parts.append(f'<p class="note">{escape(result.tag)}: {len(shown) - SHOWN_FAILURES} '
+        if len(visible) > SHOWN_FAILURES:
+            parts.append(f'<p class="note">{escape(result.tag)}: {len(visible) - SHOWN_FAILURES} '
                          "more of your notebook's cases failed.</p>")  # fmt: skip
         if hidden:
-            parts.append(f'<p class="note">{escape(result.tag)}: {grade_time_summary(hidden)}</p>')
+            parts.append(f'<p class="note">{escape(result.tag)}: {_grade_time_summary(hidden)}</p>')
     return "\n".join(parts)
 
 
-def grade_time_summary(failures: Sequence[Failure]) -> str:
+def _grade_time_summary(failures: Sequence[Failure]) -> str:
     """How many grade-time cases failed and of which kind, never which ones.
 
-    >>> grade_time_summary([Failure(None, Raised("KeyError")), Failure(None, [1]), Failure(None, [])])
+    >>> _grade_time_summary([Failure(None, Raised("KeyError")), Failure(None, [1]), Failure(None, [])])
     '3 grade-time cases failed (2 wrong answers, 1 raised KeyError); their positions are not shown'
     """
     kinds = Counter(_kind(failure) for failure in failures)
@@ -187,19 +231,19 @@ def _case(result: CheckResult, failure: Failure) -> str:
         parts.append(f"<p>actual:</p><pre>{escape(_shown(show, failure.actual))}</pre>")
     if failure.printed:
         parts.append(f"<p>it printed:</p><pre>{escape(failure.printed[:1000])}</pre>")
-    cause = likely_cause(case.expected, failure)
+    cause = _likely_cause(case.expected, failure)
     if cause:
         parts.append(f'<p class="hint">Likely cause: {escape(cause)}</p>')
     parts.append('<div class="clear"></div></div>')
     return "\n".join(parts)
 
 
-def likely_cause(expected: Any, failure: Failure) -> str:
+def _likely_cause(expected: Any, failure: Failure) -> str:
     """What a failed case most likely means, where the answer shows it ('' if it does not).
 
-    >>> likely_cause((2, 3), Failure(None, (2, 4)))
+    >>> _likely_cause((2, 3), Failure(None, (2, 4)))
     'off by one: the answer is one away from the expected one'
-    >>> likely_cause(5, Failure(None, None, printed="5"))
+    >>> _likely_cause(5, Failure(None, None, printed="5"))
     'it printed the answer instead of returning it'
     """
     if failure.problem.startswith("it changed the board"):

@@ -29,6 +29,7 @@ import datetime
 import hashlib
 import itertools
 import json
+import math
 import os
 import sys
 import tempfile
@@ -50,6 +51,79 @@ from course.grading.handins import GradebookError
 from course.grading.notebook import NotebookError
 from course.grading.overrides import Overrides
 from course.grading.sandbox import Sandbox
+from reversi.callables import guarded_callback, require_callable
+from reversi.errors import ArgumentError, ReversiError, shown
+
+__all__ = [
+    "Grader",
+    "Marked",
+    "Journal",
+    "Outputs",
+    "Choices",
+    "Graded",
+    "grade_folder",
+    "summary_lines",
+    "progress_bar",
+    "collect",
+]
+
+#: The bounds of a grading's settings: seconds per notebook, parallel gradings, seed bits.
+_MAX_TIMEOUT = 86400.0
+_MAX_WORKERS = 256
+_SEED_BITS = 128
+
+
+def _path(value: object, what: str) -> Path:
+    """``value`` (a path or its text) as a Path, or the kit's error naming ``what``."""
+    return Path(nbfile._path_text(value, what))
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ArgumentError(f"{what} must be text, not {shown(value)}")
+    return value
+
+
+def _settings(timeout: object, workers: object, seed: object, isolate: object) -> None:
+    """Refuse a timeout, a number of workers, a seed or an isolate flag a grading cannot take."""
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0 < timeout <= _MAX_TIMEOUT
+    ):
+        raise ArgumentError(
+            f"timeout must be a number of seconds above 0 and at most {_MAX_TIMEOUT:g}, "
+            f"not {shown(timeout)}"
+        )
+    if type(workers) is not int or not 1 <= workers <= _MAX_WORKERS:
+        raise ArgumentError(
+            f"workers must be a whole number from 1 to {_MAX_WORKERS}, not {shown(workers)}"
+        )
+    if seed is not None and (type(seed) is not int or seed.bit_length() > _SEED_BITS):
+        raise ArgumentError(
+            f"seed must be None or a whole number (of at most {_SEED_BITS} bits), not {shown(seed)}"
+        )
+    if type(isolate) is not bool:
+        raise ArgumentError(f"isolate must be True or False, not {shown(isolate)}")
+
+
+def _guarded_progress(progress: object) -> Callable[[int, int, str], None] | None:
+    """``progress`` (or None) checked: callable, and whatever it raises is the kit's error."""
+    if progress is None:
+        return None
+    require_callable(progress, "progress", "taking (done, total, name)")
+
+    def call(done: int, total: int, what: str) -> None:
+        try:
+            progress(done, total, what)  # type: ignore[operator]
+        except ReversiError:
+            raise
+        except Exception as error:  # the caller's function can raise anything
+            raise ArgumentError(
+                f"the progress function raised {type(error).__name__}: {shown(str(error))}"
+            ) from error
+
+    return call
 
 
 class Grader:
@@ -64,6 +138,10 @@ class Grader:
         isolate: bool = True,
         progress: Callable[[int, int, str], None] | None = None,
     ) -> None:
+        source_dir = _path(source_dir, "source_dir")
+        _settings(timeout, workers, seed, isolate)
+        if progress is not None:
+            require_callable(progress, "progress", "taking (done, total, name)")
         self.source_dir = Path(source_dir)
         self.seed = exercise_file.load_seed(self.source_dir) if seed is None else seed
         self.timeout = timeout
@@ -76,6 +154,7 @@ class Grader:
 
     def exercise(self, name: str) -> Exercise:
         """The teacher's exercise ``name``, loaded once (its cases built once)."""
+        _text(name, "the exercise name")
         if name not in self._exercises:
             sources = checker.exercises(self.source_dir)
             if name not in sources:
@@ -85,12 +164,15 @@ class Grader:
 
     def fingerprint(self, name: str) -> str:
         """What a grade of exercise ``name`` depends on besides the notebook (for the journal)."""
+        _text(name, "the exercise name")
         source = self._files.get(f"{name}.ipynb", b"")
         settings = f"{self.seed}:{self.timeout}:{self.sandbox.isolated}:"
         return hashlib.sha256(settings.encode() + source).hexdigest()
 
     def grade_one(self, path: Path, name: str) -> Report:
         """Grade the notebook at ``path`` as exercise ``name`` (loaded first)."""
+        path = _path(path, "path")
+        _text(name, "the exercise name")
         report = checker.grade_notebook(self.exercise(name), path, self.sandbox, self.timeout)
         with self._lock:
             changed = self._restore()
@@ -106,7 +188,22 @@ class Grader:
 
     def grade(self, submissions: Sequence[tuple[Path, str]]) -> list[Report]:
         """One report per ``(path, exercise)``, in the same order."""
-        for name in dict.fromkeys(name for _, name in submissions):
+        if isinstance(submissions, str | bytes) or not isinstance(submissions, Sequence) or not all(
+            isinstance(item, tuple) and len(item) == 2
+            and isinstance(item[0], str | os.PathLike) and isinstance(item[1], str)
+            for item in submissions
+        ):  # fmt: skip
+            raise ArgumentError(
+                f"submissions must be a list of (path, exercise name) pairs, not {shown(submissions)}"
+            )
+        for path, _ in submissions:
+            _path(path, "a submission's path")
+        names = list(dict.fromkeys(name for _, name in submissions))
+        sources = checker.exercises(self.source_dir) if names else {}
+        unknown = [name for name in names if name not in sources and name not in self._exercises]
+        if unknown:
+            raise NotebookError(f"there is no exercise {unknown[0]!r} in {self.source_dir}")
+        for name in names:
             self.exercise(name)
         done = [0]
 
@@ -137,6 +234,12 @@ class Grader:
         return ", ".join(changed)
 
 
+def _is_points(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return abs(value) <= 10**15 if isinstance(value, int) else math.isfinite(value)
+
+
 def _snapshot(folder: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
@@ -160,6 +263,35 @@ class Marked:
     answers: dict[str, str] = field(default_factory=dict)
     section: str = ""  # the exercise's part of the feedback page (HTML)
     isolated: bool = True  # whether the sandbox ran in namespaces of its own
+
+    def __post_init__(self) -> None:
+        for name in ("key", "student", "exercise", "received", "error", "section"):
+            _text(getattr(self, name), f"a marked hand-in's {name}")
+        try:
+            datetime.datetime.fromisoformat(self.received)
+        except ValueError:
+            raise ArgumentError(
+                f"a marked hand-in's received must be an ISO-8601 time, not {shown(self.received)}"
+            ) from None
+        if not isinstance(self.questions, dict) or not all(
+            isinstance(column, str) and type(q) is list and len(q) == 3
+            and isinstance(q[0], bool) and all(_is_points(v) for v in q[1:])
+            for column, q in self.questions.items()
+        ):  # fmt: skip
+            raise ArgumentError(
+                "a marked hand-in's questions must map each column to [passed, earned, points], "
+                f"not {shown(self.questions)}"
+            )
+        if not isinstance(self.answers, dict) or not all(
+            isinstance(tag, str) and isinstance(text, str) for tag, text in self.answers.items()
+        ):
+            raise ArgumentError(
+                f"a marked hand-in's answers must map answer tags to code, not {shown(self.answers)}"
+            )
+        if type(self.isolated) is not bool:
+            raise ArgumentError(
+                f"a marked hand-in's isolated must be True or False, not {shown(self.isolated)}"
+            )
 
     @property
     def earned(self) -> float:
@@ -186,8 +318,18 @@ class Journal:
     VERSION = 1
 
     def __init__(self, path: Path, fresh: bool = False) -> None:
-        self.path = Path(path)
+        path = _path(path, "the journal's path")
+        if type(fresh) is not bool:
+            raise ArgumentError(f"fresh must be True or False, not {shown(fresh)}")
+        self.path = path
         self.entries: dict[str, Marked] = {}
+        try:
+            self._load(fresh)
+        except OSError as error:
+            raise nbfile.WriteError.of(error, self.path) from error
+        self._lock = threading.Lock()
+
+    def _load(self, fresh: bool) -> None:
         if fresh:
             self.path.unlink(missing_ok=True)
         elif self.path.is_file() and not self.path.is_symlink():
@@ -202,7 +344,6 @@ class Journal:
                     file.seek(size - 1)
                     if file.read(1) != b"\n":
                         file.write(b"\n")  # a line cut short by a crash ends here
-        self._lock = threading.Lock()
 
     def _entry(self, line: str) -> Marked | None:
         """The entry on one line, or None for anything malformed (a line cut short...)."""
@@ -228,16 +369,23 @@ class Journal:
         return marked if well_formed else None
 
     def get(self, key: str) -> Marked | None:
-        return self.entries.get(key)
+        """The entry graded under ``key``, or None."""
+        return self.entries.get(_text(key, "key"))
 
     def add(self, marked: Marked) -> None:
+        """Keep ``marked`` and append it to the file, on disk before this returns."""
+        if not isinstance(marked, Marked):
+            raise ArgumentError(f"a journal takes Marked hand-ins, not {shown(marked)}")
         line = json.dumps({"version": self.VERSION, **dataclasses.asdict(marked)})
         with self._lock:
+            try:
+                with open(self.path, "a", encoding="utf-8") as file:
+                    file.write(line + "\n")
+                    file.flush()
+                    os.fsync(file.fileno())
+            except OSError as error:
+                raise nbfile.WriteError.of(error, self.path) from error
             self.entries[marked.key] = marked
-            with open(self.path, "a", encoding="utf-8") as file:
-                file.write(line + "\n")
-                file.flush()
-                os.fsync(file.fileno())
 
 
 @dataclass
@@ -246,6 +394,12 @@ class Outputs:
 
     sheet: Path
     feedback: Path
+
+    def __post_init__(self) -> None:
+        self.sheet = _path(self.sheet, "the sheet's path")
+        self.feedback = _path(self.feedback, "the feedback folder")
+        if not self.sheet.name or self.sheet.name in (".", ".."):
+            raise ArgumentError(f"the sheet's path must name a file, not {shown(str(self.sheet))}")
 
     @property
     def canvas(self) -> Path:
@@ -298,8 +452,24 @@ class Choices:
     overrides: Overrides = field(default_factory=Overrides)
     regrade: bool = False
 
+    def __post_init__(self) -> None:
+        if self.pick not in ("last", "best"):
+            raise ArgumentError(f"pick must be 'last' or 'best', not {shown(self.pick)}")
+        if not isinstance(self.deadlines, dict) or not all(
+            isinstance(name, str) and isinstance(moment, datetime.datetime)
+            for name, moment in self.deadlines.items()
+        ):
+            raise ArgumentError(
+                f"deadlines must map exercise names ('' for every) to times, not {shown(self.deadlines)}"
+            )
+        if not isinstance(self.overrides, Overrides):
+            raise ArgumentError(f"overrides must be Overrides, not {shown(self.overrides)}")
+        if type(self.regrade) is not bool:
+            raise ArgumentError(f"regrade must be True or False, not {shown(self.regrade)}")
+
     def deadline(self, exercise: str) -> datetime.datetime | None:
-        return self.deadlines.get(exercise, self.deadlines.get(""))
+        """The deadline of ``exercise`` (the one for every exercise if it has none), or None."""
+        return self.deadlines.get(_text(exercise, "exercise"), self.deadlines.get(""))
 
 
 @dataclass
@@ -335,6 +505,19 @@ def grade_folder(
     grades only what is left.  A notebook that cannot be graded costs only its student:
     its reason goes to the sheet's ``errors`` column and to ``say`` at once.
     """
+    folder, out, source_dir = (
+        _path(folder, "folder"), _path(out, "out"), _path(source_dir, "source_dir")
+    )
+    if feedback_dir is not None:
+        feedback_dir = _path(feedback_dir, "feedback_dir")
+    _settings(timeout, workers, seed, isolate)
+    progress = _guarded_progress(progress)
+    if choices is not None and not isinstance(choices, Choices):
+        raise ArgumentError(f"choices must be Choices or None, not {shown(choices)}")
+    require_callable(say, "say", "taking a line of text")
+    say = guarded_callback(say, "say")  # type: ignore[assignment]
+    if grader is not None and not isinstance(grader, Grader):
+        raise ArgumentError(f"grader must be a Grader or None, not {shown(grader)}")
     choices = choices or Choices()
     outputs = Outputs(
         Path(out), Path(feedback_dir or Path(out).with_name(Path(out).stem + "-feedback"))
@@ -599,14 +782,19 @@ class _Run:
 
 def _write_text(path: Path, text: str) -> None:
     """Replace the file at ``path`` with ``text`` atomically."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name[:200]}.", dir=path.parent)
+    except OSError as error:
+        raise nbfile.WriteError.of(error, path) from error
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise nbfile.WriteError.of(error, path) from error
         raise
 
 
@@ -614,6 +802,8 @@ def summary_lines(
     rows: Sequence[dict[str, str]], columns: dict[str, dict[str, float]]
 ) -> list[str]:
     """One line per exercise: how many of the students who handed it in passed each question."""
+    sheet.check_columns(columns)
+    sheet.check_rows(rows, columns)
     rates = summary.pass_rates(rows, columns)
     lines = []
     for exercise, questions in columns.items():
@@ -625,6 +815,10 @@ def summary_lines(
 
 def progress_bar(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int, int, str], None]:
     """A progress callback drawing ``[#####.....] 12/40 ann__04_flips.ipynb`` on one line."""
+    if not all(callable(getattr(stream, name, None)) for name in ("write", "flush")):
+        raise ArgumentError(f"stream must be a text stream (with write and flush), not {shown(stream)}")
+    if type(width) is not int or not 1 <= width <= 1000:
+        raise ArgumentError(f"width must be a whole number from 1 to 1000, not {shown(width)}")
 
     def show(done: int, total: int, what: str) -> None:
         filled = width * done // max(1, total)
@@ -641,4 +835,5 @@ def collect(
     folder: Path, source_dir: Path = checker.SOURCE_DIR
 ) -> tuple[list[handins.Submission], list[str]]:
     """The submissions found in ``folder`` (see :mod:`course.grading.handins`), and warnings."""
-    return handins.collect(Path(folder), checker.exercises(source_dir))
+    folder, source_dir = _path(folder, "folder"), _path(source_dir, "source_dir")
+    return handins.collect(folder, checker.exercises(source_dir))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime
 import errno
+import itertools
 import json
 import os
 import re
@@ -36,7 +37,21 @@ from typing import Any
 
 from course.grading import notebook as nbfile
 from course.grading.notebook import NotebookError
-from reversi.errors import ReversiError
+from reversi.errors import ArgumentError, ReversiError, shown
+
+__all__ = [
+    "MAX_NOTEBOOK",
+    "MAX_SIDE_FILE",
+    "MAX_ENTRIES",
+    "STAMP",
+    "UTC",
+    "GradebookError",
+    "HandIn",
+    "Submission",
+    "read_regular",
+    "parse_notebook",
+    "collect",
+]
 
 #: The largest notebook read (a notebook with many pictures in its outputs is a few MB).
 MAX_NOTEBOOK = 20 << 20
@@ -64,6 +79,17 @@ class HandIn:
     name: str
     layout: str  # "store", "nbgrader", "folder" or "flat"
 
+    def __post_init__(self) -> None:
+        for name in ("student", "exercise", "name", "layout"):
+            if not isinstance(getattr(self, name), str):
+                raise ArgumentError(f"a hand-in's {name} must be text, not {shown(getattr(self, name))}")
+        if not isinstance(self.path, Path):
+            raise ArgumentError(f"a hand-in's path must be a Path, not {shown(self.path)}")
+        if not isinstance(self.received, datetime.datetime):
+            raise ArgumentError(
+                f"a hand-in's received time must be a datetime, not {shown(self.received)}"
+            )
+
 
 @dataclass(frozen=True)
 class Submission:
@@ -72,6 +98,21 @@ class Submission:
     student: str
     exercise: str
     history: tuple[HandIn, ...]
+
+    def __post_init__(self) -> None:
+        for name in ("student", "exercise"):
+            if not isinstance(getattr(self, name), str):
+                raise ArgumentError(
+                    f"a submission's {name} must be text, not {shown(getattr(self, name))}"
+                )
+        if (
+            not isinstance(self.history, tuple)
+            or not self.history
+            or not all(isinstance(handin, HandIn) for handin in self.history)
+        ):
+            raise ArgumentError(
+                f"a submission's history must be a non-empty tuple of HandIns, not {shown(self.history)}"
+            )
 
     @property
     def last(self) -> HandIn:
@@ -93,6 +134,11 @@ def read_regular(path: Path, limit: int = MAX_NOTEBOOK) -> bytes:
     Opened without following a symlink and without blocking on a FIFO, then checked
     with ``fstat`` on what was opened, so a file swapped after listing is refused too.
     """
+    _check_path(path, "path")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= _MAX_LIMIT:
+        raise ArgumentError(
+            f"limit must be a whole number of bytes from 0 to {_MAX_LIMIT}, not {shown(limit)}"
+        )
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -106,7 +152,10 @@ def read_regular(path: Path, limit: int = MAX_NOTEBOOK) -> bytes:
         if info.st_size > limit:
             raise GradebookError(f"{path}: {info.st_size} bytes (at most {limit})")
         with os.fdopen(fd, "rb", closefd=False) as file:
-            data = file.read(limit + 1)
+            want = min(limit, info.st_size) + 1  # a read allocates what it is asked for
+            data = file.read(want)
+            if len(data) == want and want <= limit:  # the file grew after fstat
+                data += file.read(limit + 1 - want)
     finally:
         os.close(fd)
     if len(data) > limit:
@@ -116,6 +165,9 @@ def read_regular(path: Path, limit: int = MAX_NOTEBOOK) -> bytes:
 
 def parse_notebook(data: bytes, path: Path) -> nbfile.Notebook:
     """The notebook in ``data``; :class:`NotebookError` for anything else, deep nesting too."""
+    if not isinstance(data, bytes | bytearray):
+        raise ArgumentError(f"data must be the bytes of a notebook file, not {shown(data)}")
+    _check_path(path, "path")
     try:
         notebook = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -131,8 +183,12 @@ def parse_notebook(data: bytes, path: Path) -> nbfile.Notebook:
 
 def collect(folder: Path, known: Iterable[str]) -> tuple[list[Submission], list[str]]:
     """The submissions in ``folder`` (sorted by student, exercise), and what was left out."""
-    folder = Path(folder)
-    known = list(known)
+    folder = _check_path(folder, "folder")
+    if isinstance(known, str | bytes) or not isinstance(known, Iterable):
+        raise ArgumentError(f"known must be a list of exercise names, not {shown(known)}")
+    known = list(itertools.islice(known, _MAX_KNOWN + 1))
+    if len(known) > _MAX_KNOWN or not all(isinstance(name, str) for name in known):
+        raise ArgumentError(f"known must be a list of at most {_MAX_KNOWN} exercise names")
     for inner in ("submitted", "handins"):  # an nbgrader course folder, the class server's data
         if (folder / inner).is_dir() and not (folder / inner).is_symlink():
             folder = folder / inner
@@ -154,6 +210,16 @@ def collect(folder: Path, known: Iterable[str]) -> tuple[list[Submission], list[
                 f"{history[-1].path.relative_to(folder)}"
             )
     return submissions, warnings
+
+
+#: The largest ``limit`` of :func:`read_regular` (a terabyte), and the most exercise names.
+_MAX_LIMIT = 1 << 40
+_MAX_KNOWN = 10_000
+
+
+def _check_path(path: object, what: str) -> Path:
+    """``path`` as a Path if it names a file or folder, else the kit's error."""
+    return Path(nbfile._path_text(path, what))
 
 
 def _notebooks(folder: Path, warnings: list[str]) -> list[Path]:

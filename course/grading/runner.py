@@ -29,6 +29,25 @@ from typing import Any, NoReturn
 
 from course.grading.views import BoardView, board_text, position
 from reversi import Board, square
+from reversi.callables import require_callable
+from reversi.errors import ArgumentError, ReversiError, shown
+
+__all__ = [
+    "SELF_CHECK",
+    "REAL_BOARD",
+    "OFF_BY_ONE",
+    "Case",
+    "Raises",
+    "Raised",
+    "Failure",
+    "NotAnAnswer",
+    "Reply",
+    "Spec",
+    "collect",
+    "run",
+    "call_here",
+    "verdict",
+]
 
 Show = Callable[[Any], str]
 Judge = Callable[[Any, tuple[Any, ...]], Any]
@@ -76,8 +95,20 @@ class Raised:
     line: int | None = field(default=None, compare=False)
     where: str = field(default="", compare=False)  # the student's line that raised it
 
+    def __post_init__(self) -> None:
+        for name in ("kind", "message", "where"):
+            if not isinstance(getattr(self, name), str):
+                raise ArgumentError(f"Raised's {name} must be text, not {shown(getattr(self, name))}")
+        if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
+            raise ArgumentError(f"Raised's names must be a tuple of class names, not {shown(self.names)}")
+        if self.line is not None and type(self.line) is not int:
+            raise ArgumentError(f"Raised's line must be a whole number or None, not {shown(self.line)}")
+
     @classmethod
     def of(cls, error: BaseException) -> Raised:
+        """What ``error`` was: its class's name and names, its message, the student's line."""
+        if not isinstance(error, BaseException):
+            raise ArgumentError(f"Raised.of needs an exception, not {shown(error)}")
         line = getattr(error, "line", None)
         names = tuple(f"{c.__module__}.{c.__qualname__}" for c in type(error).__mro__)
         message = str.__str__(str(error))[:500] if _plain_str(error) else "(unreadable)"
@@ -85,6 +116,9 @@ class Raised:
                    _where(error))  # fmt: skip
 
     def is_a(self, kind: type[BaseException]) -> bool:
+        """Whether the error raised was a ``kind`` (or a subclass of it)."""
+        if not isinstance(kind, type):
+            raise ArgumentError(f"is_a needs an error class, not {shown(kind)}")
         return f"{kind.__module__}.{kind.__qualname__}" in self.names
 
     def __str__(self) -> str:
@@ -133,7 +167,7 @@ class Failure:
     cause: str = ""
 
 
-class NotAnAnswer(ValueError):
+class NotAnAnswer(ReversiError, ValueError):
     """A returned value of the wrong kind (a normaliser raises it with the reason)."""
 
 
@@ -159,6 +193,28 @@ class Spec:
     unchanged: bool = True
     catch: Callable[[Raised], Any] | None = None
     overall: Callable[[list[tuple[Any, ...]]], str | None] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.title, str):
+            raise ArgumentError(f"a check's title must be text, not {shown(self.title)}")
+        _check_cases(self.cases, empty=True)
+        require_callable(self.judge, "judge", "judging an answer")
+        require_callable(self.show, "show", "showing an answer")
+        if self.call is not None and not isinstance(self.call, str):
+            raise ArgumentError(f"call must be text or None, not {shown(self.call)}")
+        if not isinstance(self.unchanged, bool):
+            raise ArgumentError(f"unchanged must be True or False, not {shown(self.unchanged)}")
+        for name in ("catch", "overall"):
+            if getattr(self, name) is not None:
+                require_callable(getattr(self, name), name, "or None")
+
+
+def _check_cases(cases: object, empty: bool) -> None:
+    """Refuse ``cases`` unless they are a list (or tuple) of :class:`Case` (some, unless ``empty``)."""
+    if not isinstance(cases, list | tuple) or not all(isinstance(case, Case) for case in cases):
+        raise ArgumentError(f"cases must be a list of Case, not {shown(cases)}")
+    if not cases and not empty:
+        raise ArgumentError("a self-check needs at least one case")
 
 
 _COLLECTING: contextvars.ContextVar[list[Spec] | None] = contextvars.ContextVar(
@@ -208,6 +264,12 @@ def run(
     calls together (a reason to fail, or None).
     """
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
+    if not isinstance(title, str):
+        raise ArgumentError(f"title must be text, not {shown(title)}")
+    _check_cases(cases, empty=False)
+    require_callable(normalise, "normalise", "turning an answer into plain values")
+    if outcome is not None:
+        require_callable(outcome, "outcome", "judging an answer and the arguments after the call")
     judge = outcome or (lambda answer, args: normalise(answer))
     spec = Spec(title, cases, judge, show, call, unchanged, catch, overall)
     collecting = _COLLECTING.get()
@@ -216,7 +278,7 @@ def run(
         return
     if not callable(function):
         print(f"{title}: 0/{len(cases)} cases passed {SELF_CHECK}")
-        failed(f"{title}: expected a function, got {_short(repr(function))}")
+        _failed(f"{title}: expected a function, got {_short(repr(function))}")
     replies = [call_here(function, case) for case in cases]
     failures = [
         f for case, reply in zip(cases, replies, strict=True) if (f := verdict(spec, case, reply))
@@ -227,13 +289,15 @@ def run(
     reason = overall([reply.args for reply in replies]) if overall else None
     if reason:
         print(f"{title} failed: {reason}")
-        failed(f"{title}: {reason}")
+        _failed(f"{title}: {reason}")
 
 
 def call_here(function: Any, case: Case) -> Reply:
     """Call ``function`` on fresh copies of the case's arguments in this process."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
-    args = tuple(fresh(arg) for arg in case.args)
+    if not isinstance(case, Case) or not isinstance(case.args, tuple):
+        raise ArgumentError(f"call_here needs a Case with a tuple of arguments, not {shown(case)}")
+    args = tuple(_fresh(arg) for arg in case.args)
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
@@ -249,8 +313,11 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
     The reply's arguments are the ones the function saw, after the call; the case's own
     arguments are the originals, never handed to student code.
     """
-    before = [board for arg in case.args if (board := board_of(arg)) is not None]
-    after = [board for arg in reply.args if (board := board_of(arg)) is not None]
+    for value, kind in ((spec, Spec), (case, Case), (reply, Reply)):
+        if not isinstance(value, kind):
+            raise ArgumentError(f"verdict needs a {kind.__name__}, not {shown(value)}")
+    before = [board for arg in case.args if (board := _board_of(arg)) is not None]
+    after = [board for arg in reply.args if (board := _board_of(arg)) is not None]
     changed = len(before) != len(after) or any(a != b for a, b in zip(after, before, strict=False))
     answer, raised = reply.answer, reply.raised
     if raised is not None and spec.catch is not None:
@@ -276,7 +343,7 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
         return Failure(case, None, reply.printed, f"it returned an unusable answer ({error})",
                        cause=_printed_instead(answer, reply.printed))  # fmt: skip
     if actual != case.expected:
-        cause = _printed_instead(answer, reply.printed) or off_by_one(case.expected, actual)
+        cause = _printed_instead(answer, reply.printed) or _off_by_one(case.expected, actual)
         return Failure(case, actual, reply.printed, cause=cause)
     return None
 
@@ -294,12 +361,12 @@ def _printed_instead(answer: Any, printed: str) -> str:
     return ""
 
 
-def off_by_one(expected: Any, actual: Any) -> str:
+def _off_by_one(expected: Any, actual: Any) -> str:
     """The likely cause "off by one" when ``actual`` is ``expected`` shifted by one, else ''.
 
-    >>> off_by_one(12, 13), off_by_one("d3", "d4") != "", off_by_one([(2, 3)], [(3, 3)]) != ""
+    >>> _off_by_one(12, 13), _off_by_one("d3", "d4") != "", _off_by_one([(2, 3)], [(3, 3)]) != ""
     ('off by one: a count or an index one too high', True, True)
-    >>> off_by_one(12, 14), off_by_one("d3", "f3")
+    >>> _off_by_one(12, 14), _off_by_one("d3", "f3")
     ('', '')
     """
     if type(expected) is int and type(actual) is int and abs(expected - actual) == 1:
@@ -345,7 +412,7 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
     if len(failures) == total and all(unwritten):
         reason = "not written yet: the function raises NotImplementedError"
         print(f"{title} is {reason}.")
-        failed(f"{title}: {reason}")
+        _failed(f"{title}: {reason}")
     print(f"First failing case: {case.name}")
     if call:
         print(f"  call:     {call.format(*case.args)}")
@@ -367,7 +434,7 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
         more = f" and {len(others) - 3} more" if len(others) > 3 else ""
         print(f"Also failing: {'; '.join(others[:3])}{more}")
     if case.board is not None:
-        draw(case.board, case.highlight)
+        _draw(case.board, case.highlight)
     elif case.picture is not None:
         print(case.picture)
     if first.problem:
@@ -376,20 +443,20 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
         got = f"but it {first.actual}"
     else:
         got = f"got {show(first.actual)}"
-    failed(
+    _failed(
         f"{title}: {len(failures)} of {total} cases failed; first: {case.name}: "
         f"expected {_short(show(case.expected), 120)}, {_short(got, 160)}"
     )
 
 
-def failed(message: str) -> NoReturn:
+def _failed(message: str) -> NoReturn:
     """Fail the self-check.  Jupyter shows this short frame, not the kit's: the others
     carry ``__tracebackhide__``; the report printed above says which case and why."""
     # The self-check failed: read the report above (the case, expected, actual, your line).
     raise AssertionError(message)
 
 
-def draw(board: Board, highlight: Iterable[Any] = ()) -> None:
+def _draw(board: Board, highlight: Iterable[Any] = ()) -> None:
     """Show ``board`` with ``highlight`` squares marked: a picture in Jupyter, text elsewhere."""
     marked = [board.square(sq) for sq in highlight]
     if _in_ipython():
@@ -407,7 +474,7 @@ def _in_ipython() -> bool:
     return shell is not None and getattr(shell, "get_ipython", lambda: None)() is not None
 
 
-def fresh(arg: Any) -> Any:
+def _fresh(arg: Any) -> Any:
     """A copy of an argument that a function may change (a board, a view, a list)."""
     if isinstance(arg, Board):
         return arg.copy()
@@ -418,7 +485,7 @@ def fresh(arg: Any) -> Any:
     return arg
 
 
-def board_of(arg: Any) -> Board | None:
+def _board_of(arg: Any) -> Board | None:
     """The board in an argument (a Board or a view of one), else None."""
     if isinstance(arg, Board):
         return arg

@@ -37,6 +37,7 @@ machines); each run also writes its few files to a fresh folder.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import select
@@ -50,7 +51,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reversi.errors import ReversiError
+from reversi.errors import ArgumentError, ReversiError, shown
+
+__all__ = [
+    "NOBODY",
+    "INSIDE",
+    "MARKER",
+    "HOW_TO_INSTALL",
+    "IsolationError",
+    "Limits",
+    "Read",
+    "Run",
+    "Sandbox",
+    "exit_reason",
+]
 
 NOBODY = 65534
 INSIDE = "/sandbox"
@@ -95,6 +109,29 @@ class Limits:
     total_bytes: int = 32 << 20
     lines: int = 10_000
 
+    def __post_init__(self) -> None:
+        for name in ("wall", "cpu"):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not (isinstance(value, int) or math.isfinite(value))
+                or not 0 < value <= _MOST_SECONDS
+            ):
+                raise ArgumentError(
+                    f"limits: {name} must be a number of seconds above 0 and at most "
+                    f"{_MOST_SECONDS:g}, not {shown(value)}"
+                )
+        for name in ("memory_mb", "file_mb", "open_files", "processes", "line_bytes",
+                     "total_bytes", "lines"):  # fmt: skip
+            value = getattr(self, name)
+            least = 0 if name == "file_mb" else 1
+            if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= _MOST:
+                raise ArgumentError(
+                    f"limits: {name} must be a whole number from {least} to {_MOST}, "
+                    f"not {shown(value)}"
+                )
+
     def rlimits(self) -> list[tuple[int, int]]:
         """The ``(RLIMIT_*, value)`` pairs set in the run before its code starts."""
         import resource
@@ -109,6 +146,11 @@ class Limits:
         ]
 
 
+#: The largest values :class:`Limits` takes (far beyond any real run, within what the OS takes).
+_MOST_SECONDS = 1e7
+_MOST = 1 << 40
+
+
 @dataclass
 class Read:
     """What :meth:`Run.lines` read, and why it stopped: ``ended``, ``timed out``, ``too much``."""
@@ -121,6 +163,12 @@ class Run:
     """One running sandboxed program; use it as a context manager (it is killed on exit)."""
 
     def __init__(self, process: subprocess.Popen[bytes], folder: str, limits: Limits) -> None:
+        if not isinstance(process, subprocess.Popen):
+            raise ArgumentError(f"a run is made from a started process, not {shown(process)}")
+        if not isinstance(folder, str):
+            raise ArgumentError(f"a run's folder must be a folder name, not {shown(folder)}")
+        if not isinstance(limits, Limits):
+            raise ArgumentError(f"a run's limits must be Limits, not {shown(limits)}")
         self.process, self.limits, self._folder = process, limits, folder
         self.deadline = time.monotonic() + limits.wall
         self._buffer, self._total = b"", 0
@@ -136,6 +184,8 @@ class Run:
     def send(self, data: bytes) -> bool:
         """Write ``data`` to the program's standard input before the deadline; False if the
         program is gone, or does not read it in time (a write never waits past the clock)."""
+        if not isinstance(data, bytes | bytearray):
+            raise ArgumentError(f"send takes bytes, not {shown(data)}")
         assert self.process.stdin is not None
         try:
             fd = self.process.stdin.fileno()
@@ -228,6 +278,8 @@ class Sandbox:
     """Starts isolated runs (see the module's text).  ``isolate=False`` accepts no isolation."""
 
     def __init__(self, isolate: bool = True) -> None:
+        if not isinstance(isolate, bool):
+            raise ArgumentError(f"isolate must be True or False, not {shown(isolate)}")
         self._python, self._binds = _python()
         self._drop = _drop_root()
         self.isolated = isolate
@@ -240,8 +292,16 @@ class Sandbox:
 
     def start(self, files: Mapping[str, str], main: str, limits: Limits = Limits()) -> Run:
         """Start ``python3 -I -S /sandbox/MAIN`` with ``files`` in ``/sandbox`` (read-only)."""
+        if not isinstance(files, Mapping) or not all(
+            isinstance(name, str) and isinstance(text, str) for name, text in files.items()
+        ):
+            raise ArgumentError(f"files must map file names to their text, not {shown(files)}")
         if any(not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", name) for name in files):
-            raise ValueError("sandbox file names are plain names (letters, digits, _ . -)")
+            raise ArgumentError("sandbox file names are plain names (letters, digits, _ . -)")
+        if not isinstance(main, str) or main not in files:
+            raise ArgumentError(f"main must be the name of one of the files, not {shown(main)}")
+        if not isinstance(limits, Limits):
+            raise ArgumentError(f"limits must be Limits, not {shown(limits)}")
         folder = tempfile.mkdtemp(prefix="course-sandbox-")
         os.chmod(folder, 0o755)
         for name, text in files.items():
@@ -334,6 +394,8 @@ def _kill_marked(folder: str) -> None:
 
 def exit_reason(code: int | None) -> str:
     """Why a Python ended, from its exit code, in words."""
+    if code is not None and (isinstance(code, bool) or not isinstance(code, int)):
+        raise ArgumentError(f"an exit code is a whole number or None, not {shown(code)}")
     if code is None:
         return "it did not finish"
     if code > 128 and code - 128 in signal.Signals._value2member_map_:

@@ -7,10 +7,19 @@ no network and no plotting library, and opens from a USB stick.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from course.grading.sheet import Row, number
+from course.grading.sheet import Row, check_columns, check_rows, number
+from reversi.errors import ArgumentError, shown
+
+__all__ = [
+    "BAR_WIDTH",
+    "pass_rates",
+    "histogram",
+    "page",
+]
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
@@ -25,6 +34,8 @@ def pass_rates(
     rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]]
 ) -> dict[str, tuple[int, int, float]]:
     """For each question column: (students who passed it, students who handed it in, mean points)."""
+    check_columns(columns)
+    check_rows(rows, columns)
     rates = {}
     for exercise, questions in columns.items():
         handed = [row for row in rows if row.get(f"{exercise}:handed_in")]
@@ -41,6 +52,14 @@ def histogram(totals: Sequence[float], maximum: float, bins: int = 10) -> list[i
     >>> histogram([0, 1, 4.5, 10], 10, bins=5)
     [2, 0, 1, 0, 1]
     """
+    if isinstance(totals, str | bytes) or not isinstance(totals, Sequence) or not all(
+        _is_number(total) for total in totals
+    ):
+        raise ArgumentError(f"totals must be a list of finite numbers, not {shown(totals)}")
+    if not _is_number(maximum):
+        raise ArgumentError(f"maximum must be a finite number, not {shown(maximum)}")
+    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 1000:
+        raise ArgumentError(f"bins must be a whole number from 1 to 1000, not {shown(bins)}")
     counts = [0] * bins
     for total in totals:
         share = total / maximum if maximum > 0 else 0.0
@@ -50,6 +69,10 @@ def histogram(totals: Sequence[float], maximum: float, bins: int = 10) -> list[i
 
 def page(rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]], title: str) -> str:
     """The summary page as HTML text."""
+    check_columns(columns)
+    check_rows(rows, columns)
+    if not isinstance(title, str):
+        raise ArgumentError(f"title must be text, not {shown(title)}")
     maximum = sum(sum(q.values()) for q in columns.values())
     totals = [float(row["points"]) for row in rows]
     mean = sum(totals) / len(totals) if totals else 0.0
@@ -63,6 +86,12 @@ def page(rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]], title:
         "</body></html>",
     ]  # fmt: skip
     return "\n".join(parts)
+
+
+def _is_number(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return abs(value) <= 10**15 if isinstance(value, int) else math.isfinite(value) and abs(value) <= 1e15
 
 
 def _rates_table(rates: Mapping[str, tuple[int, int, float]]) -> str:

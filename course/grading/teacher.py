@@ -7,7 +7,7 @@ and writes the student copy ``NN_name.ipynb``: the same cells, each solution rep
 stub that raises NotImplementedError, the check cells locked and carrying the teacher's
 outputs.  Nothing else leaves the teacher folder: not the solutions, not the seed of the
 grade-time cases (:mod:`course.grading.exercise`).  A source whose answer and check cells
-disagree with its entry in the exercise table (:mod:`course.grading.table`) is refused.  :func:`outdated` tells whether the
+disagree with its entry in the exercise table (:mod:`course.grading.table`) is refused.  :func:`_outdated` tells whether the
 committed files are what a release would write now.
 """
 
@@ -16,8 +16,9 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import os
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,19 @@ from course.grading.checker import SOURCE_DIR, exercises
 from course.grading.exercise import agrees
 from course.grading.notebook import ANSWER, CHECK, CHECK_MARKER, METADATA_KEY, NotebookError
 from course.grading.table import ENTRIES
+from reversi.errors import ArgumentError, shown
+
+#: _build, _release and _outdated are the command ``python -m course release [--check]``: each
+#: runs every chosen exercise in Jupyter kernels (minutes) and _release writes into exercises/;
+#: tests/course/grading/test_exercise_release.py drives them.
+__all__ = [
+    "EXERCISE_DIR",
+    "KERNELSPEC",
+    "validate",
+    "execute",
+    "student_copy",
+    "differences",
+]
 
 EXERCISE_DIR = SOURCE_DIR.parent
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -47,8 +61,25 @@ class _ThisPython(KernelSpecManager):
         return super().get_kernel_spec(kernel_name)
 
 
+_MAX_WORKERS = 64
+_MAX_TIMEOUT = 86400
+
+
+def _notebook(value: object, what: str) -> None:
+    """Refuse ``value`` unless it is a notebook as nbformat reads it (cells included)."""
+    if (
+        not isinstance(value, nbformat.NotebookNode)
+        or not isinstance(value.get("cells"), list)
+        or not all(isinstance(cell, nbformat.NotebookNode) for cell in value["cells"])
+    ):
+        raise ArgumentError(f"{what} must be a notebook read by nbformat, not {shown(value)}")
+
+
 def validate(source: Any, name: str) -> None:
     """Refuse a source that breaks the conventions of :mod:`course.grading.notebook`."""
+    _notebook(source, "source")
+    if not isinstance(name, str):
+        raise ArgumentError(f"name must be an exercise name, not {shown(name)}")
     seen: set[str] = set()
     for number, cell in enumerate(source.cells, start=1):
         where = f"{name}, cell {number}"
@@ -91,6 +122,18 @@ def execute(
     notebooks: Sequence[Any], cwd: Path = EXERCISE_DIR, timeout: int = 300, workers: int = 2
 ) -> None:
     """Run the notebooks in place (a fresh kernel each, ``workers`` at a time); errors raise."""
+    if isinstance(notebooks, str | bytes) or not isinstance(notebooks, Sequence):
+        raise ArgumentError(f"notebooks must be a list of notebooks, not {shown(notebooks)}")
+    for notebook in notebooks:
+        _notebook(notebook, "each notebook")
+    if not isinstance(cwd, str | os.PathLike) or not isinstance(os.fspath(cwd), str):
+        raise ArgumentError(f"cwd must be a folder, not {shown(cwd)}")
+    if type(timeout) is not int or not 1 <= timeout <= _MAX_TIMEOUT:
+        raise ArgumentError(
+            f"timeout must be a whole number of seconds from 1 to {_MAX_TIMEOUT}, not {shown(timeout)}"
+        )
+    if type(workers) is not int or not 1 <= workers <= _MAX_WORKERS:
+        raise ArgumentError(f"workers must be a whole number from 1 to {_MAX_WORKERS}, not {shown(workers)}")
     asyncio.run(_execute_all(list(notebooks), cwd, timeout, workers))
 
 
@@ -109,6 +152,7 @@ def _normalise(notebook: Any, name: str) -> None:
 
 def student_copy(executed: Any) -> Any:
     """The student's notebook made from an executed source: stubs for solutions, checks locked."""
+    _notebook(executed, "executed")
     student = copy.deepcopy(executed)
     for cell in student.cells:
         if nbfile.tag_with(cell, ANSWER):
@@ -120,7 +164,7 @@ def student_copy(executed: Any) -> Any:
     return student
 
 
-def build(
+def _build(
     source_dir: Path = SOURCE_DIR, names: Sequence[str] | None = None, workers: int = 2
 ) -> dict[str, tuple[Any, Any]]:
     """``{name: (executed source, student copy)}`` for the chosen exercises, nothing written."""
@@ -140,7 +184,7 @@ def build(
     return built
 
 
-def release(
+def _release(
     source_dir: Path = SOURCE_DIR,
     out_dir: Path = EXERCISE_DIR,
     names: Sequence[str] | None = None,
@@ -149,7 +193,7 @@ def release(
 ) -> list[Path]:
     """Write the student copies into ``out_dir`` (and refreshed outputs into the sources)."""
     written = []
-    for name, (source, student) in build(source_dir, names, workers).items():
+    for name, (source, student) in _build(source_dir, names, workers).items():
         Path(out_dir).mkdir(parents=True, exist_ok=True)
         target = Path(out_dir) / f"{name}.ipynb"
         nbformat.write(student, target)
@@ -159,12 +203,12 @@ def release(
     return written
 
 
-def outdated(
+def _outdated(
     source_dir: Path = SOURCE_DIR, out_dir: Path = EXERCISE_DIR, names: Sequence[str] | None = None
 ) -> list[str]:
     """What differs between the committed notebooks and a fresh release (empty: up to date)."""
     problems = []
-    built = build(source_dir, names)
+    built = _build(source_dir, names)
     for name, (source, student) in built.items():
         committed = Path(out_dir) / f"{name}.ipynb"
         if not committed.exists():
@@ -188,6 +232,14 @@ def differences(committed: Path, fresh: dict[str, Any]) -> list[str]:
     Sources, metadata and the check cells' outputs must agree; the outputs of other cells
     (a demo's picture, drawn by another module) are refreshed by a release but not compared.
     """
+    if not isinstance(committed, str | os.PathLike):
+        raise ArgumentError(f"committed must be a notebook file, not {shown(committed)}")
+    if (
+        not isinstance(fresh, Mapping)
+        or not isinstance(fresh.get("cells"), list)
+        or not all(isinstance(cell, Mapping) for cell in fresh["cells"])
+    ):
+        raise ArgumentError(f"fresh must be a notebook as plain JSON data, not {shown(fresh)}")
     old_notebook = nbfile.read(committed)
     if old_notebook.get("metadata") != fresh.get("metadata"):
         return [f"{committed}: the notebook metadata differs"]

@@ -29,6 +29,19 @@ from typing import Any
 from course.grading.notebook import nesting_within
 from course.grading.views import BoardView, discs
 from reversi import BLACK, PASS, WHITE, Board, Color, Square
+from reversi.errors import ArgumentError, shown
+
+__all__ = [
+    "MAX_ITEMS",
+    "MAX_DEPTH",
+    "MAX_TEXT",
+    "MAX_NESTING",
+    "Opaque",
+    "Counter",
+    "dump_argument",
+    "parse",
+    "load_answer",
+]
 
 Json = Any
 MAX_ITEMS = 200_000  # a bigger answer is no answer to any exercise
@@ -109,7 +122,9 @@ def dump_argument(value: Any) -> Json:
         return {"tuple": [dump_argument(item) for item in value]}
     if type(value).__name__ == "NodeCounter":
         return {"counter": 0}
-    raise TypeError(f"a case argument of type {type(value).__name__} cannot be sent")
+    raise ArgumentError(
+        f"a case argument of type {type(value).__name__} cannot be sent: {shown(value)}"
+    )
 
 
 # -- sandbox to grader: what the student's function gave ---------------------------------------
@@ -120,6 +135,11 @@ MAX_NESTING = MAX_DEPTH + 8
 
 def parse(line: bytes, limit: int = MAX_NESTING, size: int = 16 << 20) -> Any:
     """The JSON value of one line from the sandbox; None if it is too big, too deep or not JSON."""
+    if not isinstance(line, bytes | bytearray):
+        raise ArgumentError(f"line must be bytes read from the sandbox, not {shown(line)}")
+    for value, what in ((limit, "limit"), (size, "size")):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ArgumentError(f"{what} must be a whole number from 0 up, not {shown(value)}")
     if len(line) > size or not nesting_within(line, limit):
         return None
     try:
@@ -132,7 +152,7 @@ def load_answer(data: Json) -> Any:
     """Plain values from JSON sent by the sandbox; :class:`Opaque` for anything malformed."""
     try:
         return _load(data)
-    except (TypeError, ValueError, KeyError, IndexError, OverflowError):
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError, RecursionError):
         return Opaque("malformed answer")
 
 

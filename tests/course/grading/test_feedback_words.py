@@ -14,7 +14,7 @@ import re
 import pytest
 
 from course.grading.cases import a_game
-from course.grading.checks_cursormap import cursor_cases, cursor_picture
+from course.grading.checks_cursormap import _cursor_cases, _cursor_picture
 
 SPOKEN = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
           11: "eleven", 12: "twelve", 13: "thirteen", 14: "fourteen", 15: "fifteen",
@@ -55,8 +55,8 @@ def test_no_case_label_says_ply_and_every_article_fits_its_size(built) -> None:
 
 @pytest.mark.parametrize("operator", ["AND", "OR", "XOR"])
 def test_the_cursor_picture_marks_its_centre_with_a_star(operator: str) -> None:
-    for _, rows, bits, _, row, col in cursor_cases():
-        picture = cursor_picture(rows, bits, operator, row, col)
+    for _, rows, bits, _, row, col in _cursor_cases():
+        picture = _cursor_picture(rows, bits, operator, row, col)
         cursor = picture.split("\ncursor")[1].splitlines()
         assert f"(operator {operator};" in cursor[0]
         grid = [line.split() for line in cursor[1:]]

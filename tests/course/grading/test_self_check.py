@@ -24,7 +24,7 @@ def test_a_failing_self_check_shows_the_students_line_and_hides_the_kit() -> Non
     assert "but it raised IndexError: string index out of range" in out, out + run.stderr
     assert "line 3 of your code, in to_notation: return letters[col] + str(row + 1)" in out
     traceback = out[out.index("Traceback") :]
-    assert "skipping hidden" in traceback and "in failed(message)" in traceback
+    assert "skipping hidden" in traceback and "in _failed(message)" in traceback
     for kit in ("checks_board.py", "in run(", "in _report("):
         assert kit not in traceback, traceback
     assert len(traceback.splitlines()) < 16, traceback
