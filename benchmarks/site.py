@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
-from course.site.build import OUT, SiteBuild, site_size  # noqa: E402
+from course.site.build import OUT, _site_size, _SiteBuild  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 PROBE = """
@@ -277,8 +277,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if not (OUT / "jupyter-lite.json").exists():
-        SiteBuild().run()
-    total, compressed = site_size(OUT)
+        _SiteBuild().run()
+    total, compressed = _site_size(OUT)
     print(f"site size: {total / 1e6:.1f} MB, {compressed / 1e6:.1f} MB compressed")
     from playwright.sync_api import sync_playwright
 

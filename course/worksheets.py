@@ -29,6 +29,18 @@ from reversi import BLACK, Board
 from reversi.cursormap import load_sample
 from reversi.errors import ReversiError
 
+#: Its face is the command ``python -m course worksheets`` (tests/course/worksheets drive it);
+#: the functions that read the lessons and write the pages are its inside.
+__all__ = [
+    "CHROMIUM",
+    "NOTEBOOKS",
+    "PDF_SECONDS",
+    "PROMPT",
+    "Material",
+    "Prompt",
+    "WorksheetError",
+]
+
 #: The lessons' folder in a checkout of the kit.
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 #: A prompt in a lesson's text: its kind, its label and the paragraph that follows.
@@ -63,7 +75,7 @@ class Material:
     html: str
 
 
-def prompts(notebook: Path) -> list[Prompt]:
+def _prompts(notebook: Path) -> list[Prompt]:
     """The prompts of a lesson notebook, in order, read from its text cells."""
     try:
         cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
@@ -79,25 +91,25 @@ def prompts(notebook: Path) -> list[Prompt]:
     return found
 
 
-def inline(text: str) -> str:
+def _inline(text: str) -> str:
     """Markdown's ``code`` and **bold** as HTML, everything else escaped."""
     escaped = html.escape(text)
     escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
     return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", escaped)
 
 
-def blank_board(size: int = 8, px: int = 300) -> str:
+def _blank_board(size: int = 8, px: int = 300) -> str:
     """An empty board with its coordinates, to draw discs on."""
     return board_svg(Board.from_text("\n".join([". " * size] * size)), size_px=px)
 
 
-def start_board(size: int = 8, px: int = 300) -> str:
+def _start_board(size: int = 8, px: int = 300) -> str:
     """The start position with Black's legal moves dotted."""
     board = Board(size)
     return board_svg(board, markers=board.legal_moves(BLACK), size_px=px)
 
 
-def truth_tables() -> str:
+def _truth_tables() -> str:
     """AND, OR and XOR with the result columns left empty to fill in."""
     rows = "".join(
         f"<tr><td>{field}</td><td>{bit}</td><td></td><td></td><td></td></tr>"
@@ -108,7 +120,7 @@ def truth_tables() -> str:
     return f'<table class="truth">{head}{rows}</table>'
 
 
-def cursor_bits() -> str:
+def _cursor_bits() -> str:
     """A cursor's 3x3 square with the eight bits numbered clockwise from the top-left."""
     order: list[list[int | str]] = [[0, 1, 2], [7, "OP", 3], [6, 5, 4]]
     rows = "".join(
@@ -119,7 +131,7 @@ def cursor_bits() -> str:
     return f'<table class="cursor">{rows}</table>'
 
 
-def game_tree() -> str:
+def _game_tree() -> str:
     """A small game tree with empty boxes for the values, to fill in by hand."""
     return (
         '<pre class="tree">'
@@ -135,32 +147,32 @@ def game_tree() -> str:
 def _pictures(lesson: str) -> list[Material]:
     """The paper material of one lesson (by its notebook's name)."""
     blank = Material(
-        "A blank board", "Draw the position, then the discs that change.", blank_board()
+        "A blank board", "Draw the position, then the discs that change.", _blank_board()
     )
     by_lesson: dict[str, Callable[[], list[Material]]] = {
         "00_welcome": lambda: [
-            Material("The start", "Circle the squares where Black may play.", start_board()),
+            Material("The start", "Circle the squares where Black may play.", _start_board()),
             blank,
         ],
-        "01_play": lambda: [Material("The start", "Black plays d3: draw White's answers.", start_board()), blank],
+        "01_play": lambda: [Material("The start", "Black plays d3: draw White's answers.", _start_board()), blank],
         "02_rules": lambda: [
-            Material("The Figure 2 grid", "Place the discs one clue at a time, in pencil.", blank_board()),
+            Material("The Figure 2 grid", "Place the discs one clue at a time, in pencil.", _blank_board()),
             blank,
         ],
         "03_rules_passing_and_end": lambda: [
-            Material("A 4 x 4 board", "Play a game with your neighbour; write who must pass.", blank_board(4, 200)),
-            Material("A 6 x 6 board", "The same on a bigger board.", blank_board(6, 250)),
+            Material("A 4 x 4 board", "Play a game with your neighbour; write who must pass.", _blank_board(4, 200)),
+            Material("A 6 x 6 board", "The same on a bigger board.", _blank_board(6, 250)),
         ],
         "04_computer_players": lambda: [
-            Material("A game tree", "Fill in the boxes from the bottom up.", game_tree()),
+            Material("A game tree", "Fill in the boxes from the bottom up.", _game_tree()),
             blank,
         ],
         "04b_game_trees": lambda: [
-            Material("A game tree", "Fill in the boxes from the bottom up.", game_tree()),
+            Material("A game tree", "Fill in the boxes from the bottom up.", _game_tree()),
         ],
         "05_cursormap": lambda: [
-            Material("Truth tables", "Fill in every empty box.", truth_tables()),
-            Material("A cursor's bits", "The list of bits goes clockwise from the top-left.", cursor_bits()),
+            Material("Truth tables", "Fill in every empty box.", _truth_tables()),
+            Material("A cursor's bits", "The list of bits goes clockwise from the top-left.", _cursor_bits()),
             Material("The first map", "Mark the fields a cursor on (1, 1) would change.",
                      cursormap_svg(load_sample("01_first_steps"), pixels=300)),
         ],
@@ -183,7 +195,7 @@ pre.tree { font-size: 12pt; }
 """
 
 
-def page(lesson: str, title: str, found: list[Prompt]) -> str:
+def _page(lesson: str, title: str, found: list[Prompt]) -> str:
     """The worksheet of one lesson as one HTML document."""
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
@@ -194,7 +206,7 @@ def page(lesson: str, title: str, found: list[Prompt]) -> str:
     for prompt in found:
         parts.append(
             f'<div class="prompt"><p><span class="label">{html.escape(prompt.kind)} '
-            f"[{html.escape(prompt.label)}].</span> {inline(prompt.text)}</p>"
+            f"[{html.escape(prompt.label)}].</span> {_inline(prompt.text)}</p>"
             '<div class="lines"></div></div>'
         )
     for material in _pictures(lesson):
@@ -206,7 +218,7 @@ def page(lesson: str, title: str, found: list[Prompt]) -> str:
     return "\n".join(parts)
 
 
-def title_of(notebook: Path) -> str:
+def _title_of(notebook: Path) -> str:
     """The lesson's title: its first heading."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     first = "".join(cells[0].get("source", "")) if cells else ""
@@ -214,22 +226,22 @@ def title_of(notebook: Path) -> str:
     return heading.lstrip("# ").strip() or notebook.stem
 
 
-def lessons(folder: Path) -> list[Path]:
+def _lessons(folder: Path) -> list[Path]:
     """The numbered lesson notebooks of ``folder`` (``00_welcome.ipynb`` ...), in order."""
     return sorted(path for path in folder.glob("*.ipynb") if path.name[:2].isdigit())
 
 
-def write(out: Path, folder: Path = NOTEBOOKS, pdf: bool = True) -> list[Path]:
+def _write(out: Path, folder: Path = NOTEBOOKS, pdf: bool = True) -> list[Path]:
     """Write one worksheet per lesson and an index into ``out``; returns the files written."""
-    found = lessons(folder)
+    found = _lessons(folder)
     if not found:
         raise WorksheetError(f"no lesson notebooks (NN_name.ipynb) in {folder}")
     out.mkdir(parents=True, exist_ok=True)
     written, links = [], []
     for notebook in found:
-        title = title_of(notebook)
+        title = _title_of(notebook)
         target = out / f"{notebook.stem}.html"
-        target.write_text(page(notebook.stem, title, prompts(notebook)), encoding="utf-8")
+        target.write_text(_page(notebook.stem, title, _prompts(notebook)), encoding="utf-8")
         written.append(target)
         links.append(f'<li><a href="{target.name}">{html.escape(title)}</a></li>')
     index = out / "index.html"
@@ -239,18 +251,18 @@ def write(out: Path, folder: Path = NOTEBOOKS, pdf: bool = True) -> list[Path]:
         encoding="utf-8",
     )
     written.append(index)
-    browser = chromium() if pdf else None
+    browser = _chromium() if pdf else None
     if browser:
-        written += [to_pdf(browser, path) for path in written if path != index]
+        written += [_to_pdf(browser, path) for path in written if path != index]
     return written
 
 
-def chromium() -> str | None:
+def _chromium() -> str | None:
     """The path of a Chromium to print PDFs with, or None."""
     return next((found for name in CHROMIUM if (found := shutil.which(name))), None)
 
 
-def to_pdf(browser: str, page_file: Path) -> Path:
+def _to_pdf(browser: str, page_file: Path) -> Path:
     """Print one HTML page to a PDF beside it with headless Chromium."""
     target = page_file.with_suffix(".pdf")
     command = [

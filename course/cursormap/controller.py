@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from course.cursormap.svg import point_at
+from reversi.callables import require_callable
 from reversi.cursormap import (
     PLAYERS,
     CursorGame,
@@ -31,6 +32,13 @@ from reversi.cursormap import (
     parse_map,
     sample_maps,
 )
+
+__all__ = [
+    "KEY_DIRECTIONS",
+    "APPLY_KEYS",
+    "DEFAULT_MAP",
+    "CursorMapController",
+]
 
 KEY_DIRECTIONS = {
     "ArrowUp": Direction.UP,
@@ -68,6 +76,7 @@ class CursorMapController:
 
     def on_change(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every change of the game or of the texts."""
+        require_callable(callback, "callback", "to call after every change")
         self._listeners.append(callback)
 
     def _changed(self, message: str, error: str = "") -> None:

@@ -25,6 +25,20 @@ from dataclasses import dataclass
 from reversi.cursormap import MAX_SIDE, OFFSETS, Cursor, CursorMap, Field, Position, Value
 from reversi.errors import ArgumentError, shown
 
+__all__ = [
+    "MAX_PIXELS",
+    "PALETTE",
+    "OWNER_LETTERS",
+    "CURSOR_FRAME",
+    "Rect",
+    "Text",
+    "Ellipse",
+    "Polygon",
+    "Shape",
+    "Layout",
+    "scene",
+]
+
 #: The widest picture asked for, in pixels.
 MAX_PIXELS = 4096
 
@@ -150,7 +164,7 @@ class Layout:
         return None
 
 
-def field_fill(field: Field) -> str:
+def _field_fill(field: Field) -> str:
     """The colour a field is painted: its owner's colour, strong when ON, pale when OFF."""
     if field.value is Value.EMPTY:
         return EMPTY_FILL
@@ -159,7 +173,7 @@ def field_fill(field: Field) -> str:
     return PALETTE[field.owner.color][field.value]
 
 
-def penguin(cx: float, cy: float, cell: float) -> list[Shape]:
+def _penguin(cx: float, cy: float, cell: float) -> list[Shape]:
     """A small penguin standing on ``(cx, cy)``: body, white belly, eye and beak."""
     return [
         Ellipse(cx, cy + 0.04 * cell, 0.24 * cell, 0.36 * cell, "#1c1c1c"),
@@ -176,13 +190,13 @@ def penguin(cx: float, cy: float, cell: float) -> list[Shape]:
     ]
 
 
-def field_shapes(field: Field, row: int, col: int, layout: Layout) -> list[Shape]:
+def _field_shapes(field: Field, row: int, col: int, layout: Layout) -> list[Shape]:
     """One field: its rectangle (CSS class ``field``), then its value or its penguin."""
     x, y = layout.corner(row, col)
     cx, cy = layout.centre(row, col)
     cell = layout.cell
     css = f"field owner-{field.owner.value} value-{field.value.value}"
-    shapes: list[Shape] = [Rect(x, y, cell, cell, field_fill(field), GRID, 1.0, css)]
+    shapes: list[Shape] = [Rect(x, y, cell, cell, _field_fill(field), GRID, 1.0, css)]
     if field.value.switchable:
         color = "#ffffff" if field.value is Value.ON else "#1b1b1b"
         shapes.append(Text(cx, cy, str(field.value.bit), color, 0.45 * cell, bold=True))
@@ -190,11 +204,11 @@ def field_shapes(field: Field, row: int, col: int, layout: Layout) -> list[Shape
         if letter:
             shapes.append(Text(x + 0.2 * cell, y + cell - 0.2 * cell, letter, color, 0.25 * cell))
     elif field.value is Value.PENGUIN:
-        shapes += penguin(cx, cy, cell)
+        shapes += _penguin(cx, cy, cell)
     return shapes
 
 
-def cursor_shapes(cursor: Cursor, position: tuple[int, int], layout: Layout) -> list[Shape]:
+def _cursor_shapes(cursor: Cursor, position: tuple[int, int], layout: Layout) -> list[Shape]:
     """The 3x3 cursor centred on ``position``: a badge with each bit in the corner of the
     cell it covers (greyed where it hangs off the map), the operator (or ``?``) in the
     centre, and a frame around it all."""
@@ -247,7 +261,7 @@ def scene(
     ]
     for row, fields in enumerate(cursor_map.fields):
         for col, field in enumerate(fields):
-            shapes += field_shapes(field, row, col, layout)
+            shapes += _field_shapes(field, row, col, layout)
     if cursor is not None and position is not None:
-        shapes += cursor_shapes(cursor, position, layout)
+        shapes += _cursor_shapes(cursor, position, layout)
     return shapes

@@ -15,12 +15,20 @@ from course.cursormap.scene import FONT, Ellipse, Layout, Polygon, Rect, Shape, 
 from reversi.cursormap import Cursor, CursorGame, CursorMap, MapFileError, parse_map
 from reversi.errors import ArgumentError, shown
 
+__all__ = [
+    "cursormap_svg",
+    "CursorMapPicture",
+    "point_at",
+    "MapErrorReport",
+    "preview_map",
+]
+
 
 def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def shape_svg(shape: Shape) -> str:
+def _shape_svg(shape: Shape) -> str:
     """One shape as an SVG element."""
     n = _number
     if isinstance(shape, Rect):
@@ -65,7 +73,7 @@ def cursormap_svg(
     title = f"A {cursor_map.width}x{cursor_map.height} cursor map"
     if cursor is not None and position is not None:
         title += f" with the cursor {cursor} at {tuple(position)}"
-    body = "\n".join(shape_svg(s) for s in scene(cursor_map, cursor, position, layout))
+    body = "\n".join(_shape_svg(s) for s in scene(cursor_map, cursor, position, layout))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"'
         f' viewBox="0 0 {width} {height}" role="img">\n'
@@ -84,12 +92,19 @@ class CursorMapPicture:
         cursor: Cursor | None = None,
         position: tuple[int, int] | None = None,
     ) -> None:
+        if not isinstance(cursor_map, CursorMap):
+            raise ArgumentError(f"a picture shows a CursorMap, not {shown(cursor_map)}")
+        if cursor is not None and not isinstance(cursor, Cursor):
+            raise ArgumentError(f"the cursor is a Cursor, not {shown(cursor)}")
         self.map = cursor_map
         self.cursor = cursor
         self.position = position
 
     @classmethod
     def of_game(cls, game: CursorGame) -> CursorMapPicture:
+        """The picture of ``game`` as it stands: its map, its cursor and where it stands."""
+        if not isinstance(game, CursorGame):
+            raise ArgumentError(f"of_game pictures a CursorGame, not {shown(game)}")
         return cls(game.map, game.cursor, game.position)
 
     def _repr_svg_(self) -> str:
@@ -124,6 +139,10 @@ class MapErrorReport:
     """A map text that could not be read: shows the error and points at its place."""
 
     def __init__(self, text: str, error: MapFileError) -> None:
+        if not isinstance(text, str) or not isinstance(error, MapFileError):
+            raise ArgumentError(
+                f"a MapErrorReport takes a map's text and its MapFileError, not {shown(text)}, {shown(error)}"
+            )
         self.text = text
         self.error = error
 

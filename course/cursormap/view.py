@@ -26,6 +26,12 @@ from course.cursormap.svg import cursormap_svg
 from reversi.cursormap import CursorMap, sample_text
 from reversi.errors import ArgumentError, shown
 
+__all__ = [
+    "BUTTONS",
+    "CursorMapWidget",
+    "play_cursormap",
+]
+
 BUTTONS = {  # css suffix: (label, tooltip)
     "up": ("↑", "Move the cursor up (arrow up)"),
     "left": ("←", "Move the cursor left (arrow left)"),
@@ -36,7 +42,7 @@ BUTTONS = {  # css suffix: (label, tooltip)
 }
 
 
-def paint(canvas: Canvas, shapes: list[Shape]) -> None:
+def _paint(canvas: Canvas, shapes: list[Shape]) -> None:
     """Draw ``shapes`` on ``canvas`` in one message."""
     with hold_canvas():
         canvas.clear()
@@ -118,6 +124,11 @@ class CursorMapWidget(w.VBox):
         return guarded
 
     def show_error(self, error: BaseException, where: str) -> None:
+        """Show ``error`` (raised in the callback named ``where``) under the board."""
+        if not isinstance(error, BaseException) or not isinstance(where, str):
+            raise ArgumentError(
+                f"show_error takes an exception and the name of where it happened, not {shown(error)}, {shown(where)}"
+            )
         details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         self.error.value = (
             f"<div style='color:#b00020'><b>Error in {html.escape(where)}:</b> "
@@ -138,7 +149,7 @@ class CursorMapWidget(w.VBox):
     def redraw(self) -> None:
         """Paint the whole board (also what a newly connected view gets)."""
         game = self.controller.game
-        paint(self.canvas, scene(game.map, game.cursor, game.position, self.geometry))
+        _paint(self.canvas, scene(game.map, game.cursor, game.position, self.geometry))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, and beside it an SVG of the map for pages that cannot run it."""

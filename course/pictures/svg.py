@@ -26,6 +26,17 @@ from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.game import Game
 from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Square, SquareLike
 
+__all__ = [
+    "CELL",
+    "MARGIN",
+    "MAX_PIXELS",
+    "COLORS",
+    "board_svg",
+    "game_svg",
+    "BoardPicture",
+    "show",
+]
+
 CELL = 40  # SVG units per square; the picture is scaled to size_px
 MARGIN = 20  # room for the coordinates
 MAX_PIXELS = 10_000  # the widest picture drawn
@@ -188,6 +199,10 @@ class BoardPicture:
     """A board drawn as SVG, displayed as a picture by Jupyter (``_repr_svg_``)."""
 
     def __init__(self, svg: str, text: str) -> None:
+        if not isinstance(svg, str) or not isinstance(text, str):
+            raise ArgumentError(
+                f"a BoardPicture is an SVG text and a plain text, not {shown(svg)}, {shown(text)}"
+            )
         self.svg = svg
         self._text = text
 

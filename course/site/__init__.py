@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from reversi.errors import ReversiError
 
+__all__ = [
+    "SiteError",
+]
+
 
 class SiteError(ReversiError, ValueError):
     """The site cannot be built or served as asked (names the input and the reason)."""

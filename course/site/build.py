@@ -28,8 +28,23 @@ from typing import Any
 
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError
-from course.site.patches import patch_kernel
-from course.site.wheels import STANDINS, build_standin, canonical, read_wheel, sha256
+from course.site.patches import _patch_kernel
+from course.site.wheels import STANDINS, _build_standin, _canonical, _read_wheel, _sha256
+
+#: Its face is the command ``python -m course site build`` (:mod:`course.site.cli`); the build
+#: itself and its helpers are the inside of ``course.site``.
+__all__ = [
+    "REPO",
+    "LESSONS",
+    "EXERCISES",
+    "CACHE",
+    "OUT",
+    "PYODIDE_VERSION",
+    "STAMP_FILE",
+    "TEACHER_NAMES",
+    "PYODIDE_KERNELSPEC",
+    "COMPRESSIBLE",
+]
 
 REPO = Path(__file__).resolve().parents[2]
 LESSONS = REPO / "notebooks"
@@ -71,10 +86,10 @@ TEACHER_NAMES = ("source", "grading_seed.txt")
 Say = Callable[[str], None]
 
 
-def released_notebooks(folder: Path) -> list[Path]:
+def _released_notebooks(folder: Path) -> list[Path]:
     """The notebooks of ``folder`` that a student may see; refuses solutions and teacher files.
 
-    >>> released_notebooks(REPO / "exercises" / "source")  # doctest: +ELLIPSIS
+    >>> _released_notebooks(REPO / "exercises" / "source")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     course.site.SiteError: .../exercises/source is the teacher folder ...
     """
@@ -97,7 +112,7 @@ def released_notebooks(folder: Path) -> list[Path]:
 
 
 @dataclass
-class SiteBuild:
+class _SiteBuild:
     """One build of the site: where things come from, where they go, and what it printed."""
 
     out: Path = OUT
@@ -120,8 +135,8 @@ class SiteBuild:
 
     def run(self) -> Path:
         """Build the site into :attr:`out` and return it."""
-        lessons = released_notebooks(self.lessons)
-        exercises = released_notebooks(self.exercises)
+        lessons = _released_notebooks(self.lessons)
+        exercises = _released_notebooks(self.exercises)
         self._check_out()
         self.cache.mkdir(parents=True, exist_ok=True)
         self._build_tools()
@@ -138,10 +153,10 @@ class SiteBuild:
         self._prepare_lite(lessons, exercises)
         self._lay_out_pyodide(core, lock, pinned, lock_wheels, [kit, *runtime])
         self._jupyter_lite_build()
-        patch_kernel(self.out)  # cross-origin isolation works (plain-http LAN addresses)
-        (self.out / STAMP_FILE).write_text(kit_stamp(self.lessons, self.exercises) + "\n")
-        self.say(size_report(self.out))
-        compress_site(self.out)
+        _patch_kernel(self.out)  # cross-origin isolation works (plain-http LAN addresses)
+        (self.out / STAMP_FILE).write_text(_kit_stamp(self.lessons, self.exercises) + "\n")
+        self.say(_size_report(self.out))
+        _compress_site(self.out)
         return self.out
 
     # -- inputs (cached) ------------------------------------------------------------------
@@ -227,9 +242,9 @@ class SiteBuild:
     def _lock_closure(self, lock: dict[str, Any]) -> list[str]:
         """Lock keys the preloaded packages need (numpy and Pillow excepted: they come apart)."""
         packages = lock["packages"]
-        by_name = {canonical(key): key for key in packages}
+        by_name = {_canonical(key): key for key in packages}
         wanted: list[str] = []
-        todo = [by_name[canonical(n)] for n in PRELOADED if canonical(n) in by_name]
+        todo = [by_name[_canonical(n)] for n in PRELOADED if _canonical(n) in by_name]
         while todo:
             key = todo.pop()
             if key in wanted or key in {s.lock_key for s in STANDINS}:
@@ -240,7 +255,7 @@ class SiteBuild:
                     f"{key} in Pyodide's lock is not pure Python; it must come from Pyodide's distribution"
                 )
             wanted.append(key)
-            todo += [by_name[canonical(d)] for d in entry["depends"]]
+            todo += [by_name[_canonical(d)] for d in entry["depends"]]
         return sorted(wanted)
 
     # -- the lite folder ------------------------------------------------------------------
@@ -250,7 +265,7 @@ class SiteBuild:
         for folder, notebooks in (("lessons", lessons), ("exercises", exercises)):
             (self.lite / "files" / folder).mkdir(parents=True)
             for notebook in notebooks:
-                browser_notebook(notebook, self.lite / "files" / folder / notebook.name)
+                _browser_notebook(notebook, self.lite / "files" / folder / notebook.name)
         config = {
             "LiteBuildConfig": {
                 "contents": ["files"],
@@ -292,37 +307,37 @@ class SiteBuild:
             kept[key] = self._ship(packages[key], wheel, target)
         for standin in STANDINS:
             kept[standin.lock_key] = self._numeric(standin, packages[standin.lock_key], target)
-        names = {canonical(key): key for key in [*packages, *kept]}
+        names = {_canonical(key): key for key in [*packages, *kept]}
         for wheel in extra:
-            info = read_wheel(wheel)
-            key = canonical(info.name)
+            info = _read_wheel(wheel)
+            key = _canonical(info.name)
             entry = {
                 "name": info.name, "version": info.version, "file_name": "", "install_dir": "site",
                 "sha256": "", "package_type": "package", "imports": info.imports,
-                "depends": [names.get(canonical(d), canonical(d)) for d in info.depends],
+                "depends": [names.get(_canonical(d), _canonical(d)) for d in info.depends],
                 "unvendored_tests": False, "shared_library": False,
             }  # fmt: skip
             names[key] = key
             kept[key] = self._ship(entry, wheel, target)
-        keys = {canonical(key): key for key in kept}
+        keys = {_canonical(key): key for key in kept}
         for key, entry in kept.items():
-            missing = [d for d in entry["depends"] if canonical(d) not in keys]
+            missing = [d for d in entry["depends"] if _canonical(d) not in keys]
             if missing:
                 raise SiteError(f"{key} needs {', '.join(missing)}, which the site does not ship")
-            entry["depends"] = [keys[canonical(d)] for d in entry["depends"]]
+            entry["depends"] = [keys[_canonical(d)] for d in entry["depends"]]
         lock["packages"] = kept
         (target / "pyodide-lock.json").write_text(json.dumps(lock))
 
     def _ship(self, entry: dict[str, Any], wheel: Path, target: Path) -> dict[str, Any]:
         shutil.copy2(wheel, target / wheel.name)
-        return {**entry, "file_name": wheel.name, "sha256": sha256(wheel)}
+        return {**entry, "file_name": wheel.name, "sha256": _sha256(wheel)}
 
     def _numeric(self, standin: Any, entry: dict[str, Any], target: Path) -> dict[str, Any]:
         """Pyodide's own numpy or Pillow from the teacher's folder, else the stand-in."""
         if self.pyodide_packages is not None:
             real = Path(self.pyodide_packages) / entry["file_name"]
             if real.is_file():
-                if sha256(real) != entry["sha256"]:
+                if _sha256(real) != entry["sha256"]:
                     raise SiteError(
                         f"{real} is not Pyodide {PYODIDE_VERSION}'s {entry['name']}: its SHA-256 differs from the lock's"
                     )
@@ -330,7 +345,7 @@ class SiteBuild:
                 return dict(entry)
             self.say(f"{entry['file_name']} is not in {self.pyodide_packages}; using the stand-in")
         self.standins.append(standin.name)
-        wheel = build_standin(standin, self.cache)
+        wheel = _build_standin(standin, self.cache)
         return {**self._ship(entry, wheel, target), "depends": []}
 
     def _jupyter_lite_build(self) -> None:
@@ -345,7 +360,7 @@ class SiteBuild:
             "JUPYTER_CONFIG_DIR": str(self.cache / "jupyter-config"),
         }
         self._call([str(self.tools / "jupyter"), "lite", "build"], cwd=self.lite, env=env)
-        where = kernel_settings(self.out).get("pyodideUrl")
+        where = _kernel_settings(self.out).get("pyodideUrl")
         if where != "./static/pyodide/pyodide.mjs":
             raise SiteError(f"the built site would load Pyodide from {where!r}, not from the site")
         if self.standins:
@@ -383,14 +398,14 @@ class SiteBuild:
 PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
 
 
-def browser_notebook(source: Path, target: Path) -> None:
+def _browser_notebook(source: Path, target: Path) -> None:
     """Copy a notebook into the site, naming the browser kernel in its metadata."""
     notebook = json.loads(source.read_text(encoding="utf-8"))
     notebook.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
     target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def kit_stamp(lessons: Path = LESSONS, exercises: Path = EXERCISES) -> str:
+def _kit_stamp(lessons: Path = LESSONS, exercises: Path = EXERCISES) -> str:
     """A short hash of what a site is built from: the kit's code, the notebooks, pyproject.toml.
 
     A site whose :data:`STAMP_FILE` differs was built from another copy of the kit.
@@ -409,16 +424,16 @@ def kit_stamp(lessons: Path = LESSONS, exercises: Path = EXERCISES) -> str:
     return digest.hexdigest()[:16]
 
 
-def built_from_this_kit(site: Path) -> bool:
+def _built_from_this_kit(site: Path) -> bool:
     """Whether the site in ``site`` was built from this checkout as it is now."""
     stamp = Path(site) / STAMP_FILE
-    return stamp.is_file() and stamp.read_text().strip() == kit_stamp()
+    return stamp.is_file() and stamp.read_text().strip() == _kit_stamp()
 
 
 def _find_wheel(folder: Path, name: str, version: str) -> Path | None:
     for wheel in folder.glob("*.whl"):
         parts = wheel.name.split("-")
-        if canonical(parts[0]) == canonical(name) and parts[1] == version:
+        if _canonical(parts[0]) == _canonical(name) and parts[1] == version:
             return wheel
     return None
 
@@ -440,7 +455,7 @@ COMPRESSIBLE = {
 MIN_COMPRESSED = 1024
 
 
-def compress_site(site: Path) -> int:
+def _compress_site(site: Path) -> int:
     """Write ``name.gz`` beside every compressible file of the site that shrinks; returns how many.
 
     The class server sends these to browsers that accept gzip, so thirty students
@@ -461,14 +476,14 @@ def compress_site(site: Path) -> int:
     return written
 
 
-def kernel_settings(site: Path) -> dict[str, Any]:
+def _kernel_settings(site: Path) -> dict[str, Any]:
     """The Pyodide kernel's settings in a built site's jupyter-lite.json."""
     config = json.loads((Path(site) / "jupyter-lite.json").read_text())["jupyter-config-data"]
     settings: dict[str, Any] = config.get("litePluginSettings", {}).get(KERNEL_PLUGIN, {})
     return settings
 
 
-def site_size(folder: Path) -> tuple[int, int]:
+def _site_size(folder: Path) -> tuple[int, int]:
     """The site's size in bytes: all files, and all files gzip-compressed one by one.
 
     The ``.gz`` copies the build writes for the server are not counted.
@@ -482,9 +497,9 @@ def site_size(folder: Path) -> tuple[int, int]:
     return total, compressed
 
 
-def size_report(folder: Path) -> str:
+def _size_report(folder: Path) -> str:
     """One line: where the site is and its size, total and compressed."""
-    total, compressed = site_size(folder)
+    total, compressed = _site_size(folder)
     return (
         f"Built the site in {folder}: {total / 1e6:.1f} MB ({compressed / 1e6:.1f} MB compressed)"
     )

@@ -3,14 +3,34 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from course import arguments
 from course.site import SiteError
+from reversi.errors import ArgumentError, shown
+
+__all__ = [
+    "add_arguments",
+    "run",
+]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``site build [--out DIR] [--pyodide-packages FOLDER]``."""
+    if not isinstance(parser, argparse.ArgumentParser):
+        raise ArgumentError(
+            f"the site flags are added to an argparse.ArgumentParser, not {shown(parser)}"
+        )
+    if parser._subparsers is not None:  # argparse would print an error and exit
+        raise ArgumentError("this parser already has sub-commands: the site flags need a parser of their own")
+    try:
+        _add_arguments(parser)
+    except argparse.ArgumentError as clash:
+        raise ArgumentError(f"cannot add the site flags to this parser: {clash}") from None
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="site_command", required=True)
     build = actions.add_parser("build", help="make the static JupyterLite site of the kit")
     build.add_argument(
@@ -25,10 +45,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the site; prints where it is and its size."""
-    from course.site.build import OUT, SiteBuild
+    if not isinstance(args, argparse.Namespace):
+        raise ArgumentError(f"run takes the parsed flags (an argparse.Namespace), not {shown(args)}")
+    for name in ("out", "pyodide_packages"):
+        value = getattr(args, name, None)
+        if value is not None and not isinstance(value, str | os.PathLike):
+            raise ArgumentError(f"--{name.replace('_', '-')} is a folder, not {shown(value)}")
+    from course.site.build import OUT, _SiteBuild
 
     try:
-        SiteBuild(out=args.out or OUT, pyodide_packages=args.pyodide_packages).run()
+        _SiteBuild(out=args.out or OUT, pyodide_packages=args.pyodide_packages).run()
     except SiteError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -8,7 +8,7 @@ SharedArrayBuffer.  The copy of ``coincident`` bundled in jupyterlite-pyodide-ke
 0.8.6 reads ``Atomics.waitAsync(...).value.then(...)``; when the answer is already there,
 ``Atomics.waitAsync`` returns ``{async: false, value: "not-equal"}`` and the page fails
 with "value.then is not a function", leaving the cell running for ever (seen in Chromium
-on the first rich output of a lesson).  :func:`fix_wait_async` turns such a string into
+on the first rich output of a lesson).  :func:`_fix_wait_async` turns such a string into
 a resolved promise and leaves every promise and thenable as it was (the worker's own
 synchronous path returns a thenable that must stay synchronous).
 
@@ -18,18 +18,18 @@ fills character by character; the kernel, polling every 42 ms, wakes as soon as 
 buffer's first word is not zero, which is after the first two characters, and may read
 the rest before it is written ("Bad control character in string literal in JSON", and
 Pyodide stops for good: about one kernel start in ten on a busy machine).
-:func:`fix_answer_write` writes the characters from the last to the third, then the
+:func:`_fix_answer_write` writes the characters from the last to the third, then the
 first two at once with ``Atomics.store``: the kernel wakes only on a whole answer.
 
 The build pins the kernel's version, so the patterns are known: a bundle that holds the
 pattern and cannot be patched, or a site with none of it, is refused rather than served
 half-working.
 
->>> fix_wait_async('return u(f,o).value.then(()=>1)')
+>>> _fix_wait_async('return u(f,o).value.then(()=>1)')
 ('return (v=>typeof v=="string"?Promise.resolve(v):v)(u(f,o).value).then(()=>1)', 1)
->>> fix_wait_async('nothing here')
+>>> _fix_wait_async('nothing here')
 ('nothing here', 0)
->>> fix_answer_write('for(let t=new P(o.buffer),i=0;i<e.length;i++)t[i]=e.charCodeAt(i)')[1]
+>>> _fix_answer_write('for(let t=new P(o.buffer),i=0;i<e.length;i++)t[i]=e.charCodeAt(i)')[1]
 1
 """
 
@@ -39,6 +39,11 @@ import re
 from pathlib import Path
 
 from course.site import SiteError
+
+#: The fixes are the site build's inside (:func:`_patch_kernel` runs on every build).
+__all__ = [
+    "KERNEL_STATIC",
+]
 
 #: Where the kernel's bundles are in a built site.
 KERNEL_STATIC = Path("extensions/@jupyterlite/pyodide-kernel-extension/static")
@@ -56,17 +61,17 @@ WHOLE_WRITE = (
 )
 
 
-def fix_wait_async(source: str) -> tuple[str, int]:
+def _fix_wait_async(source: str) -> tuple[str, int]:
     """``source`` with every coincident wait made safe, and how many were changed."""
     return WAIT_THEN.subn(SETTLED, source)
 
 
-def fix_answer_write(source: str) -> tuple[str, int]:
+def _fix_answer_write(source: str) -> tuple[str, int]:
     """``source`` with every answer written last-first, its first word atomically; and how many."""
     return ANSWER_WRITE.subn(WHOLE_WRITE, source)
 
 
-def patch_kernel(site: Path) -> int:
+def _patch_kernel(site: Path) -> int:
     """Fix the kernel's bundles in the built ``site`` in place; returns how many waits changed.
 
     Raises :class:`SiteError` when the kernel's bundles are missing, when none holds
@@ -79,8 +84,8 @@ def patch_kernel(site: Path) -> int:
     changed = writes_fixed = 0
     for bundle in bundles:
         source = bundle.read_text(encoding="utf-8")
-        fixed, count = fix_wait_async(source)
-        fixed, writes = fix_answer_write(fixed)
+        fixed, count = _fix_wait_async(source)
+        fixed, writes = _fix_answer_write(fixed)
         writes_fixed += writes
         count += writes
         if ".value.then(" in fixed:

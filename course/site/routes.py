@@ -1,10 +1,10 @@
 """Starlette routes for the browser classroom: the static site and the hand-in endpoint.
 
-:func:`site_routes` gives the routes the class server adds beside its rooms (one port,
+:func:`_site_routes` gives the routes the class server adds beside its rooms (one port,
 one origin, so the browser never blocks the room connection).  The site is served
 with the MIME types a module worker and WebAssembly need, revalidated caching
 (ETag, 304) and gzip taken from the ``.gz`` copies the build writes
-(:func:`course.site.build.compress_site`), so a request costs no compression work.
+(:func:`course.site.build._compress_site`), so a request costs no compression work.
 The kernel reads its files (``/drive``) through the site's service worker, which a
 browser runs only on ``localhost`` or https, or, on a plain-http LAN address, through a
 SharedArrayBuffer, which needs the cross-origin isolation headers every answer carries.
@@ -28,7 +28,14 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
-from course.site.store import MAX_NOTEBOOK, Flood, HandInError, HandInStore
+from course.site.store import MAX_NOTEBOOK, HandInError, _Flood, _HandInStore
+
+#: The routes are the class server's inside (``python -m course serve`` adds them).
+__all__ = [
+    "MIME_TYPES",
+    "ISOLATION",
+    "STABLE",
+]
 
 #: Types that Python's table may lack or get wrong on some systems.
 MIME_TYPES = {
@@ -54,7 +61,7 @@ ISOLATION = {
 STABLE = ("build/", "extensions/")
 
 
-def content_type(path: Path) -> str:
+def _content_type(path: Path) -> str:
     """The Content-Type for a file of the site."""
     known = MIME_TYPES.get(path.suffix.lower())
     if known:
@@ -63,12 +70,12 @@ def content_type(path: Path) -> str:
     return guessed or "application/octet-stream"
 
 
-def cache_control(relative: str) -> str:
+def _cache_control(relative: str) -> str:
     """Revalidate everything (ETag) except hashed bundles, which may be kept ten minutes."""
     return "public, max-age=600" if relative.startswith(STABLE) else "no-cache"
 
 
-class SiteFiles:
+class _SiteFiles:
     """An ASGI app serving the files of a built site (GET and HEAD, nothing outside it)."""
 
     def __init__(self, site: Path) -> None:
@@ -94,13 +101,13 @@ class SiteFiles:
             path = path / "index.html"
             if not path.is_file():
                 return PlainTextResponse(f"Not found: /{relative}", 404, headers=ISOLATION)
-        headers = {**ISOLATION, "Cache-Control": cache_control(relative), "Vary": "Accept-Encoding"}
+        headers = {**ISOLATION, "Cache-Control": _cache_control(relative), "Vary": "Accept-Encoding"}
         served = path
         packed = Path(f"{path}.gz")
         if "gzip" in request.headers.get("accept-encoding", "") and packed.is_file():
             headers["Content-Encoding"] = "gzip"
             served = packed
-        kind = content_type(path)
+        kind = _content_type(path)
         response = FileResponse(
             served, headers=headers, media_type=kind, stat_result=os.stat(served)
         )
@@ -131,12 +138,12 @@ class SiteFiles:
         return resolved if resolved.exists() else None
 
 
-class HandInEndpoint:
+class _HandInEndpoint:
     """``POST /hand-in`` with JSON ``{"student", "exercise", "notebook"}`` -> the receipt, or why not."""
 
-    def __init__(self, store: HandInStore, flood: Flood | None = None) -> None:
+    def __init__(self, store: _HandInStore, flood: _Flood | None = None) -> None:
         self.store = store
-        self.flood = flood or Flood()
+        self.flood = flood or _Flood()
 
     async def handle(self, request: Request) -> Response:
         """Keep the hand-in and answer with its receipt, or answer why it was refused."""
@@ -184,7 +191,7 @@ class HandInEndpoint:
         return fields
 
 
-def known_exercises(site: Path) -> frozenset[str] | None:
+def _known_exercises(site: Path) -> frozenset[str] | None:
     """What a built site takes hand-ins of (None when it has none: then any well-formed name).
 
     Its exercises, and the unit's project notebook (``lessons/project_tournament.ipynb``,
@@ -196,10 +203,10 @@ def known_exercises(site: Path) -> frozenset[str] | None:
     return frozenset(names) or None
 
 
-def site_routes(site: Path, store: HandInStore, flood: Flood | None = None) -> list[BaseRoute]:
+def _site_routes(site: Path, store: _HandInStore, flood: _Flood | None = None) -> list[BaseRoute]:
     """The hand-in endpoint and the site at ``/`` (put them after the server's own routes)."""
-    endpoint = HandInEndpoint(store, flood)
+    endpoint = _HandInEndpoint(store, flood)
     return [
         Route("/hand-in", endpoint.handle, methods=["GET", "POST"]),
-        Mount("/", app=SiteFiles(site)),
+        Mount("/", app=_SiteFiles(site)),
     ]

@@ -1,7 +1,7 @@
 """The browser classroom inside ``python -m course serve``: the site, the hand-ins, the teacher's list.
 
-:func:`prepare` builds the site on first start if it is missing and returns the routes
-the class server adds beside its rooms; :func:`handins_html` is the hand-ins section
+:func:`_prepare` builds the site on first start if it is missing and returns the routes
+the class server adds beside its rooms; :func:`_handins_html` is the hand-ins section
 of the teacher's page (``/teacher/handins?key=KEY``), one row per student and exercise.
 """
 
@@ -18,11 +18,16 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from course.site.routes import ISOLATION, known_exercises, site_routes
-from course.site.store import HandInStore
+from course.site.routes import ISOLATION, _known_exercises, _site_routes
+from course.site.store import _HandInStore
+
+#: :func:`_prepare` is the inside of ``python -m course serve``; it builds the site when missing.
+__all__ = [
+    "Classroom",
+]
 
 
-def handins_html(store: HandInStore) -> str:
+def _handins_html(store: _HandInStore) -> str:
     """The hand-ins section: who handed in which exercise, how often, and when last."""
     rows = store.summary()
     if not rows:
@@ -41,7 +46,7 @@ def handins_html(store: HandInStore) -> str:
     )
 
 
-def handins_section(store: HandInStore) -> Callable[[], dict[str, Any]]:
+def _handins_section(store: _HandInStore) -> Callable[[], dict[str, Any]]:
     """The hand-ins as a section of the teacher's overview (beside the live rooms)."""
 
     def section() -> dict[str, Any]:
@@ -57,7 +62,7 @@ def handins_section(store: HandInStore) -> Callable[[], dict[str, Any]]:
     return section
 
 
-def teacher_route(store: HandInStore) -> Route:
+def _teacher_route(store: _HandInStore) -> Route:
     """``/teacher/handins?key=KEY``: the hand-ins section as a page that refreshes itself."""
 
     async def page(request: Request) -> Response:
@@ -70,7 +75,7 @@ def teacher_route(store: HandInStore) -> Route:
             )
         document = (
             "<!doctype html><meta charset='utf-8'><meta http-equiv='refresh' content='10'>"
-            f"<title>Hand-ins</title>{handins_html(store)}"
+            f"<title>Hand-ins</title>{_handins_html(store)}"
         )
         return HTMLResponse(document, headers=ISOLATION)
 
@@ -85,27 +90,27 @@ class Classroom:
     sections: list[Callable[[], dict[str, Any]]] = field(default_factory=list)
 
 
-def prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Classroom:
+def _prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Classroom:
     """The browser classroom's routes and sections; builds the site first if ``site`` holds none.
 
     A site built from another copy of the kit is served as it is (it may hold Pyodide's
     own numpy, from ``--pyodide-packages``), with a note saying to build it again.
     """
     if not (Path(site) / "jupyter-lite.json").is_file():
-        from course.site.build import SiteBuild
+        from course.site.build import _SiteBuild
 
         say(f"No site in {site} yet: building it (once; a few minutes the first time)")
-        SiteBuild(out=Path(site), say=say).run()
+        _SiteBuild(out=Path(site), say=say).run()
     else:
-        from course.site.build import built_from_this_kit
+        from course.site.build import _built_from_this_kit
 
-        if not built_from_this_kit(Path(site)):
+        if not _built_from_this_kit(Path(site)):
             say(
                 f"Note: the site in {site} was built from another copy of the kit (older lessons "
                 "or code): build it again with  bash scripts/kit python -m course site build"
             )
-    store = HandInStore(Path(data), known_exercises(Path(site)))
+    store = _HandInStore(Path(data), _known_exercises(Path(site)))
     say(f"Browser classroom: {site} at /lab/ ; hand-ins go to {store.root}")
     return Classroom(
-        [teacher_route(store), *site_routes(Path(site), store)], [handins_section(store)]
+        [_teacher_route(store), *_site_routes(Path(site), store)], [_handins_section(store)]
     )

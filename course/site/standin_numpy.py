@@ -12,17 +12,74 @@ that really computes with numpy needs the real one (``--pyodide-packages``).
 from __future__ import annotations
 
 import array as _array
+import itertools as _itertools
+import reprlib as _reprlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+try:  # in the site the kit is installed too: a refusal is then also the kit's own error
+    from reversi.errors import ReversiError as _Base
+except ImportError:  # pragma: no cover - the stand-in's wheel alone
+    _Base = Exception  # type: ignore[misc,assignment]
+
+__all__ = [
+    "IS_STANDIN",
+    "StandInError",
+    "ArrayValueError",
+    "dtype",
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "float32",
+    "float64",
+    "ndarray",
+    "asarray",
+    "array",
+    "require",
+    "ascontiguousarray",
+    "frombuffer",
+    "concatenate",
+    "zeros",
+    "sum",
+]
+
 IS_STANDIN = True
 __version__ = "2.4.6"
+
+#: Most elements an array of the stand-in holds, and most read from an iterator of unknown length.
+_MAX_ITEMS = 1 << 24
+_MAX_STREAMED = 1 << 20
+#: Deepest nesting of lists read (numpy's own limit is 64 dimensions).
+_MAX_DEPTH = 32
+_CODES = ("", "b", "B", "h", "i", "q", "f", "d")
+
+
+class StandInError(_Base, NotImplementedError):
+    """Something only the real numpy can do; the message says so."""
+
+
+class ArrayValueError(_Base, ValueError):
+    """A value no array can be made of (text, a number too large for its type, a bad shape)."""
+
+
+def _shown(value: object) -> str:
+    try:
+        return _reprlib.repr(value)
+    except Exception:  # a value whose repr fails (a huge number) still gets a name
+        return f"<a {type(value).__name__}>"
 
 
 class dtype:  # noqa: N801 - numpy's own spelling
     """An element type, named as numpy names it, stored with an ``array`` typecode."""
 
     def __init__(self, name: str, code: str) -> None:
+        if not isinstance(name, str) or not isinstance(code, str) or code not in _CODES:
+            raise ArrayValueError(
+                f"a dtype is a name and one of the typecodes {_CODES}, not {_shown(name)}, {_shown(code)}"
+            )
         self.name, self.code = name, code
 
     def __eq__(self, other: object) -> bool:
@@ -62,11 +119,30 @@ def _dtype(kind: Any) -> dtype:
         return float64
     if isinstance(kind, str) and kind in _BY_NAME:
         return _BY_NAME[kind]
-    raise NotImplementedError(f"the numpy stand-in has no dtype {kind!r}")
+    raise StandInError(f"the numpy stand-in has no dtype {_shown(kind)}")
 
 
-def _unsupported(what: str) -> NotImplementedError:
-    return NotImplementedError(f"{what} needs the real numpy; this site has the offline stand-in")
+def _unsupported(what: str) -> StandInError:
+    return StandInError(f"{what} needs the real numpy; this site has the offline stand-in")
+
+
+def _shape(shape: Any, what: str) -> tuple[int, ...]:
+    """``shape`` (a whole number or a tuple of them, none negative), checked."""
+    wanted = (shape,) if isinstance(shape, int) else shape
+    if not isinstance(wanted, tuple | list) or len(wanted) > _MAX_DEPTH or not all(
+        isinstance(extent, int) and not isinstance(extent, bool) and extent >= 0 for extent in wanted
+    ):
+        raise ArrayValueError(f"{what} is a tuple of whole numbers from 0 up, not {_shown(shape)}")
+    return tuple(wanted)
+
+
+def _total(shape: tuple[int, ...]) -> int:
+    total = 1
+    for extent in shape:
+        total *= extent
+        if total > _MAX_ITEMS:
+            raise _unsupported(f"an array of shape {_shown(shape)} (more than {_MAX_ITEMS} elements)")
+    return total
 
 
 class ndarray:  # noqa: N801 - numpy's own spelling
@@ -75,8 +151,15 @@ class ndarray:  # noqa: N801 - numpy's own spelling
     def __init__(
         self, data: _array.array[Any], kind: dtype, shape: tuple[int, ...] | None = None
     ) -> None:
+        if not isinstance(data, _array.array) or not isinstance(kind, dtype):
+            raise ArrayValueError(
+                f"an ndarray is made from an array.array and a dtype, not {_shown(data)}, {_shown(kind)}"
+            )
+        shape = shape if shape is not None else (len(data),)
+        if _total(_shape(shape, "an array's shape")) != len(data):
+            raise ArrayValueError(f"{len(data)} elements do not fill the shape {_shown(shape)}")
         self._data, self.dtype = data, kind
-        self.shape = shape if shape is not None else (len(data),)
+        self.shape = tuple(shape)
         self.flags = {"C_CONTIGUOUS": True}
 
     @property
@@ -96,14 +179,11 @@ class ndarray:  # noqa: N801 - numpy's own spelling
     flatten = ravel
 
     def reshape(self, *shape: Any) -> ndarray:
-        wanted = (
-            tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], tuple) else tuple(shape)
+        wanted = _shape(
+            shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape, "a new shape"
         )
-        total = 1
-        for extent in wanted:
-            total *= extent
-        if total != len(self._data):
-            raise ValueError(
+        if _total(wanted) != len(self._data):
+            raise ArrayValueError(
                 f"cannot reshape an array of size {len(self._data)} into shape {wanted}"
             )
         return ndarray(self._data, self.dtype, wanted)
@@ -115,7 +195,7 @@ class ndarray:  # noqa: N801 - numpy's own spelling
         return self._data.tobytes()
 
     def __len__(self) -> int:
-        return self.shape[0]
+        return self.shape[0] if self.shape else 0
 
     def __iter__(self) -> Iterator[Any]:
         if self.ndim != 1:
@@ -136,30 +216,69 @@ class ndarray:  # noqa: N801 - numpy's own spelling
         return f"array({self.tolist()}, dtype={self.dtype.name})  # numpy stand-in"
 
 
-def _flat(values: Any) -> tuple[list[Any], tuple[int, ...]]:
+def _items(values: Any) -> list[Any]:
+    """The elements of ``values`` as a list: a sized collection, or at most
+    :data:`_MAX_STREAMED` from an iterator (a generator may never end)."""
+    if isinstance(values, str):
+        raise ArrayValueError(f"the numpy stand-in holds numbers, not text: {_shown(values)}")
+    try:
+        if hasattr(values, "__len__"):
+            if len(values) > _MAX_ITEMS:
+                raise _unsupported(f"an array of more than {_MAX_ITEMS} elements")
+            return list(values)
+        items = list(_itertools.islice(iter(values), _MAX_STREAMED + 1))
+    except TypeError:
+        raise ArrayValueError(f"an array is made of a list of numbers, not {_shown(values)}") from None
+    if len(items) > _MAX_STREAMED:
+        raise _unsupported(f"an array from an iterator of more than {_MAX_STREAMED} elements")
+    return items
+
+
+def _flat(values: Any, depth: int = 0) -> tuple[list[Any], tuple[int, ...]]:
     if isinstance(values, ndarray):
         return values.tolist(), values.shape
-    items = list(values)
+    if depth > _MAX_DEPTH:
+        raise ArrayValueError(f"lists nested more than {_MAX_DEPTH} deep are not an array")
+    items = _items(values)
     if items and isinstance(items[0], (list, tuple, ndarray)):
-        rows = [_flat(item) for item in items]
+        rows = [_flat(item, depth + 1) for item in items]
         inner = {shape for _, shape in rows}
         if len(inner) != 1:
-            raise ValueError("the rows of an array must all have the same length")
-        return [x for row, _ in rows for x in row], (len(items), *inner.pop())
+            raise ArrayValueError("the rows of an array must all have the same length")
+        flat = [x for row, _ in rows for x in row]
+        if len(flat) > _MAX_ITEMS:
+            raise _unsupported(f"an array of more than {_MAX_ITEMS} elements")
+        return flat, (len(items), *inner.pop())
     return items, (len(items),)
 
 
 def _make(values: Iterable[Any], kind: dtype, shape: tuple[int, ...] | None = None) -> ndarray:
     if not kind.code:
         raise _unsupported(f"storing {kind.name}")
+    convert = float if kind.code in "fd" else int
     items = list(values)
-    if kind.code in "fd":
-        items = [float(x) for x in items]
-    elif kind.code == "B" or kind.code == "b":
-        items = [int(x) for x in items]
-    else:
-        items = [int(x) for x in items]
-    return ndarray(_array.array(kind.code, items), kind, shape)
+    try:
+        data = _array.array(kind.code, [_converted(x, convert) for x in items])
+    except (TypeError, ValueError, ArithmeticError):
+        wrong = next((x for x in items if not _fits(x, kind, convert)), None)
+        raise ArrayValueError(
+            f"{_shown(wrong)} cannot be stored in an array of {kind.name}"
+        ) from None
+    return ndarray(data, kind, shape)
+
+
+def _converted(value: Any, convert: Any) -> Any:
+    if isinstance(value, str | bytes):  # numpy would make an array of text; the stand-in holds numbers
+        raise TypeError
+    return convert(value)
+
+
+def _fits(value: Any, kind: dtype, convert: Any) -> bool:
+    try:
+        _array.array(kind.code, [_converted(value, convert)])
+    except (TypeError, ValueError, ArithmeticError):
+        return False
+    return True
 
 
 def _guess(items: list[Any]) -> dtype:
@@ -170,12 +289,10 @@ def asarray(values: Any, dtype: Any = None) -> ndarray:
     """``values`` (a list, nested lists or an array) as an array."""
     if isinstance(values, ndarray) and dtype is None:
         return values
+    kind = _dtype(dtype) if dtype is not None else None
     items, shape = _flat(values)
-    kind = (
-        _dtype(dtype)
-        if dtype is not None
-        else (values.dtype if isinstance(values, ndarray) else _guess(items))
-    )
+    if kind is None:
+        kind = values.dtype if isinstance(values, ndarray) else _guess(items)
     return _make(items, kind, shape)
 
 
@@ -202,27 +319,45 @@ def ascontiguousarray(values: Any, dtype: Any = None) -> ndarray:
 def frombuffer(buffer: bytes | bytearray | memoryview, dtype: Any = float64) -> ndarray:
     """The bytes of ``buffer`` read as numbers of ``dtype``."""
     kind = _dtype(dtype)
+    if not kind.code:
+        raise _unsupported(f"reading {kind.name}")
+    try:
+        raw = bytes(memoryview(buffer))  # never bytes(n), which makes n zero bytes
+    except TypeError:
+        raise ArrayValueError(f"frombuffer reads bytes, not {_shown(buffer)}") from None
     data = _array.array(kind.code)
-    data.frombytes(bytes(buffer))
+    if len(raw) % data.itemsize:
+        raise ArrayValueError(
+            f"{len(raw)} bytes are not a whole number of {kind.name} elements ({data.itemsize} bytes each)"
+        )
+    data.frombytes(raw)
     return ndarray(data, kind)
 
 
 def concatenate(arrays: Iterable[Any], axis: int = 0) -> ndarray:
     """One flat array of the arrays one after another."""
-    parts = [asarray(part) for part in arrays]
+    parts = [asarray(part) for part in _items(arrays)]
+    if not parts:
+        raise ArrayValueError("concatenate needs at least one array")
     if axis != 0 or any(part.ndim != 1 for part in parts):
         raise _unsupported("concatenating along another axis")
     kind = float64 if any(part.dtype.code in "fd" for part in parts) else parts[0].dtype
-    return _make([x for part in parts for x in part.tolist()], kind)
+    flat = [x for part in parts for x in part.tolist()]
+    if len(flat) > _MAX_ITEMS:
+        raise _unsupported(f"an array of more than {_MAX_ITEMS} elements")
+    return _make(flat, kind)
 
 
 def zeros(shape: Any, dtype: Any = float64) -> ndarray:
     """An array of zeros of ``shape``."""
-    wanted = (shape,) if isinstance(shape, int) else tuple(shape)
-    total = 1
-    for extent in wanted:
-        total *= extent
-    return _make([0] * total, _dtype(dtype), wanted)
+    wanted = _shape(shape, "the shape of zeros")
+    total = _total(wanted)
+    kind = _dtype(dtype)
+    if not kind.code:
+        raise _unsupported(f"storing {kind.name}")
+    data = _array.array(kind.code)
+    data.frombytes(bytes(total * data.itemsize))
+    return ndarray(data, kind, wanted)
 
 
 def sum(values: Any) -> Any:  # noqa: A001 - numpy's own name

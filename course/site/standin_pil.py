@@ -8,11 +8,29 @@ from __future__ import annotations
 
 from typing import Any
 
+try:  # in the site the kit is installed too: the refusal is then also the kit's own error
+    from reversi.errors import ReversiError as _Base
+except ImportError:  # pragma: no cover - the stand-in's wheel alone
+    _Base = Exception  # type: ignore[misc,assignment]
+
+__all__ = [
+    "IS_STANDIN",
+    "StandInError",
+    "Image",
+    "open",
+    "fromarray",
+    "new",
+]
+
 IS_STANDIN = True
 
 
+class StandInError(_Base, NotImplementedError):
+    """What only the real Pillow can do; the message says so."""
+
+
 def _refuse(*_args: Any, **_kwargs: Any) -> Any:
-    raise NotImplementedError("images need the real Pillow; this site has the offline stand-in")
+    raise StandInError("images need the real Pillow; this site has the offline stand-in")
 
 
 open = _refuse  # noqa: A001 - Pillow's own name

@@ -10,7 +10,7 @@ letters, digits, ``-`` and ``_``), ``<stamp>`` the UTC time ``YYYYMMDDTHHMMSS.ff
 The store checks everything before it writes anything: the names, the size, that the
 file is a notebook, the student's count and byte limits.  It never writes outside its
 folder (every path is made from checked names and checked again), and it keeps no
-state but the files, so it survives a restart.  A :class:`Flood` guard limits how
+state but the files, so it survives a restart.  A :class:`_Flood` guard limits how
 often one address may hand in.  Every refusal is a :class:`HandInError` whose message
 is written for the student.
 """
@@ -31,6 +31,21 @@ from pathlib import Path
 from typing import Any
 
 from course.site import SiteError
+from reversi.errors import shown
+
+#: The store and the flood guard are the class server's inside (:mod:`course.site.routes`).
+__all__ = [
+    "MAX_NOTEBOOK",
+    "MAX_PER_STUDENT",
+    "MAX_BYTES_PER_STUDENT",
+    "MAX_NAME",
+    "EXERCISE_NAME",
+    "HandInError",
+    "student_folder",
+    "exercise_name",
+    "check_notebook",
+    "Receipt",
+]
 
 #: Largest notebook taken (bytes).
 MAX_NOTEBOOK = 2_000_000
@@ -89,6 +104,10 @@ def exercise_name(name: object, known: frozenset[str] | None = None) -> str:
     >>> exercise_name("project_tournament")
     'project_tournament'
     """
+    if known is not None and not (
+        isinstance(known, set | frozenset) and all(isinstance(item, str) for item in known)
+    ):
+        raise SiteError(f"the known exercises are a set of names, not {shown(known)}")
     text = _check_text(name, "exercise name")
     if not EXERCISE_NAME.fullmatch(text):
         raise HandInError(
@@ -103,13 +122,15 @@ def exercise_name(name: object, known: frozenset[str] | None = None) -> str:
 
 def check_notebook(data: bytes) -> dict[str, Any]:
     """The notebook in ``data``, or a refusal saying why it is not one."""
+    if not isinstance(data, bytes | bytearray):
+        raise HandInError(f"a notebook is handed in as bytes, not {shown(data)}")
     if len(data) > MAX_NOTEBOOK:
         raise HandInError(
             f"the notebook is {len(data)} bytes; at most {MAX_NOTEBOOK} are taken", 413
         )
     try:
         notebook = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise HandInError("that is not a notebook: it is not JSON text") from None
     if (
         not isinstance(notebook, dict)
@@ -120,7 +141,7 @@ def check_notebook(data: bytes) -> dict[str, Any]:
     return notebook
 
 
-def utc_stamp(moment: datetime) -> str:
+def _utc_stamp(moment: datetime) -> str:
     """``YYYYMMDDTHHMMSS.ffffffZ`` for a UTC time."""
     return moment.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
 
@@ -139,7 +160,7 @@ class Receipt:
         return dict(self.__dict__)
 
 
-class HandInStore:
+class _HandInStore:
     """The hand-ins under ``DATA/handins``; ``clock`` returns the current UTC time."""
 
     def __init__(
@@ -173,7 +194,7 @@ class HandInStore:
         target.mkdir(parents=True, exist_ok=True)
         moment = self.clock()
         while True:
-            stamp = utc_stamp(moment)
+            stamp = _utc_stamp(moment)
             try:
                 descriptor = os.open(
                     target / f"{stamp}.ipynb", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644
@@ -234,7 +255,7 @@ class HandInStore:
         return [rows[key] for key in sorted(rows)]
 
 
-class Flood:
+class _Flood:
     """At most ``limit`` hand-ins from one address in ``window`` seconds (``clock``: monotonic s)."""
 
     def __init__(

@@ -14,11 +14,17 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+#: The wheel writer and reader are the site build's inside.
+__all__ = [
+    "HERE",
+    "STANDINS",
+]
+
 HERE = Path(__file__).resolve().parent
 
 
 @dataclass(frozen=True)
-class StandIn:
+class _StandIn:
     """A minimal module packaged under the name and version of a Pyodide package."""
 
     lock_key: str  # the key in pyodide-lock.json
@@ -33,8 +39,8 @@ class StandIn:
 
 
 STANDINS = (
-    StandIn("numpy", "numpy", "2.4.6", HERE / "standin_numpy.py", "numpy/__init__.py"),
-    StandIn("pillow", "Pillow", "12.2.0", HERE / "standin_pil.py", "PIL/Image.py"),
+    _StandIn("numpy", "numpy", "2.4.6", HERE / "standin_numpy.py", "numpy/__init__.py"),
+    _StandIn("pillow", "Pillow", "12.2.0", HERE / "standin_pil.py", "PIL/Image.py"),
 )
 
 
@@ -43,7 +49,7 @@ def _record_hash(data: bytes) -> str:
     return f"sha256={digest}"
 
 
-def write_wheel(
+def _write_wheel(
     folder: Path, name: str, version: str, files: dict[str, bytes], summary: str
 ) -> Path:
     """A pure-Python wheel holding ``files`` (path in the wheel -> bytes), written into ``folder``."""
@@ -66,7 +72,7 @@ def write_wheel(
     return target
 
 
-def build_standin(standin: StandIn, folder: Path) -> Path:
+def _build_standin(standin: _StandIn, folder: Path) -> Path:
     """The stand-in's wheel; its summary and its module both say it is a stand-in."""
     files = {standin.target: standin.source.read_bytes()}
     if standin.target.startswith("PIL/"):
@@ -74,21 +80,21 @@ def build_standin(standin: StandIn, folder: Path) -> Path:
             b'"""A STAND-IN for Pillow: NOT the real Pillow."""\nIS_STANDIN = True\n'
         )
     summary = f"offline stand-in, NOT the real {standin.name}: only what ipycanvas needs to load"
-    return write_wheel(folder, standin.name, standin.version, files, summary)
+    return _write_wheel(folder, standin.name, standin.version, files, summary)
 
 
-def sha256(path: Path) -> str:
+def _sha256(path: Path) -> str:
     """The hex SHA-256 of a file, as pyodide-lock.json records it."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def canonical(name: str) -> str:
+def _canonical(name: str) -> str:
     """A package name normalised as PEP 503 says (``prompt_toolkit`` -> ``prompt-toolkit``)."""
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
 @dataclass(frozen=True)
-class WheelInfo:
+class _WheelInfo:
     """What a lock entry needs from a wheel: its name, version, imports and dependencies."""
 
     name: str
@@ -97,7 +103,7 @@ class WheelInfo:
     depends: list[str]
 
 
-def read_wheel(path: Path) -> WheelInfo:
+def _read_wheel(path: Path) -> _WheelInfo:
     """The name, version, top-level imports and plain (no extra, no marker) dependencies of a wheel."""
     with zipfile.ZipFile(path) as wheel:
         names = wheel.namelist()
@@ -117,4 +123,4 @@ def read_wheel(path: Path) -> WheelInfo:
         if match:
             depends.append(match.group(1))
     imports = [top for top in tops if top.isidentifier() and not top.endswith(".data")]
-    return WheelInfo(str(meta["Name"]), str(meta["Version"]), imports, depends)
+    return _WheelInfo(str(meta["Name"]), str(meta["Version"]), imports, depends)

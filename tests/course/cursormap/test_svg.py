@@ -92,3 +92,14 @@ def test_preview_points_at_the_mistake():
 
 def test_point_at_is_silent_for_errors_without_a_place():
     assert point_at("width=4;", MapFileError("the file does not exist")) == ""
+
+
+def test_a_picture_refuses_what_is_not_a_map_or_a_game() -> None:
+    from reversi.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="CursorMap"):
+        CursorMapPicture("width=4;")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="CursorGame"):
+        CursorMapPicture.of_game(load_sample("01_first_steps"))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="MapFileError"):
+        MapErrorReport("width=4;", ValueError("no"))  # type: ignore[arg-type]

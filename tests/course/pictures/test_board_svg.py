@@ -116,3 +116,12 @@ def test_the_last_move_frame_stays_on_the_last_disc_after_a_pass():
     assert len(frame) == 1
     x, y = float(frame[0].get("x")), float(frame[0].get("y"))
     assert (x, y) == (20 + 2 * 40 + 2, 20 + 0 * 40 + 2)  # c1: column c, row 1
+
+
+def test_a_board_picture_is_made_of_two_texts() -> None:
+    from course.pictures.svg import BoardPicture
+    from reversi.errors import ArgumentError
+
+    assert str(BoardPicture("<svg/>", "board")) == "board"
+    with pytest.raises(ArgumentError, match="BoardPicture"):
+        BoardPicture("<svg/>", Board())  # type: ignore[arg-type]

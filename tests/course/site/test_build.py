@@ -15,35 +15,36 @@ from course.site.build import (
     EXERCISES,
     LESSONS,
     PYODIDE_KERNELSPEC,
-    SiteBuild,
-    browser_notebook,
-    compress_site,
-    released_notebooks,
-    site_size,
+    _browser_notebook,
+    _compress_site,
+    _released_notebooks,
+    _site_size,
+    _SiteBuild,
 )
-from course.site.wheels import STANDINS, build_standin, canonical, read_wheel
+from course.site.wheels import STANDINS, _build_standin, _canonical, _read_wheel
+from reversi.errors import ArgumentError, ReversiError
 
 
 def test_the_released_exercises_and_the_lessons_hold_no_solution() -> None:
-    assert [p.stem for p in released_notebooks(EXERCISES)] == sorted(
+    assert [p.stem for p in _released_notebooks(EXERCISES)] == sorted(
         p.stem for p in EXERCISES.glob("*.ipynb")
     )
-    assert released_notebooks(LESSONS)
+    assert _released_notebooks(LESSONS)
 
 
 def test_the_teacher_folder_and_a_notebook_with_a_solution_are_refused(tmp_path: Path) -> None:
     with pytest.raises(SiteError, match="teacher folder"):
-        released_notebooks(EXERCISES / "source")
+        _released_notebooks(EXERCISES / "source")
     (tmp_path / "seeded").mkdir()
     (tmp_path / "seeded" / "grading_seed.txt").write_text("1")
     with pytest.raises(SiteError, match="teacher folder"):
-        released_notebooks(tmp_path / "seeded")
+        _released_notebooks(tmp_path / "seeded")
     (tmp_path / "leaky").mkdir()
     (tmp_path / "leaky" / "04_flips.ipynb").write_text(
         '{"cells": [{"source": "### BEGIN SOLUTION"}]}'
     )
     with pytest.raises(SiteError, match="contains a solution"):
-        released_notebooks(tmp_path / "leaky")
+        _released_notebooks(tmp_path / "leaky")
 
 
 def test_a_build_refuses_a_solution_and_a_non_site_output_before_any_work(tmp_path: Path) -> None:
@@ -51,7 +52,7 @@ def test_a_build_refuses_a_solution_and_a_non_site_output_before_any_work(tmp_pa
     (tmp_path / "leaky").mkdir()
     (tmp_path / "leaky" / "x.ipynb").write_text("### BEGIN SOLUTION")
     with pytest.raises(SiteError, match="contains a solution"):
-        SiteBuild(
+        _SiteBuild(
             out=tmp_path / "out",
             cache=tmp_path / "cache",
             exercises=tmp_path / "leaky",
@@ -60,14 +61,14 @@ def test_a_build_refuses_a_solution_and_a_non_site_output_before_any_work(tmp_pa
     (tmp_path / "home").mkdir()
     (tmp_path / "home" / "thesis.txt").write_text("precious")
     with pytest.raises(SiteError, match="holds no site"):
-        SiteBuild(out=tmp_path / "home", cache=tmp_path / "cache", say=said.append).run()
+        _SiteBuild(out=tmp_path / "home", cache=tmp_path / "cache", say=said.append).run()
     assert (tmp_path / "home" / "thesis.txt").read_text() == "precious"
     assert not (tmp_path / "cache").exists() and said == []
 
 
 @pytest.mark.parametrize("standin", STANDINS, ids=lambda s: s.name)
 def test_the_stand_in_wheels_say_what_they_are(tmp_path: Path, standin) -> None:
-    wheel = build_standin(standin, tmp_path)
+    wheel = _build_standin(standin, tmp_path)
     assert wheel.name == standin.file_name
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
@@ -77,9 +78,9 @@ def test_the_stand_in_wheels_say_what_they_are(tmp_path: Path, standin) -> None:
     assert "Summary: offline stand-in, NOT the real" in meta
     assert "IS_STANDIN = True" in module and "STAND-IN" in module
     assert all(name in record for name in names)
-    info = read_wheel(wheel)
-    assert (canonical(info.name), info.version, info.depends) == (
-        canonical(standin.name),
+    info = _read_wheel(wheel)
+    assert (_canonical(info.name), info.version, info.depends) == (
+        _canonical(standin.name),
         standin.version,
         [],
     )
@@ -110,9 +111,9 @@ def test_compressed_copies_and_the_size_report(tmp_path: Path) -> None:
     (tmp_path / "a.js").write_text("x = 1;\n" * 1000)
     (tmp_path / "b.whl").write_bytes(b"PK" * 1000)
     (tmp_path / "tiny.json").write_text("{}")
-    assert compress_site(tmp_path) == 1
+    assert _compress_site(tmp_path) == 1
     assert gzip.decompress((tmp_path / "a.js.gz").read_bytes()) == (tmp_path / "a.js").read_bytes()
-    total, compressed = site_size(tmp_path)
+    total, compressed = _site_size(tmp_path)
     assert total == 7000 + 2000 + 2 and compressed < total
 
 
@@ -124,7 +125,7 @@ def test_lock_closure_takes_the_pure_python_packages_the_kernel_preloads() -> No
         "jedi": {"name": "jedi", "file_name": "j-1-py3-none-any.whl", "depends": ["numpy"]},
         "numpy": {"name": "numpy", "file_name": "numpy-1-cp314-wasm32.whl", "depends": []},
     }}  # fmt: skip
-    assert SiteBuild()._lock_closure(lock) == ["ipython", "jedi", "micropip", "prompt-toolkit"]
+    assert _SiteBuild()._lock_closure(lock) == ["ipython", "jedi", "micropip", "prompt-toolkit"]
     lock["packages"]["jedi"]["depends"] = ["scipy"]
     lock["packages"]["scipy"] = {
         "name": "scipy",
@@ -132,7 +133,7 @@ def test_lock_closure_takes_the_pure_python_packages_the_kernel_preloads() -> No
         "depends": [],
     }
     with pytest.raises(SiteError, match="scipy .* not pure Python"):
-        SiteBuild()._lock_closure(lock)
+        _SiteBuild()._lock_closure(lock)
     json.dumps(lock)
 
 
@@ -160,7 +161,61 @@ def test_a_notebook_in_the_site_names_the_browser_kernel_and_keeps_its_cells(
 ) -> None:
     source = LESSONS / "00_welcome.ipynb"
     target = tmp_path / "00_welcome.ipynb"
-    browser_notebook(source, target)
+    _browser_notebook(source, target)
     before, after = json.loads(source.read_text()), json.loads(target.read_text())
     assert after["metadata"]["kernelspec"] == PYODIDE_KERNELSPEC
     assert after["cells"] == before["cells"] and after["nbformat"] == 4
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: standin_numpy.asarray(["1", "2"]),  # text: the stand-in holds numbers
+        lambda: standin_numpy.asarray(lambda: None),  # not a list at all
+        lambda: standin_numpy.asarray([10**31]),  # too large for int64
+        lambda: standin_numpy.asarray([float("nan")], dtype="int64"),
+        lambda: standin_numpy.asarray([[1, 2], [3]]),  # ragged rows
+        lambda: standin_numpy.zeros(-1),
+        lambda: standin_numpy.zeros(1.5),
+        lambda: standin_numpy.frombuffer(10**9),  # type: ignore[arg-type]  # bytes(n): a gigabyte
+        lambda: standin_numpy.frombuffer(b"abc", dtype="int32"),  # not whole elements
+        lambda: standin_numpy.concatenate([]),
+        lambda: standin_numpy.asarray([1, 2]).reshape(3),
+        lambda: standin_numpy.ndarray([1, 2], standin_numpy.int64),  # type: ignore[arg-type]
+    ],
+)
+def test_the_numpy_stand_in_refuses_what_is_not_an_array_with_the_kits_error(call) -> None:
+    with pytest.raises(standin_numpy.ArrayValueError) as refused:
+        call()
+    assert isinstance(refused.value, ReversiError) and isinstance(refused.value, ValueError)
+
+
+def test_the_stand_ins_say_what_needs_the_real_package() -> None:
+    import itertools
+
+    from course.site import standin_pil
+
+    with pytest.raises(standin_numpy.StandInError, match="real numpy"):
+        standin_numpy.zeros(10**9)  # more than a stand-in array holds
+    with pytest.raises(standin_numpy.StandInError, match="real numpy"):
+        standin_numpy.asarray(itertools.count())  # an iterator that never ends
+    with pytest.raises(NotImplementedError, match="real Pillow"):
+        standin_pil.open("pawn.png")
+    assert issubclass(standin_pil.StandInError, ReversiError)
+
+
+def test_the_site_command_refuses_what_is_not_its_parser_or_its_flags() -> None:
+    import argparse
+
+    from course.site import cli
+
+    with pytest.raises(ArgumentError, match="ArgumentParser"):
+        cli.add_arguments(None)  # type: ignore[arg-type]
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    with pytest.raises(ArgumentError, match="sub-commands"):
+        cli.add_arguments(parser)  # argparse itself would print and exit
+    with pytest.raises(ArgumentError, match="Namespace"):
+        cli.run({"out": "site"})  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="--out"):
+        cli.run(argparse.Namespace(out=3, pyodide_packages=None))

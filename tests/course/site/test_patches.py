@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from course.site import SiteError
-from course.site.patches import KERNEL_STATIC, fix_answer_write, fix_wait_async, patch_kernel
+from course.site.patches import KERNEL_STATIC, _fix_answer_write, _fix_wait_async, _patch_kernel
 
 #: The two forms seen in jupyterlite-pyodide-kernel 0.8.6 (page chunk and worker), cut short.
 PAGE = "return L&&u&&(c=1),A(u,s).value.then(()=>{let e=s[1];return A(u,s).value.then(()=>t(e))})"
@@ -27,10 +27,10 @@ def site_with(tmp_path: Path, **bundles: str) -> Path:
 
 
 def test_every_wait_is_settled_and_nothing_else_changes() -> None:
-    fixed, count = fix_wait_async(PAGE)
+    fixed, count = _fix_wait_async(PAGE)
     assert count == 2 and ".value.then(" not in fixed
     assert fixed.startswith("return L&&u&&(c=1),(v=>typeof v")
-    assert fix_wait_async("x.value.y(1)") == ("x.value.y(1)", 0)
+    assert _fix_wait_async("x.value.y(1)") == ("x.value.y(1)", 0)
 
 
 NODE_CHECK = """
@@ -57,7 +57,7 @@ def test_in_node_the_settled_wait_goes_on_where_the_original_throws() -> None:
     original = fixed = NODE_CHECK
     for mark, call in calls.items():
         original = original.replace(mark, call)
-        fixed = fixed.replace(mark, fix_wait_async(call)[0])
+        fixed = fixed.replace(mark, _fix_wait_async(call)[0])
     broken = subprocess.run(["node", "-e", original], capture_output=True, text=True, timeout=30)
     assert broken.returncode != 0 and "value.then is not a function" in broken.stderr
     done = subprocess.run(["node", "-e", fixed], capture_output=True, text=True, timeout=30)
@@ -79,18 +79,18 @@ console.log(JSON.stringify(out));
 
 def test_in_node_the_answer_is_written_whole_first_word_last() -> None:
     """The reordered write leaves the same text in the buffer as the original, for any length."""
-    for source in (WRITE, fix_answer_write(WRITE)[0]):
+    for source in (WRITE, _fix_answer_write(WRITE)[0]):
         script = WRITE_CHECK.replace("WRITE", source.replace("Pe", "Uint16Array"))
         done = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=30)
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout) == ["", "{", "[1]", '{"a": "é\u2603 and more"}', "x" * 1001]
-    fixed = fix_answer_write(WRITE)[0]
+    fixed = _fix_answer_write(WRITE)[0]
     assert fixed.endswith("Atomics.store(o,0,(e.charCodeAt(0)|0)|(e.charCodeAt(1)|0)<<16)")
 
 
 def test_a_site_is_patched_in_place_and_its_stale_gzip_copies_dropped(tmp_path: Path) -> None:
     site = site_with(tmp_path, page=PAGE + WRITE, worker=WORKER + WRITE, other="let x = 1;")
-    assert patch_kernel(site) == 5
+    assert _patch_kernel(site) == 5
     static = site / KERNEL_STATIC
     for name in ("page", "worker"):
         assert ".value.then(" not in (static / f"{name}.js").read_text()
@@ -101,15 +101,15 @@ def test_a_site_is_patched_in_place_and_its_stale_gzip_copies_dropped(tmp_path: 
 
 def test_a_site_without_the_kernels_bundles_or_the_wait_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SiteError, match="no kernel bundles"):
-        patch_kernel(tmp_path)
+        _patch_kernel(tmp_path)
     with pytest.raises(SiteError, match="no coincident wait"):
-        patch_kernel(site_with(tmp_path / "a", other="let x = 1;"))
+        _patch_kernel(site_with(tmp_path / "a", other="let x = 1;"))
     with pytest.raises(SiteError, match="no coincident answer write"):
-        patch_kernel(site_with(tmp_path / "b", page=PAGE))
+        _patch_kernel(site_with(tmp_path / "b", page=PAGE))
 
 
 def test_a_wait_in_an_unknown_form_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
     site = site_with(tmp_path, odd="A(u, s).value.then(()=>1)")
     with pytest.raises(SiteError, match="odd.js: a coincident wait in a form"):
-        patch_kernel(site)
+        _patch_kernel(site)
     assert (site / KERNEL_STATIC / "odd.js").read_text() == "A(u, s).value.then(()=>1)"

@@ -11,9 +11,9 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from course.contest import handins as contest_handins
-from course.site.build import COMPRESSIBLE, compress_site
-from course.site.routes import ISOLATION, MIME_TYPES, content_type, known_exercises, site_routes
-from course.site.store import Flood, HandInStore
+from course.site.build import COMPRESSIBLE, _compress_site
+from course.site.routes import ISOLATION, MIME_TYPES, _content_type, _known_exercises, _site_routes
+from course.site.store import _Flood, _HandInStore
 
 NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 FILES = {
@@ -37,14 +37,14 @@ def site(tmp_path: Path) -> Path:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_bytes(data)
     (tmp_path / "secret.txt").write_text("teacher only")
-    compress_site(root)
+    _compress_site(root)
     return root
 
 
 @pytest.fixture
 def client(site: Path, tmp_path: Path) -> TestClient:
-    store = HandInStore(tmp_path / "data", known_exercises(site))
-    app = Starlette(routes=site_routes(site, store, Flood(limit=5, window=60)))
+    store = _HandInStore(tmp_path / "data", _known_exercises(site))
+    app = Starlette(routes=_site_routes(site, store, _Flood(limit=5, window=60)))
     return TestClient(app)
 
 
@@ -56,7 +56,7 @@ def test_every_file_of_the_site_is_served_whole_with_its_type_and_headers(
             answer = client.get("/" + name, headers={"Accept-Encoding": encoding})
             assert answer.status_code == 200, name
             assert answer.content == data, name  # httpx undoes the gzip
-            assert answer.headers["content-type"].split(";")[0] == content_type(Path(name)), name
+            assert answer.headers["content-type"].split(";")[0] == _content_type(Path(name)), name
             for header, value in ISOLATION.items():
                 assert answer.headers[header] == value
             assert "etag" in answer.headers and "cache-control" in answer.headers

@@ -52,24 +52,24 @@ def test_each_lesson_has_a_page_with_every_prompt_and_a_picture(pages, notebook)
 
 def test_the_papers_each_lesson_needs():
     figure2 = (NOTEBOOKS / "02_rules.ipynb").stem
-    sheet = worksheets.page(figure2, "t", [])
+    sheet = worksheets._page(figure2, "t", [])
     assert "Figure 2 grid" in sheet and sheet.count('class="disc ') == 0 and "<svg" in sheet
-    cursor = worksheets.page("05_cursormap", "t", [])
+    cursor = worksheets._page("05_cursormap", "t", [])
     assert cursor.count("<td></td>") == 12  # AND, OR, XOR for four rows, to fill in
     assert "bits[7]" in cursor and 'class="field ' in cursor
 
 
 def test_a_prompt_keeps_its_words_escaped():
-    found = worksheets.inline("a <b> `x < y` **bold**")
+    found = worksheets._inline("a <b> `x < y` **bold**")
     assert found == "a &lt;b&gt; <code>x &lt; y</code> <b>bold</b>"
 
 
 def test_chromium_prints_a_pdf(tmp_path):
-    assert worksheets.chromium(), "Chromium is needed (scripts/test installs it)"
+    assert worksheets._chromium(), "Chromium is needed (scripts/test installs it)"
     folder = tmp_path / "lessons"
     folder.mkdir()
     shutil.copy(NOTEBOOKS / "05_cursormap.ipynb", folder)
-    written = worksheets.write(tmp_path / "out", folder, pdf=True)
+    written = worksheets._write(tmp_path / "out", folder, pdf=True)
     pdf = tmp_path / "out" / "05_cursormap.pdf"
     assert pdf in written
     data = pdf.read_bytes()
