@@ -17,6 +17,7 @@ the object it was called on.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import importlib
 import inspect
@@ -93,6 +94,15 @@ HOSTILE = st.one_of(
     st.builds(lambda: (lambda *args, **kwargs: _boom())),
     st.builds(_backwards_clock),
     st.builds(_forever),
+)
+
+
+#: Names that start a server: their host is never one this machine can listen on (a server the
+#: fuzz started would listen until the alarm, on any port).
+SERVING = {"start", "run"}
+UNBINDABLE = st.one_of(
+    HOSTILE.filter(lambda value: not isinstance(value, str)),
+    st.sampled_from(["203.0.113.9", "no-such-host.invalid", "", " ", "\x00", "x" * 300]),
 )
 
 
@@ -240,7 +250,10 @@ def _call(function: Callable[..., Any], args: list[Any], kwargs: dict[str, Any])
     previous = signal.signal(signal.SIGALRM, _raise_hang)
     signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
     try:
-        return function(*args, **kwargs)
+        result = function(*args, **kwargs)
+        if inspect.iscoroutine(result):  # an async function: run it, or nothing was checked
+            return asyncio.run(result)
+        return result
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -299,11 +312,15 @@ def test_any_value_is_taken_or_refused_with_the_kits_own_error(name: str, target
             return
         method = getattr(owner, attribute)
         args, kwargs = _arguments(data, method)
+        if attribute in SERVING and "host" in inspect.signature(method).parameters:
+            kwargs["host"] = data.draw(UNBINDABLE, label="host")  # never a server that listens
         _check(name, lambda: _call(method, args, kwargs), owner)
     else:
         args, kwargs = _arguments(data, target)
         if name.rsplit(".", 1)[-1] in NETWORK:
             kwargs["url"] = data.draw(HOSTILE, label="url")  # never an address that answers
+        if name.rsplit(".", 1)[-1] in SERVING and "host" in inspect.signature(target).parameters:
+            kwargs["host"] = data.draw(UNBINDABLE, label="host")  # never a server that listens
         _check(name, lambda: _call(target, args, kwargs))
 
 

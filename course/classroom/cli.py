@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from course.arguments import host, output_folder, port, seconds, whole
 from course.classroom.people import Limits
+from course.classroom.protocol import ClassroomError
 from course.classroom.room import RoomSettings
 from reversi.errors import ArgumentError, shown
 
@@ -120,6 +121,9 @@ def serve(
         )
     except KeyboardInterrupt:
         pass
+    except ClassroomError as failed:  # the port is taken, or the host is not this machine's
+        print(f"error: {failed}", file=sys.stderr)
+        return 2
     except OSError as failed:
         print(f"error: cannot listen on {host}:{port}: {failed.strerror}", file=sys.stderr)
         return 2

@@ -246,12 +246,12 @@ class ClassServer:
 
     # -- the app's lifespan --------------------------------------------------------------
 
-    async def startup(self) -> None:
+    async def _startup(self) -> None:
         """Start the clocks (the app's lifespan calls it)."""
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick_forever())
 
-    async def shutdown(self) -> None:
+    async def _shutdown(self) -> None:
         """Stop the clocks, store every room and close the database (the app's lifespan calls it)."""
         if self._ticker is not None:
             self._ticker.cancel()
@@ -268,7 +268,17 @@ class ClassServer:
         self, host: str = "127.0.0.1", port: int = 0, app: Starlette | None = None
     ) -> str:
         """Serve ``app`` (the rooms alone by default) on ``host``:``port`` (0: a free port); returns the URL."""
-        listening = _listen(host, port)
+        _check_address(host, port)
+        if app is not None and not isinstance(app, Starlette):
+            raise ArgumentError(f"app must be the Starlette app of build_app(), not {shown(app)}")
+        if self._uvicorn is not None:
+            raise ClassroomError(f"the class server is already serving on {self.url}")
+        try:
+            listening = _listen(host, port)
+        except OSError as error:
+            raise ClassroomError(
+                f"the class server cannot listen on {host}:{port}: {error.strerror or error}"
+            ) from None
         self._address = listening.getsockname()[:2]
         self._uvicorn = _quiet_server(app or build_app(self))
         self._serving = asyncio.get_running_loop().create_task(
@@ -298,7 +308,7 @@ class ClassServer:
 
     # -- one connection -------------------------------------------------------------------
 
-    async def connection(self, websocket: WebSocket) -> None:
+    async def _connection(self, websocket: WebSocket) -> None:
         """The ASGI WebSocket endpoint of the rooms: one person in one room."""
         await websocket.accept()
         conn = _Connection(websocket)
@@ -462,11 +472,11 @@ class ClassServer:
 
     # -- the teacher's overview ---------------------------------------------------------------
 
-    async def teacher_page(self, request: Request) -> HTMLResponse:
+    async def _teacher_page(self, request: Request) -> HTMLResponse:
         """``GET /teacher``: the overview page (it asks for the key, then goes live)."""
         return HTMLResponse(PAGE, headers={"Cache-Control": "no-store"})
 
-    async def teacher_live(self, websocket: WebSocket) -> None:
+    async def _teacher_live(self, websocket: WebSocket) -> None:
         """``/teacher/live``: the first message gives the key; then the overview comes live and actions go."""
         await websocket.accept()
         conn = _Connection(websocket)
@@ -617,17 +627,17 @@ def build_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await classroom.startup()
+        await classroom._startup()
         try:
             yield
         finally:
-            await classroom.shutdown()
+            await classroom._shutdown()
 
     routes: list[BaseRoute] = [
-        WebSocketRoute("/", classroom.connection),
-        WebSocketRoute("/room", classroom.connection),
-        Route("/teacher", classroom.teacher_page),
-        WebSocketRoute("/teacher/live", classroom.teacher_live),
+        WebSocketRoute("/", classroom._connection),
+        WebSocketRoute("/room", classroom._connection),
+        Route("/teacher", classroom._teacher_page),
+        WebSocketRoute("/teacher/live", classroom._teacher_live),
         *extra_routes,
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
@@ -651,6 +661,16 @@ def _quiet_server(app: Starlette) -> uvicorn.Server:
         ws_per_message_deflate=False, timeout_graceful_shutdown=5,
     )  # fmt: skip
     return _QuietServer(config)
+
+
+def _check_address(host: object, port: object) -> None:
+    """Refuse a host that is not a name or address, or a port outside 0 to 65535 (0: any free one)."""
+    if not isinstance(host, str) or not 0 < len(host) <= 253 or not host.isprintable() or " " in host:
+        raise ArgumentError(
+            f"host must be a name or address such as 127.0.0.1 or 0.0.0.0, not {shown(host)}"
+        )
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ArgumentError(f"port must be a whole number from 0 to 65535, not {shown(port)}")
 
 
 def _listen(host: str, port: int) -> sockets.socket:
@@ -680,6 +700,8 @@ async def run(
 ) -> None:
     """Serve until cancelled (Ctrl-C) or SIGTERM, printing what the teacher needs to know."""
     import signal
+
+    _check_address(host, port)
 
     server = ClassServer(data, settings, limits=limits)
     app = build_app(server, extra_routes=extra_routes, sections=sections)
