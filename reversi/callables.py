@@ -109,14 +109,19 @@ def guarded_flag(flag: object, name: str = "should_stop") -> Callable[[], bool] 
     return ask
 
 
-def guarded_callback(callback: object, name: str) -> Callable[[Any], object] | None:
-    """``callback`` (or ``None``) checked: callable, and whatever it raises is the kit's error."""
+def guarded_callback(
+    callback: object, name: str, takes: str = "taking one argument"
+) -> Callable[..., object] | None:
+    """``callback`` (or ``None``) checked: callable, and whatever it raises is the kit's error.
+
+    ``takes`` says what it is called with, for the message when it cannot be called.
+    """
     if callback is None:
         return None
-    require_callable(callback, name, "taking one argument")
+    require_callable(callback, name, takes)
 
-    def call(value: Any) -> object:
-        return _call(callback, name, value)  # type: ignore[arg-type]
+    def call(*args: Any) -> object:
+        return _call(callback, name, *args)  # type: ignore[arg-type]
 
     return call
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
 import os
 import signal
 import sys
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from course.arguments import host, output_folder, port, seconds, whole
-from course.classroom.people import Limits
+from course.classroom.people import Limits, _check_address, _is_finite
 from course.classroom.protocol import ClassroomError
 from course.classroom.room import RoomSettings
 from reversi.errors import ArgumentError, shown
@@ -130,31 +129,19 @@ def serve(
     return 0
 
 
-def _is_number(value: object) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
-
-
 def _check_serve(
     host: object, port: object, data: object, grace: object, move_time: object, export: object,
     limits: object, extra_routes: object, sections: object,
 ) -> None:
     """Refuse what ``serve`` cannot take (the flags give the right types; a script may not)."""
-    if not isinstance(host, str) or not host.strip():
-        raise ArgumentError(f"host must be a host name or address such as 127.0.0.1, not {shown(host)}")
-    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
-        raise ArgumentError(f"port must be a whole number from 0 to 65535, not {shown(port)}")
+    _check_address(host, port)
     if not isinstance(data, os.PathLike):
         raise ArgumentError(f"data must be the database folder as a Path, not {shown(data)}")
     if export is not None and not isinstance(export, os.PathLike):
         raise ArgumentError(f"export must be a folder as a Path, or None, not {shown(export)}")
-    if not _is_number(grace):
+    if not _is_finite(grace):
         raise ArgumentError(f"grace must be a number of seconds, not {shown(grace)}")
-    if move_time is not None and not _is_number(move_time):
+    if move_time is not None and not _is_finite(move_time):
         raise ArgumentError(f"move_time must be a number of seconds or None, not {shown(move_time)}")
     if limits is not None and not isinstance(limits, Limits):
         raise ArgumentError(f"limits must be Limits or None, not {shown(limits)}")

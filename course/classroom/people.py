@@ -121,6 +121,16 @@ def _check_whole(value: object, name: str, low: int, high: int, what: str) -> No
         raise ArgumentError(f"{name} must be a whole number from {low} to {high} ({what}), not {shown(value)}")
 
 
+def _check_address(host: object, port: object) -> None:
+    """Refuse a host that is not a name or address, or a port outside 0 to 65535 (0: any free one)."""
+    if not isinstance(host, str) or not 0 < len(host) <= 253 or not host.isprintable() or " " in host:
+        raise ArgumentError(
+            f"host must be a name or address such as 127.0.0.1 or 0.0.0.0, not {shown(host)}"
+        )
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ArgumentError(f"port must be a whole number from 0 to 65535, not {shown(port)}")
+
+
 def _is_finite(value: object) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False

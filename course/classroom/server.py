@@ -46,7 +46,13 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from course.classroom.overview import PAGE, Section, action, overview
-from course.classroom.people import Limits, _check_now, _check_seconds, _check_whole
+from course.classroom.people import (
+    Limits,
+    _check_address,
+    _check_now,
+    _check_seconds,
+    _check_whole,
+)
 from course.classroom.protocol import (
     MAX_DROPPED,
     MAX_FRAME_BYTES,
@@ -661,16 +667,6 @@ def _quiet_server(app: Starlette) -> uvicorn.Server:
         ws_per_message_deflate=False, timeout_graceful_shutdown=5,
     )  # fmt: skip
     return _QuietServer(config)
-
-
-def _check_address(host: object, port: object) -> None:
-    """Refuse a host that is not a name or address, or a port outside 0 to 65535 (0: any free one)."""
-    if not isinstance(host, str) or not 0 < len(host) <= 253 or not host.isprintable() or " " in host:
-        raise ArgumentError(
-            f"host must be a name or address such as 127.0.0.1 or 0.0.0.0, not {shown(host)}"
-        )
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise ArgumentError(f"port must be a whole number from 0 to 65535, not {shown(port)}")
 
 
 def _listen(host: str, port: int) -> sockets.socket:

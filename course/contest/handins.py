@@ -65,7 +65,7 @@ class Entrant:
 
 def collect(folder: str | Path) -> tuple[list[Entrant], list[str]]:
     """The students' players found in ``folder`` (by name), and warnings about what was skipped."""
-    folder = _path(folder, "the hand-in folder")
+    folder = nbfile._as_path(folder, "the hand-in folder")
     found: dict[str, Path] = {}
     warnings: list[str] = []
     try:
@@ -110,7 +110,7 @@ def _student(relative: Path) -> str | None:
 
 def player_cells(path: str | Path) -> tuple[str, ...]:
     """The code a notebook hands in: its ``player`` cells if tagged, else every code cell."""
-    path = _path(path, "the notebook")
+    path = nbfile._as_path(path, "the notebook")
     try:
         size = path.stat().st_size
     except (OSError, ValueError) as error:
@@ -121,15 +121,6 @@ def player_cells(path: str | Path) -> tuple[str, ...]:
     tagged = [cell for cell in code if "player" in nbfile.tags(cell)]
     chosen = [nbfile.source(cell) for cell in (tagged or code)][:MAX_CELLS]
     return tuple(_no_magics(text) for text in chosen if text.strip())
-
-
-def _path(value: object, what: str) -> Path:
-    """``value`` (a path or its text) as a Path, or the kit's error naming ``what``."""
-    if not isinstance(value, str | Path):
-        raise ArgumentError(f"{what} must be a path, not {shown(value)}")
-    if "\x00" in str(value):
-        raise ArgumentError(f"{what} {shown(str(value))} is not a path: it holds a NUL character")
-    return Path(value)
 
 
 def _no_magics(text: str) -> str:

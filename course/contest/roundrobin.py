@@ -21,7 +21,7 @@ from course.contest.referee import LevelSeat, Played, Seat, referee
 from course.contest.sandboxed import SandboxSeat
 from course.grading.sandbox import Sandbox
 from course.tournament import GameRecord, TournamentResult, entrant, random_openings
-from reversi.callables import require_callable
+from reversi.callables import guarded_callback
 from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.players import LEVELS
 
@@ -188,8 +188,7 @@ def play_contest(
         raise ArgumentError(f"settings is a contest Settings, not {shown(settings)}")
     if sandbox is not None and not isinstance(sandbox, Sandbox):
         raise ArgumentError(f"sandbox is a Sandbox or None, not {shown(sandbox)}")
-    if progress is not None:
-        require_callable(progress, "progress", "taking (games done, games in all, the game)")
+    tell = guarded_callback(progress, "progress", "taking (games done, games in all, the game)")
     unknown = [e.level for e in entrants if e.level is not None and e.level not in LEVEL_KINDS]
     if unknown:
         raise ArgumentError(
@@ -220,21 +219,9 @@ def play_contest(
                     _seat(white, game_seed + 1, settings, sandbox),
                 )
                 contest.games.append(referee(*seats, opening, settings.size))
-                if progress is not None:
-                    _tell(progress, len(contest.games), total, contest.games[-1])
+                if tell is not None:
+                    tell(len(contest.games), total, contest.games[-1])
     return contest
-
-
-def _tell(progress: Progress, done: int, count: int, game: Played) -> None:
-    """Call ``progress``; whatever it raises becomes the kit's error, naming it."""
-    try:
-        progress(done, count, game)
-    except ReversiError:
-        raise
-    except Exception as error:  # the caller's function can raise anything
-        raise ArgumentError(
-            f"the progress function raised {type(error).__name__}: {shown(str(error))}"
-        ) from error
 
 
 def _seat(who: Entrant, game_seed: int, settings: Settings, sandbox: Sandbox | None) -> Seat:

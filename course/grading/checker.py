@@ -21,7 +21,6 @@ answer yet score 0, and nothing is run again.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from typing import Any
 from course.grading import notebook as nbfile
 from course.grading import wire
 from course.grading.exercise import Exercise, Question
-from course.grading.notebook import ANSWER, NotebookError
+from course.grading.notebook import ANSWER, NotebookError, _as_path
 from course.grading.runner import Case, Failure, Raised, Reply, verdict
 from course.grading.sandbox import Limits, Sandbox
 from course.grading.table import ENTRIES, earned
@@ -89,16 +88,6 @@ _MAX_TIMEOUT = 86400.0
 #: The most notebooks graded side by side.
 _MAX_WORKERS = 256
 _SEED_BITS = 128
-
-
-def _path(value: object, what: str) -> Path:
-    """``value`` (a path or its text) as a Path, or the kit's error naming ``what``."""
-    if not isinstance(value, str | os.PathLike):
-        raise ArgumentError(f"{what} must be a path, not {shown(value)}")
-    text = os.fspath(value)
-    if not isinstance(text, str) or "\x00" in text:
-        raise ArgumentError(f"{what} {shown(text)} is not a path (text without NUL characters)")
-    return Path(text)
 
 
 def _timeout(value: object) -> float:
@@ -172,7 +161,7 @@ class Report:
     isolated: bool = True
 
     def __post_init__(self) -> None:
-        _path(self.path, "a report's path")
+        _as_path(self.path, "a report's path")
         if not isinstance(self.exercise, str):
             raise ArgumentError(f"a report's exercise must be its name, not {shown(self.exercise)}")
         if type(self.checks) is not list or not all(isinstance(c, CheckResult) for c in self.checks):
@@ -220,7 +209,7 @@ class Report:
 
 def exercises(source_dir: Path = SOURCE_DIR) -> dict[str, Path]:
     """The teacher's source notebooks by exercise name (``'04_flips'``), in order."""
-    folder = _path(source_dir, "source_dir")
+    folder = _as_path(source_dir, "source_dir")
     try:
         return {path.stem: path for path in sorted(folder.glob("[0-9][0-9]_*.ipynb"))}
     except OSError as error:
@@ -230,9 +219,9 @@ def exercises(source_dir: Path = SOURCE_DIR) -> dict[str, Path]:
 def identify(student: nbfile.Notebook, path: Path, source_dir: Path | None = None) -> str:
     """The exercise a student notebook is (its metadata, else its file name)."""
     _cells(student)
-    path = _path(path, "path")
+    path = _as_path(path, "path")
     if source_dir is not None:
-        _path(source_dir, "source_dir")
+        _as_path(source_dir, "source_dir")
     known = list(ENTRIES) if source_dir is None else list(exercises(source_dir))
     name = nbfile.exercise_name(student, path, known)
     if name is None:
@@ -245,7 +234,7 @@ def identify(student: nbfile.Notebook, path: Path, source_dir: Path | None = Non
 def read_submission(path: Path) -> nbfile.Notebook:
     """A student's notebook file, read as a regular file only (no symbolic link, no device,
     no folder), bounded in size and nesting; :class:`NotebookError` says why not."""
-    return nbfile.read(_path(path, "path"), links=False)
+    return nbfile.read(_as_path(path, "path"), links=False)
 
 
 def answer_cells(exercise: Exercise, student: nbfile.Notebook) -> tuple[dict[str, str], list[str]]:
@@ -279,7 +268,7 @@ def grade_notebook(
 ) -> Report:
     """Grade the student notebook at ``path`` against ``exercise`` (one sandboxed run)."""
     _exercise(exercise)
-    _path(path, "path")
+    _as_path(path, "path")
     if not isinstance(sandbox, Sandbox):
         raise ArgumentError(f"sandbox must be a Sandbox, not {shown(sandbox)}")
     _timeout(timeout)
@@ -520,10 +509,10 @@ def check(
     """
     from course.grading import exercise as exercise_file
 
-    path = _path(path, "path")
+    path = _as_path(path, "path")
     if exercise is not None and not isinstance(exercise, str):
         raise ArgumentError(f"exercise must be None or an exercise's name, not {shown(exercise)}")
-    source_dir = _path(source_dir, "source_dir")
+    source_dir = _as_path(source_dir, "source_dir")
     _timeout(timeout)
     _seed(seed)
     _flag(isolate, "isolate")
@@ -560,8 +549,8 @@ def grade(
         raise ArgumentError("submissions must be a list of (notebook path, exercise name), "
                             f"not {shown(submissions)}")  # fmt: skip
     for notebook, _ in submissions:
-        _path(notebook, "a submission's path")
-    source_dir = _path(source_dir, "source_dir")
+        _as_path(notebook, "a submission's path")
+    source_dir = _as_path(source_dir, "source_dir")
     _timeout(timeout)
     if type(workers) is not int or not 1 <= workers <= _MAX_WORKERS:
         raise ArgumentError(f"workers must be a whole number from 1 to {_MAX_WORKERS}, "

@@ -14,7 +14,6 @@ in a student copy): :func:`build` with no seed gives the notebook's own cases on
 from __future__ import annotations
 
 import json
-import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 from course.grading import checks, compose, wire
 from course.grading import notebook as nbfile
 from course.grading.cases import grade_time
-from course.grading.notebook import ANSWER, CHECK, NotebookError
+from course.grading.notebook import ANSWER, CHECK, NotebookError, _as_path
 from course.grading.runner import Case, Spec, collect
 from course.grading.table import ENTRIES, Entry, Partial
 from reversi.errors import ArgumentError, shown
@@ -43,16 +42,6 @@ __all__ = [
 SEED_FILE = "grading_seed.txt"
 #: Seeds are whole numbers of at most this many bits (the teacher's is made below 2**62).
 _SEED_BITS = 128
-
-
-def _path(value: object, what: str) -> Path:
-    """``value`` (a path or its text) as a Path, or the kit's error naming ``what``."""
-    if not isinstance(value, str | os.PathLike):
-        raise ArgumentError(f"{what} must be a path, not {shown(value)}")
-    text = os.fspath(value)
-    if not isinstance(text, str) or "\x00" in text:
-        raise ArgumentError(f"{what} {shown(text)} is not a path (text without NUL characters)")
-    return Path(text)
 
 
 def _seed(value: object) -> int | None:
@@ -170,7 +159,7 @@ class Exercise:
 
 def load_seed(source_dir: Path, create: bool = True) -> int:
     """The teacher's seed, kept in the teacher's folder (made, once, when missing)."""
-    path = _path(source_dir, "source_dir") / SEED_FILE
+    path = _as_path(source_dir, "source_dir") / SEED_FILE
     if type(create) is not bool:
         raise ArgumentError(f"create must be True or False, not {shown(create)}")
     try:
@@ -260,7 +249,7 @@ def agrees(notebook: nbfile.Notebook, entry: Entry, where: str) -> None:
 def load(path: Path, seed: int | None) -> Exercise:
     """The exercise of the teacher's source notebook ``path`` (checked against the table)."""
     _seed(seed)
-    name = _path(path, "path").stem
+    name = _as_path(path, "path").stem
     if name not in ENTRIES:
         raise NotebookError(f"{path}: {name} is not in the exercise table")
     source = nbfile.read(path)

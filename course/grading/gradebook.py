@@ -52,7 +52,7 @@ from course.grading.notebook import NotebookError
 from course.grading.overrides import Overrides
 from course.grading.sandbox import Sandbox
 from reversi.callables import guarded_callback, require_callable
-from reversi.errors import ArgumentError, ReversiError, shown
+from reversi.errors import ArgumentError, shown
 
 __all__ = [
     "Grader",
@@ -71,11 +71,6 @@ __all__ = [
 _MAX_TIMEOUT = 86400.0
 _MAX_WORKERS = 256
 _SEED_BITS = 128
-
-
-def _path(value: object, what: str) -> Path:
-    """``value`` (a path or its text) as a Path, or the kit's error naming ``what``."""
-    return Path(nbfile._path_text(value, what))
 
 
 def _text(value: object, what: str) -> str:
@@ -107,25 +102,6 @@ def _settings(timeout: object, workers: object, seed: object, isolate: object) -
         raise ArgumentError(f"isolate must be True or False, not {shown(isolate)}")
 
 
-def _guarded_progress(progress: object) -> Callable[[int, int, str], None] | None:
-    """``progress`` (or None) checked: callable, and whatever it raises is the kit's error."""
-    if progress is None:
-        return None
-    require_callable(progress, "progress", "taking (done, total, name)")
-
-    def call(done: int, total: int, what: str) -> None:
-        try:
-            progress(done, total, what)  # type: ignore[operator]
-        except ReversiError:
-            raise
-        except Exception as error:  # the caller's function can raise anything
-            raise ArgumentError(
-                f"the progress function raised {type(error).__name__}: {shown(str(error))}"
-            ) from error
-
-    return call
-
-
 class Grader:
     """Grades notebooks against the teacher's folder ``source_dir``, sandboxed, in parallel."""
 
@@ -138,7 +114,7 @@ class Grader:
         isolate: bool = True,
         progress: Callable[[int, int, str], None] | None = None,
     ) -> None:
-        source_dir = _path(source_dir, "source_dir")
+        source_dir = nbfile._as_path(source_dir, "source_dir")
         _settings(timeout, workers, seed, isolate)
         if progress is not None:
             require_callable(progress, "progress", "taking (done, total, name)")
@@ -171,7 +147,7 @@ class Grader:
 
     def grade_one(self, path: Path, name: str) -> Report:
         """Grade the notebook at ``path`` as exercise ``name`` (loaded first)."""
-        path = _path(path, "path")
+        path = nbfile._as_path(path, "path")
         _text(name, "the exercise name")
         report = checker.grade_notebook(self.exercise(name), path, self.sandbox, self.timeout)
         with self._lock:
@@ -197,7 +173,7 @@ class Grader:
                 f"submissions must be a list of (path, exercise name) pairs, not {shown(submissions)}"
             )
         for path, _ in submissions:
-            _path(path, "a submission's path")
+            nbfile._as_path(path, "a submission's path")
         names = list(dict.fromkeys(name for _, name in submissions))
         sources = checker.exercises(self.source_dir) if names else {}
         unknown = [name for name in names if name not in sources and name not in self._exercises]
@@ -318,7 +294,7 @@ class Journal:
     VERSION = 1
 
     def __init__(self, path: Path, fresh: bool = False) -> None:
-        path = _path(path, "the journal's path")
+        path = nbfile._as_path(path, "the journal's path")
         if type(fresh) is not bool:
             raise ArgumentError(f"fresh must be True or False, not {shown(fresh)}")
         self.path = path
@@ -396,8 +372,8 @@ class Outputs:
     feedback: Path
 
     def __post_init__(self) -> None:
-        self.sheet = _path(self.sheet, "the sheet's path")
-        self.feedback = _path(self.feedback, "the feedback folder")
+        self.sheet = nbfile._as_path(self.sheet, "the sheet's path")
+        self.feedback = nbfile._as_path(self.feedback, "the feedback folder")
         if not self.sheet.name or self.sheet.name in (".", ".."):
             raise ArgumentError(f"the sheet's path must name a file, not {shown(str(self.sheet))}")
 
@@ -506,16 +482,16 @@ def grade_folder(
     its reason goes to the sheet's ``errors`` column and to ``say`` at once.
     """
     folder, out, source_dir = (
-        _path(folder, "folder"), _path(out, "out"), _path(source_dir, "source_dir")
+        nbfile._as_path(folder, "folder"), nbfile._as_path(out, "out"), nbfile._as_path(source_dir, "source_dir")
     )
     if feedback_dir is not None:
-        feedback_dir = _path(feedback_dir, "feedback_dir")
+        feedback_dir = nbfile._as_path(feedback_dir, "feedback_dir")
     _settings(timeout, workers, seed, isolate)
-    progress = _guarded_progress(progress)
+    progress = guarded_callback(progress, "progress", "taking (done, total, name)")  # type: ignore[assignment]
     if choices is not None and not isinstance(choices, Choices):
         raise ArgumentError(f"choices must be Choices or None, not {shown(choices)}")
     require_callable(say, "say", "taking a line of text")
-    say = guarded_callback(say, "say")  # type: ignore[assignment]
+    say = guarded_callback(say, "say", "taking a line of text")  # type: ignore[assignment]
     if grader is not None and not isinstance(grader, Grader):
         raise ArgumentError(f"grader must be a Grader or None, not {shown(grader)}")
     choices = choices or Choices()
@@ -835,5 +811,5 @@ def collect(
     folder: Path, source_dir: Path = checker.SOURCE_DIR
 ) -> tuple[list[handins.Submission], list[str]]:
     """The submissions found in ``folder`` (see :mod:`course.grading.handins`), and warnings."""
-    folder, source_dir = _path(folder, "folder"), _path(source_dir, "source_dir")
+    folder, source_dir = nbfile._as_path(folder, "folder"), nbfile._as_path(source_dir, "source_dir")
     return handins.collect(folder, checker.exercises(source_dir))

@@ -114,6 +114,11 @@ def _path_text(path: object, what: str) -> str:
     return name
 
 
+def _as_path(path: object, what: str) -> Path:
+    """``path`` checked by :func:`_path_text`, as a Path."""
+    return Path(_path_text(path, what))
+
+
 def _path(path: object, what: str = "path") -> str:
     """``path`` as text if it names a file (a str or a path), else the kit's error."""
     name = _path_text(path, what)
