@@ -4,7 +4,7 @@ python -m course check NOTEBOOK [--timeout S] [--seed N] [--no-isolation]
     grade one notebook with the teacher's grader (in a student's copy too: then only the
     notebook's own cases); prints each question and "Score: n/m questions, p/q points",
     exits 0 only when every question passed
-python -m course grade SUBMISSIONS [--out grades.csv] [--feedback DIR] [--jobs N] [--timeout S]
+python -m course grade SUBMISSIONS [--out class/grades.csv] [--feedback DIR] [--jobs N] [--timeout S]
         [--pick last|best] [--deadline [EXERCISE=]WHEN] [--overrides FILE] [--regrade]
     grade a class's hand-ins (a folder per student, STUDENT__NAME.ipynb files, nbgrader's
     submitted/, or the class server's DATA/handins): a CSV sheet with Canvas and Moodle
@@ -12,8 +12,9 @@ python -m course grade SUBMISSIONS [--out grades.csv] [--feedback DIR] [--jobs N
 python -m course release [NAME ...] [--check]
     run the teacher sources and write the student copies into exercises/;
     with --check, only say whether the committed copies are up to date
-python -m course worksheets --out DIR [--notebooks DIR] [--no-pdf]
-    write a printable worksheet per lesson (HTML, and PDF when Chromium is installed)
+python -m course worksheets [--out DIR] [--notebooks DIR] [--no-pdf]
+    write a printable worksheet per lesson (HTML, and PDF when Chromium is installed);
+    default: class/worksheets
 python -m course tournament HANDIN-FOLDER [--levels easy,medium,hard] [--move-time S]
         [--games-per-pair N] [--out DIR] [--seed N]
     the class tournament: every student's player (run in the sandbox) and the kit's levels,
@@ -23,6 +24,11 @@ python -m course serve [--host H] [--port P] [--data DIR] [--grace S] [--move-ti
 python -m course site build [--out DIR] [--pyodide-packages FOLDER]
     make the browser classroom: a static JupyterLite site of the lessons, the released
     exercises and the kit (see course.site)
+
+What the teacher's commands write goes by default into one folder, ``class/`` in the folder
+they run in (ignored by git): the grades and their feedback pages and journal, the
+worksheets, the tournament's results and the class server's data.  ``release`` writes the
+student copies into the kit's own ``exercises/`` (committed, so they are kept up to date).
 
 Each subcommand is a pair of functions in :data:`COMMANDS` (its arguments, and what it
 does), so a new one is one more entry.
@@ -99,8 +105,9 @@ def _grade_arguments(parser: argparse.ArgumentParser) -> None:
         "submitted/ or the class server's DATA/handins",
     )  # fmt: skip
     parser.add_argument(
-        "--out", type=checked.output_file, default=Path("grades.csv"),
-        help="the grade sheet (beside it: OUT-canvas.csv, OUT-moodle.csv, OUT-summary.html)",
+        "--out", type=checked.output_file, default=Path("class/grades.csv"),
+        help="the grade sheet (default: class/grades.csv; beside it: OUT-canvas.csv, "
+        "OUT-moodle.csv, OUT-summary.html, OUT-journal.jsonl)",
     )  # fmt: skip
     parser.add_argument(
         "--feedback", type=checked.output_folder, default=None,
@@ -136,6 +143,7 @@ def _grade(args: argparse.Namespace) -> int:
     from course.grading.gradebook import Choices, grade_folder, progress_bar
 
     feedback = args.feedback or args.out.with_name(args.out.stem + "-feedback")
+    args.out.parent.mkdir(parents=True, exist_ok=True)  # class/ the first time
     try:
         checked.output_folder(str(feedback))
     except argparse.ArgumentTypeError as error:
@@ -265,7 +273,8 @@ def _worksheets_arguments(parser: argparse.ArgumentParser) -> None:
     from course.worksheets import NOTEBOOKS
 
     parser.add_argument(
-        "--out", type=arguments.output_folder, required=True, help="folder to write"
+        "--out", type=arguments.output_folder, default=Path("class/worksheets"),
+        help="folder to write (default: class/worksheets)",
     )
     parser.add_argument(
         "--notebooks", type=arguments.existing_folder, default=NOTEBOOKS, help="the lessons"

@@ -48,7 +48,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--port", type=port, default=8765, help="0 picks a free port")
     parser.add_argument(
-        "--data", type=output_folder, default=Path("classroom-data"), help="database folder"
+        "--data", type=output_folder, default=Path("class/classroom-data"),
+        help="database folder (default: class/classroom-data)",
     )
     parser.add_argument(
         "--grace", type=seconds(maximum=MAX_SECONDS), default=60.0, help="seconds a seat is held"

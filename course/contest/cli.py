@@ -100,8 +100,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds a player has for a whole game (default: 30 moves' time)")  # fmt: skip
     parser.add_argument("--games-per-pair", type=_even_games, default=2,
                         help="games between each two players, an even number (default 2)")  # fmt: skip
-    parser.add_argument("--out", type=output_folder, default=Path("tournament-results"),
-                        help="folder for the pages and CSVs (default: tournament-results)")  # fmt: skip
+    parser.add_argument("--out", type=output_folder, default=Path("class/tournament-results"),
+                        help="folder for the pages and CSVs (default: class/tournament-results)")  # fmt: skip
     parser.add_argument("--seed", type=whole(0, 2**63 - 1), default=0,
                         help="seed of the random openings (default 0)")  # fmt: skip
     parser.add_argument(

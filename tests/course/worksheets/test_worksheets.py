@@ -78,15 +78,25 @@ def test_chromium_prints_a_pdf(tmp_path):
 
 @pytest.mark.parametrize(
     "flags",
-    [["--out", "/proc/sheets"], ["--out", "x", "--notebooks", "/no/such/folder"], []],
-    ids=["system-out", "missing-notebooks", "no-out"],
+    [["--out", "/proc/sheets"], ["--out", "x", "--notebooks", "/no/such/folder"]],
+    ids=["system-out", "missing-notebooks"],
 )
 def test_bad_flags_exit_2_naming_the_flag(flags, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["worksheets", *flags])
     assert stop.value.code == 2
     error = capsys.readouterr().err
-    assert (f"argument {flags[-2]}" if flags else "arguments are required: --out") in error
+    assert f"argument {flags[-2]}" in error
+
+
+def test_without_out_the_sheets_go_to_the_class_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    shutil.copy(NOTEBOOKS / "05_cursormap.ipynb", lessons)
+    assert main(["worksheets", "--notebooks", "lessons", "--no-pdf"]) == 0
+    assert (tmp_path / "class" / "worksheets" / "05_cursormap.html").is_file()
+    assert "wrote class/worksheets/index.html" in capsys.readouterr().out.replace("\\", "/")
 
 
 def test_a_folder_without_lessons_is_refused(tmp_path, capsys):
