@@ -107,7 +107,9 @@ def venv_python(venv: Path = VENV, windows: bool = os.name == "nt") -> Path:
 
 
 def stamp_text(pyproject: str, extras: str) -> str:
-    """What the stamp records: ``pyproject.toml``'s text and the extras (as scripts/venv.sh wrote it).
+    """What the stamp records: ``pyproject.toml``'s text and the extras.
+
+    The format the older ``scripts/venv.sh`` wrote, so a ``.venv`` it made is reused.
 
     >>> stamp_text("[project]\\n", "lab")
     '[project]\\nextras=lab'
@@ -133,6 +135,23 @@ def stamp_covers(have: str, want: str) -> bool:
     if have_project != want_project or have_extras not in EXTRAS or want_extras not in EXTRAS:
         return False
     return EXTRAS.index(have_extras) >= EXTRAS.index(want_extras)
+
+
+def extras_to_install(have: str | None, extras: str) -> str:
+    """The extras to install for a command needing ``extras`` over an install stamped ``have``.
+
+    The larger of the two, so a new pyproject.toml never takes extras away (an environment
+    made for the tests stays one after ``kit.py lab``).
+
+    >>> extras_to_install(stamp_text("old", "test"), "lab")
+    'test'
+    >>> extras_to_install(None, "lab")
+    'lab'
+    """
+    before = have.rpartition("\nextras=")[2] if have is not None else ""
+    if before not in EXTRAS:
+        return extras
+    return max(before, extras, key=EXTRAS.index)
 
 
 def pytest_targets(args: Sequence[str], root: Path = ROOT) -> list[str]:
@@ -257,11 +276,13 @@ def _prepare(extras: str, tell_up_to_date: bool) -> Path:
     if not python.is_file():
         _make_venv()
     stamp = VENV / STAMP_NAME
-    wanted = stamp_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), extras)
-    if stamp.is_file() and stamp_covers(stamp.read_text(encoding="utf-8").rstrip("\n"), wanted):
+    have = stamp.read_text(encoding="utf-8").rstrip("\n") if stamp.is_file() else None
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    if have is not None and stamp_covers(have, stamp_text(pyproject, extras)):
         if tell_up_to_date:
             _say(f"Using the kit's virtual environment in {VENV} (up to date).")
         return python
+    extras = extras_to_install(have, extras)
     with_extras = f" with its {extras} extras" if extras else ""
     _say(f"Installing the kit{with_extras} into {VENV} (a few minutes the first time; "
          "again only when pyproject.toml changes)...")  # fmt: skip
@@ -273,7 +294,7 @@ def _prepare(extras: str, tell_up_to_date: bool) -> Path:
         _say(output.rstrip())
         raise KitError("could not install the kit into .venv (pip's message is above): "
                        "check the network, then run this again.")  # fmt: skip
-    stamp.write_text(wanted, encoding="utf-8")
+    stamp.write_text(stamp_text(pyproject, extras), encoding="utf-8")
     return python
 
 
