@@ -1,0 +1,198 @@
+"""``kit.py``, the teacher's one command: its help, its refusals, its stamp and its command lines.
+
+Nothing here installs anything: the command lines are checked as the pure function
+:func:`kit.command_for` builds them, and the runs use a copy of ``kit.py`` alone (which
+stops before making an environment) or the current interpreter.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kit
+from course.__main__ import COMMANDS as COURSE_COMMANDS
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = "[project]\nname = 'reversi-kit'\n"
+
+
+@pytest.fixture
+def lone_kit(tmp_path: Path) -> Path:
+    """``kit.py`` alone in a folder whose name has a space and a non-ASCII letter."""
+    folder = tmp_path / "Zoë Martín kit"
+    folder.mkdir()
+    shutil.copy(ROOT / "kit.py", folder)
+    return folder
+
+
+def _kit(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(folder / "kit.py"), *args], cwd=folder,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+
+
+def test_help_lists_every_command_with_one_line(lone_kit: Path) -> None:
+    shown = _kit(lone_kit, "--help")
+    assert shown.returncode == 0 and shown.stderr == ""
+    lines = shown.stdout.splitlines()
+    for name, command in kit.COMMANDS.items():
+        assert sum(line.split()[:1] == [name] for line in lines) == 1, name
+        assert any(line.split()[:1] == [name] and command.summary in line for line in lines)
+    assert not (lone_kit / ".venv").exists()
+
+
+@pytest.mark.parametrize("args", [["bogus"], ["Lab"], []], ids=["bogus", "Lab", "nothing"])
+def test_an_unknown_command_exits_2_with_one_line_and_the_list(lone_kit: Path, args) -> None:
+    refused = _kit(lone_kit, *args)
+    assert refused.returncode == 2 and refused.stdout == ""
+    first, *rest = refused.stderr.splitlines()
+    assert first == (f"kit.py: unknown command {args[0]!r}" if args else "kit.py: no command given")
+    assert all(f"  {name} " in refused.stderr for name in kit.COMMANDS)
+    assert "Traceback" not in refused.stderr
+    assert not (lone_kit / ".venv").exists(), "nothing is made before the command is known"
+
+
+def test_run_without_a_command_is_refused_before_any_install(lone_kit: Path) -> None:
+    refused = _kit(lone_kit, "run")
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("kit.py: run needs a command")
+    assert not (lone_kit / ".venv").exists()
+
+
+def test_the_course_commands_are_the_course_tools() -> None:
+    assert set(kit.COURSE_COMMANDS) == set(COURSE_COMMANDS)
+    for name in COURSE_COMMANDS:
+        assert kit.command_for([name, "--help"], "py") == ["py", "-m", "course", name, "--help"]
+        assert kit.COMMANDS[name].extras == "lab" and not kit.COMMANDS[name].at_root
+
+
+def test_the_command_lines() -> None:
+    root = Path("/kit folder")
+    assert kit.command_for(["play"], "py") == ["py", "-m", "reversi"]
+    assert kit.command_for(["python", "benchmarks/perft.py", "-x"], "py") == [
+        "py", "benchmarks/perft.py", "-x",
+    ]  # fmt: skip
+    assert kit.command_for(["run", "voila", "notebooks/01_play.ipynb"], "py") == [
+        "voila", "notebooks/01_play.ipynb",
+    ]  # fmt: skip
+    lab = ["py", "-m", "jupyterlab", f"--ServerApp.root_dir={root}", "notebooks/00_welcome.ipynb"]
+    assert kit.command_for(["lab"], "py", root) == lab
+    assert kit.command_for(["lab", "--port", "9"], "py", root, as_root=True) == [
+        *lab[:3], "--allow-root", *lab[3:], "--port", "9",
+    ]  # fmt: skip
+    assert kit.command_for(["test", "-m", "not browser"], "py") == [
+        "py", "-m", "pytest", "--doctest-modules", "--nbval-lax",
+        "reversi", "course", "tests", "notebooks", "-m", "not browser",
+    ]  # fmt: skip
+    assert kit.command_for(["test", "tests/reversi", "-x"], "py") == [
+        "py", "-m", "pytest", "--doctest-modules", "--nbval-lax", "tests/reversi", "-x",
+    ]  # fmt: skip
+    for refused in (["run"], ["bogus"], []):
+        with pytest.raises(kit.KitError) as error:
+            kit.command_for(refused)
+        assert error.value.status == 2
+
+
+def test_pytest_runs_everything_unless_a_path_is_named() -> None:
+    every = ["reversi", "course", "tests", "notebooks"]
+    assert kit.pytest_targets([], ROOT) == every
+    assert kit.pytest_targets(["-k", "saves", "-x"], ROOT) == every
+    assert kit.pytest_targets(["tests/test_kit.py::test_the_command_lines"], ROOT) == []
+    assert kit.pytest_targets(["--lf", "no/such/file.py"], ROOT) == every
+
+
+def test_the_gates_check_only_the_kits_own_files() -> None:
+    gates = [command for _, command in kit.gate_commands("py")]
+    assert gates[0] == ["py", "-m", "ruff", "check", *kit.OWN_FILES]
+    assert gates[1:] == [["py", "-m", "mypy"], ["py", "-m", "mypy", "--strict", "reversi"]]
+    assert all((ROOT / name).exists() for name in kit.OWN_FILES)
+    assert not {"class", "exercises", "notebooks", "build", "."} & set(kit.OWN_FILES)
+
+
+@pytest.mark.parametrize(
+    ("have", "want", "covered"),
+    [
+        ("test", "test", True), ("test", "lab", True), ("test", "", True), ("lab", "", True),
+        ("lab", "test", False), ("", "lab", False), ("", "test", False), ("plots", "", False),
+    ],
+)  # fmt: skip
+def test_an_install_covers_the_same_extras_or_fewer(have: str, want: str, covered: bool) -> None:
+    assert (
+        kit.stamp_covers(kit.stamp_text(PYPROJECT, have), kit.stamp_text(PYPROJECT, want))
+        is covered
+    )
+
+
+def test_a_changed_pyproject_is_never_covered() -> None:
+    changed = PYPROJECT + "dependencies = ['x']\n"
+    assert not kit.stamp_covers(kit.stamp_text(PYPROJECT, "test"), kit.stamp_text(changed, ""))
+    assert not kit.stamp_covers("garbage", kit.stamp_text(PYPROJECT, ""))
+
+
+def test_the_stamp_is_the_one_the_bash_scripts_wrote() -> None:
+    """scripts/venv.sh wrote "$(cat pyproject.toml)" (trailing newlines cut), a newline, extras=."""
+    assert kit.stamp_text("a\nb\n\n", "test") == "a\nb\nextras=test"
+    assert kit.stamp_text("a\nb", "") == "a\nb\nextras="
+
+
+def test_a_reinstall_keeps_the_extras_there_were() -> None:
+    assert kit.extras_to_install(kit.stamp_text("old", "test"), "") == "test"
+    assert kit.extras_to_install(kit.stamp_text("old", ""), "lab") == "lab"
+    assert kit.extras_to_install(kit.stamp_text("old", "bogus"), "lab") == "lab"
+    assert kit.extras_to_install(None, "") == ""
+
+
+def test_the_environments_interpreter_and_path() -> None:
+    venv = Path("/k/.venv")
+    assert kit.venv_python(venv, windows=True) == venv / "Scripts" / "python.exe"
+    assert kit.venv_python(venv, windows=False) == venv / "bin" / "python"
+    env = kit.environment(venv, {"PATH": "/usr/bin", "PYTHONHOME": "/x", "LANG": "C"})
+    assert env["PATH"] == os.pathsep.join([str(kit.venv_python(venv).parent), "/usr/bin"])
+    assert env["VIRTUAL_ENV"] == str(venv) and env["LANG"] == "C" and "PYTHONHOME" not in env
+    assert kit.environment(venv, {})["PATH"] == str(kit.venv_python(venv).parent)
+
+
+def test_only_missing_debian_packages_are_named() -> None:
+    present = {"bwrap": "/usr/bin/bwrap"}
+    missing = kit.missing_debian_packages(present.get)
+    assert [package for package, _ in missing] == ["chromium", "npm"]
+
+
+def test_exit_statuses_pass_through(tmp_path: Path) -> None:
+    assert kit._call([sys.executable, "-c", "raise SystemExit(3)"]) == 3
+    if os.name == "posix":  # a program ended by a signal: 128 + its number, as a shell says
+        killed = kit._call([sys.executable, "-c", "import os; os.kill(os.getpid(), 15)"])
+        assert killed == 128 + 15
+
+
+def test_ctrl_c_in_kit_py_itself_ends_without_a_traceback(monkeypatch, capsys) -> None:
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kit, "run", interrupted)
+    assert kit.main(["play"]) == 130
+    assert capsys.readouterr().err == "\nStopped.\n"
+
+
+def test_kit_py_needs_no_posix_only_module_and_nothing_outside_the_standard_library() -> None:
+    tree = ast.parse((ROOT / "kit.py").read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}  # fmt: skip
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported <= set(sys.stdlib_module_names) | {"__future__", "collections.abc"}
+    assert not imported & {"resource", "fcntl", "signal", "pty", "termios", "pwd", "grp"}
+    calls = {f"{node.value.id}.{node.attr}" for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)}  # fmt: skip
+    assert not {name for name in calls if name.startswith(("os.fork", "os.exec", "os.kill"))}
+
+
+def test_the_examples_in_kit_py() -> None:
+    import doctest
+
+    assert doctest.testmod(kit).failed == 0
