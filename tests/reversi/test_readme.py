@@ -1,4 +1,4 @@
-"""The README's examples are doctests: what they show is what Python prints."""
+"""The ``pycon`` examples of README.md and docs/*.md are doctests: what they show is what Python prints."""
 
 from __future__ import annotations
 
@@ -6,17 +6,22 @@ import doctest
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PYCON_BLOCK = re.compile(r"^```pycon\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
-def test_the_readme_examples_print_what_they_show():
-    blocks = PYCON_BLOCK.findall(README.read_text(encoding="utf-8"))
-    assert blocks, "the README has no ```pycon example any more"
+def test_the_documents_examples_print_what_they_show():
     parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(verbose=False)
-    for number, block in enumerate(blocks, start=1):
-        test = parser.get_doctest(block, {}, f"README example {number}", str(README), 0)
-        assert test.examples, f"README example {number} has no >>> lines"
-        runner.run(test)
-    assert runner.failures == 0, "a README example does not print what it shows (see above)"
+    blocks = 0
+    for document in DOCUMENTS:
+        found = PYCON_BLOCK.findall(document.read_text(encoding="utf-8"))
+        for number, block in enumerate(found, start=1):
+            name = f"{document.name} example {number}"
+            test = parser.get_doctest(block, {}, name, str(document), 0)
+            assert test.examples, f"{name} has no >>> lines"
+            runner.run(test)
+        blocks += len(found)
+    assert blocks, "no document has a ```pycon example any more (the developer guide had one)"
+    assert runner.failures == 0, "a document's example does not print what it shows (see above)"
     assert runner.tries >= 5

@@ -198,8 +198,8 @@ def test_every_field_of_every_kind_refuses_wrong_types_and_hostile_text(kind: st
                 parse(raw)
 
 
-def test_the_readme_lists_exactly_the_message_table() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_developer_guide_lists_exactly_the_message_table() -> None:
+    readme = (REPO / "docs" / "developer-guide.md").read_text(encoding="utf-8")
     start, end = (
         "<!-- messages: made by course.classroom.protocol.readme_table() -->",
         "<!-- /messages -->",
