@@ -337,31 +337,6 @@ def test_every_module_of_reversi_declares_its_public_names() -> None:
     assert undeclared == []
 
 
-def _defined_public_names(module: Any) -> list[str]:
-    """The functions and classes ``module`` defines under a name without a leading underscore."""
-    return [
-        name
-        for name, thing in vars(module).items()
-        if not name.startswith("_")
-        and (inspect.isfunction(thing) or inspect.isclass(thing))
-        and thing.__module__ == module.__name__
-    ]
-
-
-def test_every_name_course_defines_is_either_declared_or_private() -> None:
-    """In ``course``, the rule is whole: a function or class without a leading underscore is in
-    its module's ``__all__``, so the fuzz above calls it; the rest is marked private."""
-    undeclared = [
-        f"{info.name}.{name}"
-        for info in pkgutil.walk_packages(course.__path__, "course.")
-        if not any(part.startswith("_") for part in info.name.split("."))
-        for module in [importlib.import_module(info.name)]
-        for name in _defined_public_names(module)
-        if name not in getattr(module, "__all__", ())
-    ]
-    assert undeclared == []
-
-
 def test_every_exported_callable_is_fuzzed() -> None:
     """The fuzz above covers what both packages export (a check that the list is not empty)."""
     names = {name for name, _ in TARGETS}

@@ -204,7 +204,7 @@ def play_contest(
             f"games_per_pair must be an even number of at least 2, not {settings.games_per_pair!r}"
         )
     if sandbox is None and any(not e.is_level for e in entrants):
-        sandbox = Sandbox(isolate=settings.isolated)
+        sandbox = Sandbox("auto" if settings.isolated else "none")
     openings = random_openings(
         settings.games_per_pair // 2, settings.opening_plies, settings.size, settings.seed
     )

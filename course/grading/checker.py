@@ -20,8 +20,10 @@ answer yet score 0, and nothing is run again.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -289,15 +291,7 @@ def grade_notebook(
     questions = [{"tag": q.tag, "function": q.function,
                   "cases": [a for p in q.parts for a in p.arguments]}
                  for q in exercise.questions]  # fmt: skip
-    limits = Limits(wall=budget(exercise, timeout), cpu=int(budget(exercise, timeout)) + 1)
-    with sandbox.start(exercise.runtime, "harness.py", limits) as run:
-        run.send(json.dumps(job).encode() + b"\n")
-
-        def cells_done() -> None:  # only now may the cases' arguments go in
-            run.send(json.dumps(questions).encode() + b"\n")
-            run.close_input()
-
-        replies, problems, stopped = _read(run, exercise, cells_done)
+    replies, problems, stopped = _attempts(sandbox, exercise, job, questions, timeout)
     for index, problem in sorted(problems.items()):
         report.notes.append(f"your {exercise.answers[index]} cell failed: {problem}")
     results = []
@@ -320,50 +314,137 @@ def grade_notebook(
     return report
 
 
-def _read(
-    run: Any, exercise: Exercise, cells_done: Callable[[], None] = lambda: None
+def _attempts(
+    sandbox: Sandbox,
+    exercise: Exercise,
+    job: dict[str, Any],
+    questions: list[dict[str, Any]],
+    timeout: float,
 ) -> tuple[dict[str, Any], dict[int, str], str]:
-    """What the run sent: replies (or why a question stopped) by tag, cells' problems,
-    and why the run ended early ('' if it ended well); ``cells_done`` is called once every
-    cell has reported.  Messages out of order, repeated, unknown or malformed are dropped;
-    the wall clock is the run's own and never moves."""
+    """Run the notebook's job, and where the harness cannot stop a cell or a question itself
+    (Pyodide cannot fork), run it again without the one that stopped the run.
+
+    Each run has its own wall clock (:func:`budget`); a run again only ever leaves out
+    more, so there are at most as many runs as cells and questions, plus one."""
+    cells, asked = list(job["cells"]), list(questions)
     replies: dict[str, Any] = {}
     problems: dict[int, str] = {}
-    cells = list(range(len(exercise.answers)))
-    tags = [q.tag for q in exercise.questions]
-    ready = ended = False
-    if not cells:
-        cells_done()
-    while not ended and (line := run.next_line()) is not None:
-        message = wire.parse(line) if line.strip() else None
-        if type(message) is not dict:
-            continue
+    while True:
+        limits = Limits(wall=budget(exercise, timeout), cpu=int(budget(exercise, timeout)) + 1)
+        with sandbox.start(exercise.runtime, "harness.py", limits) as run:
+            run.send(json.dumps({**job, "cells": cells}).encode() + b"\n")
+            cells_done = functools.partial(_send_questions, run, asked)
+            reading = _Reading(run, [c["index"] for c in cells], [q["tag"] for q in asked],
+                               timeout, cells_done)  # fmt: skip
+            reading.read()
+        replies.update(reading.replies)
+        problems.update(reading.problems)
+        if reading.ended or reading.stuck is None:
+            return replies, problems, reading.stopped
+        kind, which = reading.stuck
+        if kind == "cell":  # the cells after it would not have run either (one clock)
+            later = [c["index"] for c in cells if c["index"] > which]
+            problems.update({i: f"not run: the answer cells had run for {timeout:g} s" for i in later})
+            cells = [c for c in cells if c["index"] < which]
+        else:
+            asked = [q for q in asked if q["tag"] in reading.tags]
+        if not asked and kind != "cell":
+            return replies, problems, ""
+
+
+def _send_questions(run: Any, questions: list[dict[str, Any]]) -> None:
+    """Only once the cells have run may the cases' arguments go in."""
+    run.send(json.dumps(questions).encode() + b"\n")
+    run.close_input()
+
+
+class _Reading:
+    """What one run sent: replies (or why a question stopped) by tag, cells' problems, why
+    the run ended early, and which cell or question it was on when it stopped (``stuck``).
+
+    Messages out of order, repeated, unknown or malformed are dropped.  The run's wall
+    clock never moves; a cell phase or a question timed by the grader (``asking``) gets
+    ``timeout`` seconds of it, and a little more, since a harness that forks stops them itself.
+    """
+
+    def __init__(self, run: Any, cells: list[int], tags: list[str], timeout: float,
+                 cells_done: Callable[[], None]) -> None:  # fmt: skip
+        self.run, self.cells, self.tags, self.timeout = run, cells, tags, timeout
+        self.cells_done = cells_done
+        self.replies: dict[str, Any] = {}
+        self.problems: dict[int, str] = {}
+        self.ready = self.ended = False
+        self.stopped = ""
+        self.stuck: tuple[str, Any] | None = None
+        self._timing: tuple[str, Any] | None = None  # the cells or the question on the clock
+        self._started = 0.0
+
+    def read(self) -> None:
+        if not self.cells:
+            self.cells_done()
+        run, whole = self.run, self.run.deadline
+        while not self.ended:
+            if self._timing is not None:
+                run.deadline = min(whole, self._started + self.timeout + _GRACE)
+            line = run.next_line()
+            run.deadline = whole
+            if line is None:
+                break
+            message = wire.parse(line) if line.strip() else None
+            if type(message) is dict:
+                self._take(message)
+        if self.ended:
+            return
+        self.stopped = run.stopped if run.stopped != "ended" else run.exit_reason()
+        timed_out = self._timing is not None and run.stopped.startswith("timed out")
+        if self.cells and self.ready:
+            self.stuck = ("cell", self.cells[0])
+            self.problems[self.cells[0]] = (
+                f"the answer cells ran longer than {self.timeout:g} s"
+                if timed_out
+                else f"it stopped Python: {self.stopped}"
+            )
+        elif self._timing is not None and self._timing[0] == "question":
+            tag = self._timing[1]
+            self.stuck = ("question", tag)
+            self.tags.remove(tag)
+            self.replies[tag] = (
+                f"timed out after {self.timeout:g} s" if timed_out else "it stopped Python"
+            )
+
+    def _take(self, message: dict[str, Any]) -> None:
         event = message.get("event")
-        if event == "ready" and not ready:
-            ready = True
-        elif event == "cell" and ready and cells and message.get("index") == cells[0]:
-            cells.pop(0)
+        if event == "ready" and not self.ready:
+            self.ready = True
+            self._time("cells", None)
+        elif event == "cell" and self.ready and self.cells and message.get("index") == self.cells[0]:
+            self.cells.pop(0)
             problem = message.get("problem")
             if problem is not None:
-                problems[message["index"]] = str(problem)[:500]
-            if not cells:
-                cells_done()
-        elif event == "question" and ready and not cells and message.get("tag") in tags:
+                self.problems[message["index"]] = str(problem)[:500]
+            if not self.cells:
+                self._timing = None
+                self.cells_done()
+        elif event == "asking" and self.ready and not self.cells and message.get("tag") in self.tags:
+            self._time("question", message["tag"])
+        elif event == "question" and self.ready and not self.cells and message.get("tag") in self.tags:
             tag = message["tag"]
-            tags.remove(tag)
+            self.tags.remove(tag)
+            self._timing = None
             if "stopped" in message:
                 said = str(message["stopped"])
-                replies[tag] = said if STOPPED.fullmatch(said) else "it stopped Python"
+                self.replies[tag] = said if STOPPED.fullmatch(said) else "it stopped Python"
             else:
-                replies[tag] = message.get("replies")
-        elif event == "end" and ready and not cells:
-            ended = True
-    if ended:
-        return replies, problems, ""
-    stopped = run.stopped if run.stopped != "ended" else run.exit_reason()
-    if cells and ready:
-        problems[cells[0]] = f"it stopped Python: {stopped}"
-    return replies, problems, stopped
+                self.replies[tag] = message.get("replies")
+        elif event == "end" and self.ready and not self.cells:
+            self.ended = True
+
+    def _time(self, kind: str, which: Any) -> None:
+        self._timing, self._started = (kind, which), time.monotonic()
+
+
+#: What the grader's clock adds to a cell phase or a question (the harness's own stops first).
+_GRACE = 2.0
 
 
 def _zero(question: Question, message: str) -> CheckResult:
@@ -500,7 +581,7 @@ def check(
     source_dir: Path = SOURCE_DIR,
     timeout: float = DEFAULT_TIMEOUT,
     seed: int | None = None,
-    isolate: bool = True,
+    sandbox: str = "auto",
 ) -> Report:
     """Grade one student notebook, with or without the teacher's folder.
 
@@ -515,7 +596,6 @@ def check(
     source_dir = _as_path(source_dir, "source_dir")
     _timeout(timeout)
     _seed(seed)
-    _flag(isolate, "isolate")
     name = exercise or identify(read_submission(path), path)
     try:
         has_seed = (source_dir / exercise_file.SEED_FILE).is_file()
@@ -524,8 +604,7 @@ def check(
                             f"({error.strerror})") from None  # fmt: skip
     if seed is None and has_seed:
         seed = exercise_file.load_seed(source_dir, create=False)
-    sandbox = Sandbox(isolate)
-    report = grade_notebook(exercise_file.build(name, seed), Path(path), sandbox, timeout)
+    report = grade_notebook(exercise_file.build(name, seed), Path(path), Sandbox(sandbox), timeout)
     if seed is None:
         report.notes.append("no teacher's seed: only the notebook's own cases were checked")
     return report
@@ -537,7 +616,7 @@ def grade(
     timeout: float = DEFAULT_TIMEOUT,
     workers: int = 1,
     seed: int | None = None,
-    isolate: bool = True,
+    sandbox: str = "auto",
 ) -> list[Report]:
     """Grade each ``(notebook path, exercise name)``; one report each, in the same order."""
     from course.grading.gradebook import Grader
@@ -556,8 +635,7 @@ def grade(
         raise ArgumentError(f"workers must be a whole number from 1 to {_MAX_WORKERS}, "
                             f"not {shown(workers)}")  # fmt: skip
     _seed(seed)
-    _flag(isolate, "isolate")
     if not exercises(source_dir):
         raise NotebookError(f"{source_dir}: no exercise notebooks (NN_name.ipynb) in it")
-    grader = Grader(source_dir, timeout=timeout, workers=workers, seed=seed, isolate=isolate)
+    grader = Grader(source_dir, timeout=timeout, workers=workers, seed=seed, sandbox=sandbox)
     return grader.grade(submissions)

@@ -50,7 +50,7 @@ from course.grading.exercise import Exercise
 from course.grading.handins import GradebookError
 from course.grading.notebook import NotebookError
 from course.grading.overrides import Overrides
-from course.grading.sandbox import Sandbox
+from course.grading.sandbox import KINDS, Sandbox
 from reversi.callables import guarded_callback, require_callable
 from reversi.errors import ArgumentError, shown
 
@@ -79,8 +79,8 @@ def _text(value: object, what: str) -> str:
     return value
 
 
-def _settings(timeout: object, workers: object, seed: object, isolate: object) -> None:
-    """Refuse a timeout, a number of workers, a seed or an isolate flag a grading cannot take."""
+def _settings(timeout: object, workers: object, seed: object, sandbox: object) -> None:
+    """Refuse a timeout, a number of workers, a seed or a sandbox a grading cannot take."""
     if (
         isinstance(timeout, bool)
         or not isinstance(timeout, int | float)
@@ -98,8 +98,8 @@ def _settings(timeout: object, workers: object, seed: object, isolate: object) -
         raise ArgumentError(
             f"seed must be None or a whole number (of at most {_SEED_BITS} bits), not {shown(seed)}"
         )
-    if type(isolate) is not bool:
-        raise ArgumentError(f"isolate must be True or False, not {shown(isolate)}")
+    if sandbox not in KINDS:
+        raise ArgumentError(f"sandbox must be one of {', '.join(KINDS)}, not {shown(sandbox)}")
 
 
 class Grader:
@@ -111,11 +111,11 @@ class Grader:
         timeout: float = checker.DEFAULT_TIMEOUT,
         workers: int = 1,
         seed: int | None = None,
-        isolate: bool = True,
+        sandbox: str = "auto",
         progress: Callable[[int, int, str], None] | None = None,
     ) -> None:
         source_dir = nbfile._as_path(source_dir, "source_dir")
-        _settings(timeout, workers, seed, isolate)
+        _settings(timeout, workers, seed, sandbox)
         if progress is not None:
             require_callable(progress, "progress", "taking (done, total, name)")
         self.source_dir = Path(source_dir)
@@ -123,7 +123,7 @@ class Grader:
         self.timeout = timeout
         self.workers = max(1, workers)
         self.progress = progress
-        self.sandbox = Sandbox(isolate)
+        self.sandbox = Sandbox(sandbox)
         self._exercises: dict[str, Exercise] = {}
         self._files = _snapshot(self.source_dir)
         self._lock = threading.Lock()
@@ -142,7 +142,7 @@ class Grader:
         """What a grade of exercise ``name`` depends on besides the notebook (for the journal)."""
         _text(name, "the exercise name")
         source = self._files.get(f"{name}.ipynb", b"")
-        settings = f"{self.seed}:{self.timeout}:{self.sandbox.isolated}:"
+        settings = f"{self.seed}:{self.timeout}:{self.sandbox.kind}:"
         return hashlib.sha256(settings.encode() + source).hexdigest()
 
     def grade_one(self, path: Path, name: str) -> Report:
@@ -468,7 +468,7 @@ def grade_folder(
     seed: int | None = None,
     feedback_dir: Path | None = None,
     progress: Callable[[int, int, str], None] | None = None,
-    isolate: bool = True,
+    sandbox: str = "auto",
     choices: Choices | None = None,
     say: Callable[[str], None] = print,
     grader: Grader | None = None,
@@ -486,7 +486,7 @@ def grade_folder(
     )
     if feedback_dir is not None:
         feedback_dir = nbfile._as_path(feedback_dir, "feedback_dir")
-    _settings(timeout, workers, seed, isolate)
+    _settings(timeout, workers, seed, sandbox)
     progress = guarded_callback(progress, "progress", "taking (done, total, name)")  # type: ignore[assignment]
     if choices is not None and not isinstance(choices, Choices):
         raise ArgumentError(f"choices must be Choices or None, not {shown(choices)}")
@@ -503,7 +503,7 @@ def grade_folder(
     submissions, warnings = handins.collect(Path(folder), known)
     with tempfile.TemporaryDirectory(prefix="grading-copies-") as copies:
         if grader is None:
-            grader = Grader(source_dir, timeout, workers, seed, isolate)
+            grader = Grader(source_dir, timeout, workers, seed, sandbox)
         exercises = {name: grader.exercise(name) for name in known
                      if any(s.exercise == name for s in submissions)}  # fmt: skip
         columns = _columns(exercises)

@@ -1,67 +1,79 @@
 """Run untrusted Python in isolation: given files, given limits, talking over a pipe.
 
-This is the one place the kit starts code it does not trust (students' answers; later,
-students' tournament players).  The API is small::
+This is the one place the kit starts code it does not trust (students' answers, students'
+tournament players).  The API is small::
 
-    sandbox = Sandbox()                      # IsolationError if bubblewrap cannot run here
+    sandbox = Sandbox()                      # IsolationError if nothing can isolate here
     files = {"main.py": "import sys; print(sys.stdin.readline().upper())"}
     with sandbox.start(files, "main.py", Limits(wall=5)) as run:
         run.send(b"hello\n")
         run.close_input()
         read = run.lines()                   # Read(lines=[b'HELLO', b''], stopped='ended')
 
-* :class:`Sandbox` checks once that isolation works here (``bubblewrap``); without it,
-  ``Sandbox()`` raises :class:`IsolationError` saying what to install, and
-  ``Sandbox(isolate=False)`` runs without namespaces (``sandbox.isolated`` is then False,
-  and whoever reports results must say so).
-* :meth:`Sandbox.start` copies ``files`` (name: text) into a fresh read-only folder,
-  ``/sandbox`` inside, and runs ``python3 -I -S /sandbox/MAIN`` there, after setting the
-  process limits of :class:`Limits` (CPU seconds, memory, file size, open files,
-  processes).  Nothing else of the host is visible: ``/usr`` read-only (the standard
-  library), an empty private ``/tmp``, its own ``/proc``, no network, no other process,
-  no ``/etc``, no home, no kit, no teacher folder, no other submission.  Started by
-  root, it first gives up root (``setpriv`` to ``nobody``), then ``bwrap`` maps that
-  user to uid 65534 in a user namespace that cannot make another (``--disable-userns``),
-  with an empty environment (``--clearenv``).
-* :class:`Run` is the pipe: :meth:`Run.send` writes to its standard input,
-  :meth:`Run.lines` reads its standard output as lines, bounded in bytes per line,
-  bytes in all, number of lines, and by one wall-clock deadline fixed when the run
-  started, which nothing the code sends can extend.  Its standard error is discarded.
-  Leaving the ``with`` block kills the run and every process it started (in isolation
-  they all live in its PID namespace, which ends with it).
+Three kinds of sandbox, chosen by ``Sandbox(kind)``:
 
-bubblewrap adds about 7 ms to a start on a quiet machine (measured on the project's
-machines); each run also writes its few files to a fresh folder.
+* ``"pyodide"`` (every system): the program runs in Pyodide, the CPython 3.14 of the
+  students' browsers, inside Deno (both fetched by the kit: :mod:`course.pyodide`) with no
+  permission but reading Pyodide's files and the run's own folder (``--no-prompt``, no
+  network, environment, subprocess, FFI or writing).  Its files are copied into Pyodide's
+  in-memory ``/sandbox``; the host's files do not exist for it.  Memory is bounded from
+  outside by V8's flags (the WebAssembly heap and the JavaScript heap), time by the wall
+  clock, which kills the process.  Pyodide cannot fork: whoever needs a question to stop
+  on its own (the grader) starts the run again without it (:mod:`course.grading.checker`).
+  Start-up is about 1.7 s: each run begins from a copy of a warm Deno cache made once by
+  the probe, never shared between runs.
+* ``"bubblewrap"`` (Linux with bubblewrap): ``python3 -I -S /sandbox/MAIN`` in fresh
+  namespaces: ``/usr`` read-only, an empty private ``/tmp``, its own ``/proc``, no network,
+  no other process, no ``/etc``, no home, no kit, no teacher folder, no other submission.
+  Started by root, it first gives up root (``setpriv`` to ``nobody``).  Process limits
+  (CPU seconds, memory, file size, open files, processes) are set before the code starts.
+  Starting costs about 7 ms.
+* ``"none"``: no isolation (every report must say so), refused as root or Administrator;
+  the process limits that exist on this system are set, never one that counts the
+  teacher's own processes.
+
+``"auto"`` (the default) is bubblewrap where it works, else Pyodide: both give the same
+grades (tests/course/grading/test_portable.py), bubblewrap starts in milliseconds where
+Pyodide takes 1.7 s (benchmarks/grading.py prints both).
+
+:class:`Run` is the pipe, the same for every kind and every system (threads, no
+``select`` or signals): :meth:`Run.send` writes to the program's standard input,
+:meth:`Run.lines` reads its standard output as lines, bounded in bytes per line, bytes
+in all, number of lines, and by one wall-clock deadline fixed when the run started,
+which nothing the code sends can extend.  Its standard error is discarded.  Leaving the
+``with`` block kills the run and everything it started.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import math
 import os
+import queue
 import re
-import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from course import pyodide
 from reversi.errors import ArgumentError, ReversiError, shown
 
 __all__ = [
     "NOBODY",
     "INSIDE",
+    "KINDS",
     "MARKER",
     "HOW_TO_INSTALL",
     "IsolationError",
     "Limits",
-    "Read",
-    "Run",
     "Sandbox",
     "exit_reason",
 ]
@@ -69,22 +81,44 @@ __all__ = [
 NOBODY = 65534
 INSIDE = "/sandbox"
 MARKER = "COURSE_SANDBOX_RUN"
+#: The kinds of sandbox :class:`Sandbox` takes (``auto``: bubblewrap where it works, else pyodide).
+KINDS = ("auto", "pyodide", "bubblewrap", "none")
 _BOOT = """\
-import resource as r, runpy, sys
-for limit, value in {limits!r}:
-    r.setrlimit(limit, (value, value))
+import runpy, sys
+try:
+    import resource as r
+except ImportError:
+    r = None
+for limit, value in ({limits!r} if r else []):
+    r.setrlimit(getattr(r, limit), (value, value))
 sys.argv = [{main!r}]
 sys.path[:0] = [{inside!r}]
 del r
 runpy.run_path({main!r}, run_name="__main__")
 """
+_DRIVER = Path(__file__).with_name("runtime") / "pyodide_sandbox.mjs"
+#: The JavaScript heap of a Pyodide run, in MB (Pyodide itself needs about 100).
+_JS_HEAP_MB = 256
 HOW_TO_INSTALL = (
-    "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow user namespaces "
-    "(sysctl kernel.unprivileged_userns_clone=1 on older kernels; on Ubuntu 24.04 "
-    "kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap; "
-    "in Docker, a seccomp profile that allows clone and unshare), or pass --no-isolation "
-    "to run students' code without isolation (every result then says so)"
+    "the portable sandbox needs Deno and Pyodide: install the kit's environment again "
+    "(python3 kit.py lab, or pip install deno); on Linux, bubblewrap also works "
+    "(apt-get install bubblewrap). --no-isolation runs students' code without isolation "
+    "(refused as root or Administrator; every result then says so)"
 )
+
+
+def sandbox_options(parser: argparse.ArgumentParser, whose: str) -> None:
+    """The flags that choose the sandbox (``args.sandbox``: one of :data:`KINDS`)."""
+    parser.add_argument(
+        "--sandbox", choices=KINDS[:3], default="auto",
+        help=f"what isolates {whose}: pyodide (every system), bubblewrap (Linux) or auto "
+        "(bubblewrap where it works, else pyodide; the default)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-isolation", dest="sandbox", action="store_const", const="none",
+        help=f"run {whose} without isolation (refused as root or Administrator; every "
+        "result then says it was not isolated)",
+    )  # fmt: skip
 
 
 class IsolationError(ReversiError, RuntimeError):
@@ -132,18 +166,17 @@ class Limits:
                     f"not {shown(value)}"
                 )
 
-    def rlimits(self) -> list[tuple[int, int]]:
-        """The ``(RLIMIT_*, value)`` pairs set in the run before its code starts."""
-        import resource
-
-        return [
-            (resource.RLIMIT_CPU, max(1, int(self.cpu))),
-            (resource.RLIMIT_AS, self.memory_mb << 20),
-            (resource.RLIMIT_FSIZE, self.file_mb << 20),
-            (resource.RLIMIT_CORE, 0),
-            (resource.RLIMIT_NOFILE, self.open_files),
-            (resource.RLIMIT_NPROC, self.processes),
+    def rlimits(self, processes: int | None) -> list[tuple[str, int]]:
+        """The ``(RLIMIT_*, value)`` pairs set in a bubblewrap or unisolated run before its
+        code starts; ``processes`` is the process limit to set (None: none)."""
+        pairs = [
+            ("RLIMIT_CPU", max(1, int(self.cpu))),
+            ("RLIMIT_AS", self.memory_mb << 20),
+            ("RLIMIT_FSIZE", self.file_mb << 20),
+            ("RLIMIT_CORE", 0),
+            ("RLIMIT_NOFILE", self.open_files),
         ]
+        return pairs + ([("RLIMIT_NPROC", processes)] if processes is not None else [])
 
 
 #: The largest values :class:`Limits` takes (far beyond any real run, within what the OS takes).
@@ -159,21 +192,28 @@ class Read:
     stopped: str = "ended"
 
 
-class Run:
-    """One running sandboxed program; use it as a context manager (it is killed on exit)."""
+_OVER = b"<over>"  # put by the reading thread once more arrived than a run may read
 
-    def __init__(self, process: subprocess.Popen[bytes], folder: str, limits: Limits) -> None:
-        if not isinstance(process, subprocess.Popen):
-            raise ArgumentError(f"a run is made from a started process, not {shown(process)}")
-        if not isinstance(folder, str):
-            raise ArgumentError(f"a run's folder must be a folder name, not {shown(folder)}")
-        if not isinstance(limits, Limits):
-            raise ArgumentError(f"a run's limits must be Limits, not {shown(limits)}")
-        self.process, self.limits, self._folder = process, limits, folder
+
+class Run:
+    """One running sandboxed program; use it as a context manager (it is killed on exit).
+
+    A thread reads the program's output into a queue (at most the limit's bytes, so a
+    program that writes without end fills its pipe and waits for its end); the reading
+    side takes lines from the queue against the run's one wall clock.
+    """
+
+    def __init__(
+        self, process: subprocess.Popen[bytes], folders: list[str], limits: Limits
+    ) -> None:
+        self.process, self.limits, self._folders = process, limits, folders
         self.deadline = time.monotonic() + limits.wall
-        self._buffer, self._total = b"", 0
-        self._count = 0
+        self._buffer, self._total, self._count = b"", 0, 0
+        self._ended = False
         self.stopped = "ended"  # why next_line last returned None
+        self._chunks: queue.Queue[bytes] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def __enter__(self) -> Run:
         return self
@@ -181,30 +221,43 @@ class Run:
     def __exit__(self, *exc: object) -> None:
         self.kill()
 
+    def _read(self) -> None:
+        stream, taken = self.process.stdout, 0
+        assert stream is not None
+        while True:
+            try:
+                chunk = stream.read1(1 << 16)  # type: ignore[attr-defined]
+            except (OSError, ValueError):
+                chunk = b""
+            taken += len(chunk)
+            if taken > self.limits.total_bytes + self.limits.line_bytes:
+                self._chunks.put(_OVER)
+                return
+            self._chunks.put(chunk)
+            if not chunk:
+                return
+
     def send(self, data: bytes) -> bool:
         """Write ``data`` to the program's standard input before the deadline; False if the
         program is gone, or does not read it in time (a write never waits past the clock)."""
-        if not isinstance(data, bytes | bytearray):
-            raise ArgumentError(f"send takes bytes, not {shown(data)}")
-        assert self.process.stdin is not None
-        try:
-            fd = self.process.stdin.fileno()
-            os.set_blocking(fd, False)
-            view = memoryview(data)
-            while view:
-                left = self.left()
-                if left <= 0:
-                    return False
-                _, ready, _ = select.select([], [fd], [], left)
-                if ready:
-                    view = view[os.write(fd, view[: 1 << 16]) :]
-        except (BrokenPipeError, OSError, ValueError):
-            return False
-        return True
+        stdin = self.process.stdin
+        assert stdin is not None
+        written = threading.Event()
+
+        def write() -> None:
+            with contextlib.suppress(OSError, ValueError):
+                stdin.write(data)
+                stdin.flush()
+                written.set()
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        writer.join(max(0.0, self.left()))
+        return written.is_set()
 
     def close_input(self) -> None:
         assert self.process.stdin is not None
-        with contextlib.suppress(BrokenPipeError, OSError):
+        with contextlib.suppress(OSError, ValueError):
             self.process.stdin.close()
 
     def left(self) -> float:
@@ -214,36 +267,39 @@ class Run:
     def next_line(self) -> bytes | None:
         """The next line of output (without its newline); None at the end of the output, at
         the deadline, or past a bound (``stopped`` says which)."""
-        fd = self.process.stdout.fileno() if self.process.stdout else -1
         while b"\n" not in self._buffer:
-            if len(self._buffer) > self.limits.line_bytes:
-                self.stopped = "too much: a line longer than the limit"
+            if self._ended:
                 return None
+            if len(self._buffer) > self.limits.line_bytes:
+                return self._stop("too much: a line longer than the limit")
             left = self.left()
             if left <= 0:
                 self.stopped = f"timed out after {self.limits.wall:g} s"
                 return None
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
+            try:
+                chunk = self._chunks.get(timeout=min(left, 1.0))
+            except queue.Empty:
                 continue
-            chunk = os.read(fd, 1 << 16)
+            if chunk is _OVER:
+                return self._stop("too much: more output than the limit")
             if not chunk:
-                self.stopped = "ended"
-                return None
+                return self._stop("ended")
             self._total += len(chunk)
             if self._total > self.limits.total_bytes:
-                self.stopped = "too much: more output than the limit"
-                return None
+                return self._stop("too much: more output than the limit")
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
         self._count += 1
         if self._count > self.limits.lines:
-            self.stopped = "too much: more lines than the limit"
-            return None
+            return self._stop("too much: more lines than the limit")
         if len(line) > self.limits.line_bytes:
-            self.stopped = "too much: a line longer than the limit"
-            return None
+            return self._stop("too much: a line longer than the limit")
         return line
+
+    def _stop(self, why: str) -> bytes | None:
+        """Stop reading for good (the output ended, or went past a bound): None, and why."""
+        self.stopped, self._ended = why, True
+        return None
 
     def lines(self) -> Read:
         """Every line until the end of the output, the deadline or a bound."""
@@ -262,65 +318,139 @@ class Run:
         return exit_reason(code)
 
     def kill(self) -> None:
-        """End the program and everything it started; remove its folder."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+        """End the program and everything it started; remove its folders."""
+        if os.name == "posix":
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.process.kill()
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             if stream:
                 with contextlib.suppress(OSError):
                     stream.close()
-        _kill_marked(self._folder)
-        shutil.rmtree(self._folder, ignore_errors=True)
+        for folder in self._folders:
+            _kill_marked(folder)
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 class Sandbox:
-    """Starts isolated runs (see the module's text).  ``isolate=False`` accepts no isolation."""
+    """Starts isolated runs of one kind (see the module's text); ``"none"`` isolates nothing."""
 
-    def __init__(self, isolate: bool = True) -> None:
-        if not isinstance(isolate, bool):
-            raise ArgumentError(f"isolate must be True or False, not {shown(isolate)}")
+    def __init__(self, kind: str = "auto") -> None:
+        if kind not in KINDS:
+            raise ArgumentError(f"the sandbox is one of {', '.join(KINDS)}, not {shown(kind)}")
         self._python, self._binds = _python()
         self._drop = _drop_root()
-        self.isolated = isolate
-        if isolate:
-            problem = self._probe()
-            if problem:
-                raise IsolationError(
-                    f"cannot isolate students' code here ({problem}): {HOW_TO_INSTALL}"
-                )
+        if kind == "none" and _is_administrator():
+            raise IsolationError(
+                "--no-isolation is refused when the grader runs as root or Administrator: "
+                "students' code would run with those rights. Grade as a normal user, or "
+                "leave the sandbox on (the portable one works on every system)"
+            )
+        self._deno, self._core, self._warm = "", Path(), ""
+        self.kind = "bubblewrap" if kind == "auto" else kind
+        problem = {"bubblewrap": self._bubblewrap_problem, "pyodide": self._pyodide_problem,
+                   "none": lambda: None}[self.kind]()  # fmt: skip
+        if problem and kind == "auto":
+            self.kind = "pyodide"
+            problem = self._pyodide_problem()
+        self.isolated = self.kind != "none"
+        if problem:
+            raise IsolationError(
+                f"cannot isolate students' code here ({problem}): {HOW_TO_INSTALL}"
+            )
+
+    def __repr__(self) -> str:
+        return f"Sandbox({self.kind!r})"
 
     def start(self, files: Mapping[str, str], main: str, limits: Limits = Limits()) -> Run:
-        """Start ``python3 -I -S /sandbox/MAIN`` with ``files`` in ``/sandbox`` (read-only)."""
-        if not isinstance(files, Mapping) or not all(
-            isinstance(name, str) and isinstance(text, str) for name, text in files.items()
-        ):
-            raise ArgumentError(f"files must map file names to their text, not {shown(files)}")
+        """Start ``MAIN`` of ``files`` (in ``/sandbox``, read-only) in this kind of sandbox."""
         if any(not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", name) for name in files):
             raise ArgumentError("sandbox file names are plain names (letters, digits, _ . -)")
-        if not isinstance(main, str) or main not in files:
+        if main not in files:
             raise ArgumentError(f"main must be the name of one of the files, not {shown(main)}")
-        if not isinstance(limits, Limits):
-            raise ArgumentError(f"limits must be Limits, not {shown(limits)}")
         folder = tempfile.mkdtemp(prefix="course-sandbox-")
+        folders = [folder]
         os.chmod(folder, 0o755)
         for name, text in files.items():
             path = Path(folder) / name
             path.write_text(text, encoding="utf-8")
             path.chmod(0o644)
-        inside = INSIDE if self.isolated else folder
-        boot = _BOOT.format(limits=limits.rlimits(), main=f"{inside}/{main}", inside=inside)
-        if self.isolated:
-            command = [*self._drop, *self._bwrap(folder), self._python, "-I", "-S", "-c", boot]
-            env = {"PATH": "/usr/bin:/bin"}
+        if self.kind == "pyodide":
+            deno_dir = tempfile.mkdtemp(prefix="course-sandbox-deno-")
+            folders.append(deno_dir)
+            shutil.copytree(self._warm, deno_dir, dirs_exist_ok=True)
+            command = self._pyodide(folder, main, limits)
+            env = _deno_env(deno_dir)
         else:
-            command = [self._python, "-I", "-S", "-c", boot]
-            env = {"PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8", MARKER: folder}
+            inside = INSIDE if self.kind == "bubblewrap" else folder
+            processes = (
+                NOBODY_PROCESSES if self._drop and self.kind == "bubblewrap" else _process_limit()
+            )
+            boot = _BOOT.format(limits=limits.rlimits(processes), main=f"{inside}/{main}",
+                                inside=inside)  # fmt: skip
+            python = self._python if self.kind == "bubblewrap" else sys.executable
+            command = [python, "-I", "-S", "-c", boot]
+            if self.kind == "bubblewrap":
+                command = [*self._drop, *self._bwrap(folder), *command]
+                env = {"PATH": "/usr/bin:/bin"}
+            else:
+                env = _plain_env(folder)
         process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            cwd=folder, env=env, start_new_session=True, close_fds=True,
+            cwd=folder, env=env, start_new_session=os.name == "posix", close_fds=True,
         )  # fmt: skip
-        return Run(process, folder, limits)
+        return Run(process, folders, limits)
+
+    # -- pyodide --------------------------------------------------------------------------
+
+    def _pyodide(self, folder: str, main: str, limits: Limits) -> list[str]:
+        readable = ",".join(_escaped(path) for path in (str(self._core), folder, str(_DRIVER)))
+        pages = max(1, limits.memory_mb) * 16  # WebAssembly pages of 64 KiB
+        return [
+            self._deno, "run", "--quiet", "--no-prompt", "--no-remote", "--no-npm",
+            "--no-config", "--no-lock", f"--allow-read={readable}",
+            f"--v8-flags=--max-old-space-size={_JS_HEAP_MB},--wasm-max-mem-pages={pages}",
+            str(_DRIVER), self._core.as_uri() + "/", str(self._core) + os.sep, folder, main,
+        ]  # fmt: skip
+
+    def _pyodide_problem(self) -> str | None:
+        """None if a Pyodide run works here (and its warm cache is made), else what went wrong."""
+        try:
+            self._deno = pyodide.deno_program()
+            self._core = pyodide.core(say=lambda text: print(text, file=sys.stderr))
+        except pyodide.PyodideError as error:
+            return str(error)
+        warm = pyodide.cache_folder() / f"deno-cache-{pyodide.VERSION}"
+        self._warm = str(warm)
+        probe = (
+            "import js, sys\n"
+            "try:\n"
+            "    js.eval('Deno.env.get(\"PATH\")')\n"
+            "    print('env read')\n"
+            "except Exception:\n"
+            "    print('refused', sys.platform)\n"
+        )
+        warm.mkdir(parents=True, exist_ok=True)
+        folder = tempfile.mkdtemp(prefix="course-sandbox-")
+        try:
+            (Path(folder) / "probe.py").write_text(probe, encoding="utf-8")
+            done = subprocess.run(
+                self._pyodide(folder, "probe.py", Limits()), capture_output=True,
+                env=_deno_env(str(warm)), timeout=120, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return f"Deno could not run Pyodide ({error})"
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        said = done.stdout.decode(errors="replace").strip()
+        if said != "refused emscripten":
+            detail = said or done.stderr.decode(errors="replace").strip()[-300:]
+            return f"Deno did not run a test program in Pyodide ({detail or 'no output'})"
+        return None
+
+    # -- bubblewrap ------------------------------------------------------------------------
 
     def _bwrap(self, folder: str) -> list[str]:
         command = [
@@ -342,8 +472,10 @@ class Sandbox:
         ]  # fmt: skip
         return command
 
-    def _probe(self) -> str | None:
-        """None if an isolated run works here, else what went wrong."""
+    def _bubblewrap_problem(self) -> str | None:
+        """None if a bubblewrap run works here, else what went wrong."""
+        if not sys.platform.startswith("linux"):
+            return "bubblewrap exists only on Linux"
         if shutil.which("bwrap") is None:
             return "bwrap is not installed"
         probe = "import os; print(os.getuid(), sorted(os.listdir('/')))"
@@ -372,14 +504,70 @@ def _python() -> tuple[str, list[str]]:
 
 def _drop_root() -> list[str]:
     """Root gives up root before ``bwrap`` (uid 65534 inside would otherwise be host root)."""
-    if os.geteuid() != 0:
+    if os.name != "posix" or os.geteuid() != 0:
         return []
     return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"]
+
+
+#: The process limit of a run that gave up root: it counts only nobody's processes.
+NOBODY_PROCESSES = 64
+
+
+def _process_limit() -> int | None:
+    """A process limit for a run as the teacher's own user: the user's processes now and 64
+    more (the limit counts them all), or None where they cannot be counted (not Linux)."""
+    proc = Path("/proc")
+    if not (proc / "self").is_dir():
+        return None
+    uid, count = os.getuid(), 0
+    for entry in proc.iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and entry.stat().st_uid == uid:
+                count += 1
+    return count + 64
+
+
+def _is_administrator() -> bool:
+    """Whether this process runs as root (POSIX) or as an elevated Administrator (Windows)."""
+    if os.name == "posix":
+        return os.geteuid() == 0
+    try:
+        import ctypes
+
+        return bool(ctypes.windll.shell32.IsUserAnAdmin())  # type: ignore[attr-defined]
+    except (ImportError, AttributeError, OSError):
+        return False
+
+
+def _escaped(path: str) -> str:
+    """A path in a Deno permission list, where a comma is written twice."""
+    return path.replace(",", ",,")
+
+
+def _deno_env(deno_dir: str) -> dict[str, str]:
+    """The whole environment of a Deno run: its own cache, no colours, no update check."""
+    env = {"DENO_DIR": deno_dir, "NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1",
+           "DENO_NO_PROMPT": "1", "PATH": ""}  # fmt: skip
+    for name in ("SYSTEMROOT", "TEMP", "TMP"):  # Windows cannot start a program without them
+        if name in os.environ and os.name == "nt":
+            env[name] = os.environ[name]
+    return env
+
+
+def _plain_env(folder: str) -> dict[str, str]:
+    """The environment of an unisolated run: its folder as home, marked so its processes
+    can be found and ended."""
+    env = {"PATH": os.defpath, "HOME": folder, "LANG": "C.UTF-8", MARKER: folder}
+    if os.name == "nt" and "SYSTEMROOT" in os.environ:
+        env["SYSTEMROOT"] = os.environ["SYSTEMROOT"]
+    return env
 
 
 def _kill_marked(folder: str) -> None:
     """Kill processes an unisolated run left behind (their environment names its folder)."""
     mark = f"{MARKER}={folder}".encode()
+    if not Path("/proc/self").is_dir():
+        return
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue

@@ -3,7 +3,7 @@
 The site holds the lessons, the *released* exercises (never the teacher folder, the
 grading seed or a notebook with a solution), the kit as a wheel built from this
 checkout, the widget wheels and the pure-Python wheels Pyodide's lock pins, and
-Pyodide's core from npm.  JupyterLite itself runs in a build environment of its own
+Pyodide's core from the npm registry (:mod:`course.pyodide`).  JupyterLite itself runs in a build environment of its own
 (a venv kept in the cache), so the kit's runtime stays ipywidgets + ipycanvas.
 
 numpy and Pillow (which ipycanvas imports) exist only in Pyodide's own distribution:
@@ -20,12 +20,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from course import pyodide
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError
 from course.site.patches import _patch_kernel
@@ -52,7 +52,7 @@ EXERCISES = REPO / "exercises"
 CACHE = REPO / "build" / "site-cache"
 OUT = REPO / "build" / "site"
 
-PYODIDE_VERSION = "314.0.7"
+PYODIDE_VERSION = pyodide.VERSION
 BUILD_TOOLS = (
     "jupyterlite-core==0.8.6",
     "jupyterlite-pyodide-kernel==0.8.6",
@@ -129,7 +129,8 @@ class _SiteBuild:
 
     @property
     def tools(self) -> Path:
-        return self.cache / "venv" / "bin"
+        """The build environment's programs (``Scripts`` on Windows, ``bin`` elsewhere)."""
+        return self.cache / "venv" / ("Scripts" if os.name == "nt" else "bin")
 
     # -- the whole build ------------------------------------------------------------------
 
@@ -168,32 +169,11 @@ class _SiteBuild:
             return
         self.say("Making the build environment (JupyterLite) in " + str(self.cache / "venv"))
         self._call([sys.executable, "-m", "venv", "--clear", str(self.cache / "venv")])
-        self._call([str(self.tools / "pip"), "install", "-q", *BUILD_TOOLS])
+        self._call([str(self.tools / "python"), "-m", "pip", "install", "-q", *BUILD_TOOLS])
         marker.write_text(wanted)
 
     def _pyodide_core(self) -> Path:
-        npm = self.cache / "npm"
-        package = npm / "package"
-        if (package / "pyodide-lock.json").exists() and json.loads(
-            (package / "package.json").read_text()
-        )["version"] == PYODIDE_VERSION:
-            return package
-        npm.mkdir(parents=True, exist_ok=True)
-        tarball = npm / f"pyodide-{PYODIDE_VERSION}.tgz"
-        if not tarball.exists():
-            self.say(f"Fetching Pyodide {PYODIDE_VERSION} from npm")
-            self._call(["npm", "pack", f"pyodide@{PYODIDE_VERSION}"], cwd=npm)
-        shutil.rmtree(package, ignore_errors=True)
-        with tarfile.open(tarball) as archive:
-            for member in archive.getmembers():
-                if (
-                    not member.isfile()
-                    or ".." in Path(member.name).parts
-                    or member.name.startswith("/")
-                ):
-                    continue
-                archive.extract(member, npm)
-        return package
+        return pyodide.core(self.cache / f"pyodide-{PYODIDE_VERSION}", say=self.say)
 
     def _kit_wheel(self) -> Path:
         folder = self.cache / "kit"
@@ -201,7 +181,7 @@ class _SiteBuild:
         folder.mkdir(parents=True)
         self.say("Building the kit's wheel from " + str(REPO))
         self._call(
-            [str(self.tools / "pip"), "wheel", "-q", "--no-deps", "-w", str(folder), str(REPO)]
+            [str(self.tools / "python"), "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(folder), str(REPO)]
         )
         return next(folder.glob("reversi_kit-*.whl"))
 
@@ -214,7 +194,7 @@ class _SiteBuild:
             found = _find_wheel(folder, name, version)
             if found is None:
                 self._call(
-                    [str(self.tools / "pip"), "download", "-q", "--no-deps", "--only-binary=:all:",
+                    [str(self.tools / "python"), "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
                      "--python-version", "3.14", "-d", str(folder), requirement]
                 )  # fmt: skip
                 found = _find_wheel(folder, name, version)
@@ -359,7 +339,7 @@ class _SiteBuild:
             "JUPYTER_PLATFORM_DIRS": "1",
             "JUPYTER_CONFIG_DIR": str(self.cache / "jupyter-config"),
         }
-        self._call([str(self.tools / "jupyter"), "lite", "build"], cwd=self.lite, env=env)
+        self._call([str(self.tools / "python"), "-m", "jupyter", "lite", "build"], cwd=self.lite, env=env)
         where = _kernel_settings(self.out).get("pyodideUrl")
         if where != "./static/pyodide/pyodide.mjs":
             raise SiteError(f"the built site would load Pyodide from {where!r}, not from the site")

@@ -12,7 +12,10 @@ nothing here decides a grade; it only
    expected answer), so no cell can see a grade-time case;
 2. runs the cells in order (an alarm stops them once they have run ``timeout`` seconds);
 3. calls each question's function on its cases in a forked child, which the parent ends
-   after ``timeout`` seconds, so an endless loop costs only that question;
+   after ``timeout`` seconds, so an endless loop costs only that question; where Python
+   cannot fork (Pyodide, the portable sandbox) it says ``asking`` and calls the function
+   itself, and the grader, whose clock runs outside, ends the whole run when a question
+   takes too long and starts it again without that question;
 4. writes one JSON line per cell and per question to its standard output (the pipe to
    the grader); the student's own printing goes nowhere.
 """
@@ -35,6 +38,8 @@ SENT = 17  # the exit code of a question's child that sent its answers
 MAX_ITEMS = 200_000
 MAX_DEPTH = 12
 MAX_TEXT = 100_000
+#: Whether a question can run in a child of its own (not in Pyodide, which cannot fork).
+FORKS = sys.platform != "emscripten" and hasattr(os, "fork")
 
 
 class TimedOut(BaseException):
@@ -210,8 +215,9 @@ def run_cell(text, name, namespace, left, timeout):
     """Run one cell's code for at most ``left`` seconds; the reason it failed, or None."""
     printed = Bounded()
     SOURCES[f"<{name}>"] = text
-    signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, left)
+    if FORKS:  # elsewhere the grader's own clock stops a cell that runs too long
+        signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, left)
     try:
         code = compile(text, f"<{name}>", "exec")
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
@@ -224,7 +230,8 @@ def run_cell(text, name, namespace, left, timeout):
         where = f" (line {line})" if line else ""
         return f"raised {kind}{where}: {message}" if message else f"raised {kind}{where}"
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        if FORKS:
+            signal.setitimer(signal.ITIMER_REAL, 0)
     return None
 
 
@@ -238,18 +245,28 @@ def _line(error, name):
     return found
 
 
+def answer_question(channel, job, namespace):
+    """Call the question's function on each of its cases and send the replies."""
+    function = namespace.get(job["function"])
+    if not callable(function):
+        send(channel, event="question", tag=job["tag"], replies=None)
+    else:
+        replies = [call(function, arguments) for arguments in job["cases"]]
+        send(channel, event="question", tag=job["tag"], replies=replies)
+
+
 def question(channel, job, namespace, timeout):
-    """Answer one question in a forked child; the parent ends it after ``timeout``."""
+    """Answer one question in a forked child; the parent ends it after ``timeout``.
+    Without fork, answer it here, after saying which question the grader's clock times."""
+    if not FORKS:
+        send(channel, event="asking", tag=job["tag"])
+        answer_question(channel, job, namespace)
+        return None
     child = os.fork()
     if child == 0:
         try:
             os.setpgid(0, 0)
-            function = namespace.get(job["function"])
-            if not callable(function):
-                send(channel, event="question", tag=job["tag"], replies=None)
-            else:
-                replies = [call(function, arguments) for arguments in job["cases"]]
-                send(channel, event="question", tag=job["tag"], replies=replies)
+            answer_question(channel, job, namespace)
             os._exit(SENT)
         finally:
             os._exit(1)

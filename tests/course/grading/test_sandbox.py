@@ -43,12 +43,70 @@ print(json.dumps(found))
 """
 
 
+#: Seconds a run takes to start, beyond its program's own time (Pyodide loads for about 1.7 s).
+START = {"bubblewrap": 0.0, "pyodide": 6.0}
+
+
+@pytest.fixture(scope="module", params=["bubblewrap", "pyodide"])
+def box(request: pytest.FixtureRequest) -> Sandbox:
+    """Each isolating sandbox (bubblewrap is installed by the test command; Pyodide by kit.py)."""
+    return Sandbox(request.param)
+
+
 @pytest.fixture(scope="module")
-def box() -> Sandbox:
-    return Sandbox()
+def bubblewrap() -> Sandbox:
+    return Sandbox("bubblewrap")
 
 
-def test_isolated_code_sees_only_its_own_files(box: Sandbox, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def portable() -> Sandbox:
+    return Sandbox("pyodide")
+
+
+#: Every capability of the host a program in Pyodide could reach through Deno, tried.
+HOST = """
+import js, json, os
+tried = {}
+for name, code in {
+    "read": "Deno.readTextFileSync(PATH)",
+    "list": "Array.from(Deno.readDirSync('/')).length",
+    "env": "Deno.env.toObject()",
+    "write": "Deno.writeTextFileSync(PATH + '.hacked', 'x')",
+    "run": "new Deno.Command('id').outputSync()",
+    "ffi": "Deno.dlopen('libc.so.6', {})",
+    "net": "Deno.listen({port: 0})",
+    "sys": "Deno.hostname()",
+}.items():
+    try:
+        js.eval(code)
+        tried[name] = "done"
+    except Exception as error:
+        tried[name] = type(error).__name__ + str(error)[:60]
+states = {}
+for name in ("read", "write", "env", "net", "run", "ffi", "sys", "import"):
+    states[name] = js.eval(f"Deno.permissions.querySync({{name: '{name}'}}).state")
+tried["files"] = sorted(os.listdir("/"))
+tried["teacher"] = os.path.exists(PATH)
+print(json.dumps({"tried": tried, "states": states}))
+"""
+
+
+def test_pyodide_reaches_nothing_of_the_host(portable: Sandbox, tmp_path: Path) -> None:
+    secret = tmp_path / "grading_seed.txt"
+    secret.write_text("42\n")
+    code = HOST.replace("PATH", repr(str(secret)))
+    with portable.start({"main.py": code}, "main.py", Limits(wall=60)) as run:
+        run.close_input()
+        read = run.lines()
+    found = json.loads(read.lines[-1])
+    assert "done" not in found["tried"].values(), found
+    assert all(state != "granted" for state in found["states"].values()), found
+    assert not found["tried"]["teacher"] and "sandbox" in found["tried"]["files"]
+    assert not (tmp_path / "grading_seed.txt.hacked").exists()
+
+
+def test_isolated_code_sees_only_its_own_files(bubblewrap: Sandbox, tmp_path: Path) -> None:
+    box = bubblewrap
     teacher = tmp_path / "teacher"
     teacher.mkdir()
     (teacher / "grading_seed.txt").write_text("42\n")
@@ -70,10 +128,11 @@ def test_isolated_code_sees_only_its_own_files(box: Sandbox, tmp_path: Path) -> 
 
 def test_the_wall_clock_is_fixed_and_output_is_bounded(box: Sandbox) -> None:
     chatty = "import sys, time\nwhile True:\n    print('x', flush=True)\n    time.sleep(0.01)\n"
+    wall = 1.5 + START[box.kind]
     started = time.monotonic()
-    with box.start({"main.py": chatty}, "main.py", Limits(wall=1.5)) as run:
+    with box.start({"main.py": chatty}, "main.py", Limits(wall=wall)) as run:
         read = run.lines()
-    assert read.stopped == "timed out after 1.5 s" and time.monotonic() - started < 5
+    assert read.stopped == f"timed out after {wall:g} s" and time.monotonic() - started < wall + 3
     assert len(read.lines) > 10
     for program, limits, reason in (
         ("print('x' * 5000, flush=True)", Limits(line_bytes=1000), "a line longer"),
@@ -88,21 +147,29 @@ def test_the_wall_clock_is_fixed_and_output_is_bounded(box: Sandbox) -> None:
 
 def test_a_program_that_does_not_read_cannot_hold_the_writer(box: Sandbox) -> None:
     sleeper = "import time\nprint('up', flush=True)\ntime.sleep(60)"
-    with box.start({"main.py": sleeper}, "main.py", Limits(wall=2)) as run:
+    with box.start({"main.py": sleeper}, "main.py", Limits(wall=2 + START[box.kind])) as run:
         assert run.next_line() == b"up"
         started = time.monotonic()
         assert run.send(b"x" * (8 << 20)) is False
-        assert time.monotonic() - started < 4
+        assert time.monotonic() - started < 2 + START[box.kind]
 
 
 def test_limits_hold_inside(box: Sandbox) -> None:
     hog = "x = bytearray(10**9)\nprint('got it')"
     with box.start({"main.py": hog}, "main.py", Limits(memory_mb=256)) as run:
         assert run.lines().lines == [] and "exit code" in run.exit_reason()
+    caught = "try:\n    x = bytearray(600 << 20)\nexcept MemoryError:\n    print('refused')"
+    with box.start({"main.py": caught}, "main.py", Limits(memory_mb=256)) as run:
+        assert run.lines().lines == [b"refused"]
     spin = "while True:\n    pass"
-    with box.start({"main.py": spin}, "main.py", Limits(cpu=1, wall=20)) as run:
-        run.lines()
-        assert "CPU" in run.exit_reason() or "killed" in run.exit_reason()
+    started = time.monotonic()
+    with box.start({"main.py": spin}, "main.py", Limits(cpu=1, wall=4 + START[box.kind])) as run:
+        read = run.lines()
+        reason = run.exit_reason()
+    if box.kind == "bubblewrap":  # the CPU limit stops it inside, before the wall clock
+        assert "CPU" in reason or "killed" in reason
+    else:  # only the clock outside can stop Pyodide
+        assert read.stopped.startswith("timed out") and time.monotonic() - started < 12
 
 
 def test_nothing_a_run_started_outlives_it(box: Sandbox, tmp_path: Path) -> None:
@@ -110,10 +177,11 @@ def test_nothing_a_run_started_outlives_it(box: Sandbox, tmp_path: Path) -> None
     before = descendants(os.getpid())
     daemon = (
         "import os, sys, time\n"
-        "if os.fork() == 0:\n    os.setsid()\n    time.sleep(30)\n    os._exit(0)\n"
+        "try:\n    child = os.fork()\nexcept OSError:\n    child = 1  # Pyodide cannot fork\n"
+        "if child == 0:\n    os.setsid()\n    time.sleep(30)\n    os._exit(0)\n"
         "print('started', flush=True)\ntime.sleep(30)\n"
     )
-    with box.start({"main.py": daemon}, "main.py", Limits(wall=2)) as run:
+    with box.start({"main.py": daemon}, "main.py", Limits(wall=2 + START[box.kind])) as run:
         assert run.next_line() == b"started"
     time.sleep(0.5)
     assert descendants(os.getpid()) == before
@@ -142,23 +210,67 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-def test_without_bubblewrap_the_grader_refuses_or_says_so(
-    monkeypatch, capsys, tmp_path: Path
-) -> None:
+def test_without_bubblewrap_auto_takes_the_portable_sandbox(monkeypatch, capsys,
+                                                            tmp_path: Path) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    with pytest.raises(IsolationError, match="apt-get install bubblewrap.*--no-isolation"):
-        Sandbox()
+    with pytest.raises(IsolationError, match="bwrap is not installed.*pip install deno"):
+        Sandbox("bubblewrap")
+    assert Sandbox().kind == "pyodide"
     notebook = tmp_path / "01_squares.ipynb"
     shutil.copy(checker.SOURCE_DIR / "01_squares.ipynb", notebook)
-    assert main(["check", str(notebook)]) == 2
+    assert main(["check", str(notebook)]) == 0
+    assert "Score: 2/2 questions" in capsys.readouterr().out
+    assert main(["check", str(notebook), "--sandbox", "bubblewrap"]) == 2
     assert "cannot isolate students' code here" in capsys.readouterr().err
+
+
+def test_without_deno_the_message_says_how_to_install_it(monkeypatch) -> None:
+    from course import pyodide
+
+    def missing() -> str:
+        raise pyodide.PyodideError(f"Deno is not installed: {pyodide.INSTALL_DENO}")
+
+    monkeypatch.setattr(pyodide, "deno_program", missing)
+    with pytest.raises(IsolationError, match="Deno is not installed.*python3 kit.py lab"):
+        Sandbox("pyodide")
+
+
+def test_no_isolation_is_refused_as_root_and_said_everywhere_otherwise(capsys,
+                                                                        tmp_path: Path) -> None:
+    """Run as root in CI, and as a normal user by tests/test_normal_user.py."""
+    notebook = tmp_path / "01_squares.ipynb"
+    shutil.copy(checker.SOURCE_DIR / "01_squares.ipynb", notebook)
+    if os.name == "posix" and os.geteuid() == 0:
+        with pytest.raises(IsolationError, match="refused when the grader runs as root"):
+            Sandbox("none")
+        assert main(["check", str(notebook), "--no-isolation"]) == 2
+        assert "refused when the grader runs as root" in capsys.readouterr().err
+        return
     assert main(["check", str(notebook), "--no-isolation"]) == 0
     assert checker.NOT_ISOLATED in capsys.readouterr().out
-    plain = Sandbox(isolate=False)
+    plain = Sandbox("none")
     assert not plain.isolated
     report = checker.grade_notebook(build("01_squares", None), notebook, plain, 10)
     assert not report.isolated and checker.NOT_ISOLATED in report.notes
     assert report.passed == report.total
+
+
+def test_a_process_limit_never_counts_below_the_users_own_processes() -> None:
+    """The old --no-isolation set RLIMIT_NPROC to 64 for the teacher's whole user: with a
+    browser open, every question failed.  Now the limit is what runs now, plus 64."""
+    limit = sandbox._process_limit()
+    if limit is not None:
+        own = sum(1 for entry in Path("/proc").iterdir()
+                  if entry.name.isdigit() and entry.stat().st_uid == os.getuid())  # fmt: skip
+        assert limit >= own + 60
+
+
+def _read(run: Any, exercise: Any, cells_done: Any = lambda: None) -> tuple[Any, Any, str]:
+    """What the grader reads of one run: replies, the cells' problems, why it stopped early."""
+    reading = checker._Reading(run, list(range(len(exercise.answers))),
+                               [q.tag for q in exercise.questions], 20.0, cells_done)  # fmt: skip
+    reading.read()
+    return reading.replies, reading.problems, "" if reading.ended else reading.stopped
 
 
 class Scripted:
@@ -166,6 +278,7 @@ class Scripted:
 
     def __init__(self, lines: list[bytes], stopped: str = "ended") -> None:
         self._lines, self.stopped = list(lines), stopped
+        self.deadline = time.monotonic() + 60
 
     def next_line(self) -> bytes | None:
         return self._lines.pop(0) if self._lines else None
@@ -206,7 +319,7 @@ def test_the_grader_keeps_only_expected_messages_in_order() -> None:
         _line(event="question", tag="check:to_notation", replies=good),  # after the end
     ]
     sent: list[int] = []
-    replies, problems, stopped = checker._read(Scripted(lines), exercise, lambda: sent.append(1))
+    replies, problems, stopped = _read(Scripted(lines), exercise, lambda: sent.append(1))
     assert replies == {"check:from_notation": "timed out after 1 s", "check:to_notation": None}
     assert problems == {} and stopped == "" and sent == [1]
 
@@ -219,7 +332,7 @@ def test_a_stopped_question_says_only_the_harness_own_reasons() -> None:
              _line(event="question", tag="check:to_notation", stopped="cases: [[3, 4], [5, 6]]"),
              _line(event="question", tag="check:from_notation",
                    stopped="it used up its CPU time (an endless loop?)")]  # fmt: skip
-    replies, _, _ = checker._read(Scripted(lines), exercise)
+    replies, _, _ = _read(Scripted(lines), exercise)
     assert replies == {
         "check:to_notation": "it stopped Python",
         "check:from_notation": "it used up its CPU time (an endless loop?)",
@@ -229,11 +342,11 @@ def test_a_stopped_question_says_only_the_harness_own_reasons() -> None:
 def test_a_run_that_stops_costs_only_what_had_no_answer() -> None:
     exercise = build("01_squares", None)
     lines = [_line(event="ready"), _line(event="cell", index=0, problem=None)]
-    replies, problems, stopped = checker._read(Scripted(lines), exercise)
+    replies, problems, stopped = _read(Scripted(lines), exercise)
     assert replies == {} and "os._exit" in stopped
     assert problems == {1: f"it stopped Python: {stopped}"}
     timed = Scripted([_line(event="ready")], stopped="timed out after 9 s")
-    assert checker._read(timed, exercise)[2] == "timed out after 9 s"
+    assert _read(timed, exercise)[2] == "timed out after 9 s"
 
 
 @pytest.mark.parametrize("depth", [1, 5, 19, 20, 21, 100, 10_000])
