@@ -46,6 +46,7 @@ from pathlib import Path
 from course import arguments as checked
 from course.grading import checker
 from course.grading.notebook import NotebookError
+from course.grading.sandbox import sandbox_options
 from reversi.errors import ReversiError
 
 #: The longest time an answer may take to grade, in seconds.
@@ -75,11 +76,7 @@ def _grading_options(
         "--seed", type=checked.whole(0, 2**63 - 1), default=None,
         help="seed of the grade-time cases (default: the one kept in the teacher folder)",
     )  # fmt: skip
-    parser.add_argument(
-        "--no-isolation", dest="isolate", action="store_false",
-        help="run students' code even where bubblewrap cannot isolate it "
-        "(every result then says it was not isolated)",
-    )  # fmt: skip
+    sandbox_options(parser, "students' code")
 
 
 def _check_arguments(parser: argparse.ArgumentParser) -> None:
@@ -92,7 +89,7 @@ def _check_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> int:
     report = checker.check(
-        args.notebook, args.exercise, args.source, args.timeout, args.seed, args.isolate
+        args.notebook, args.exercise, args.source, args.timeout, args.seed, args.sandbox
     )
     print(report.render())
     return 0 if report.passed == report.total else 1
@@ -157,7 +154,7 @@ def _grade(args: argparse.Namespace) -> int:
     try:
         graded = grade_folder(
             args.folder, args.out, args.source, args.timeout, args.jobs, args.seed,
-            feedback, progress_bar(sys.stderr), isolate=args.isolate, choices=choices,
+            feedback, progress_bar(sys.stderr), sandbox=args.sandbox, choices=choices,
             say=lambda line: print(_printable(line), flush=True),
         )  # fmt: skip
     except KeyboardInterrupt:

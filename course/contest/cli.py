@@ -24,7 +24,7 @@ from course.contest.roundrobin import (
     level_entrants,
     play_contest,
 )
-from course.grading.sandbox import IsolationError, Sandbox
+from course.grading.sandbox import IsolationError, Sandbox, sandbox_options
 from reversi.errors import ArgumentError, ReversiError, shown
 
 __all__ = [
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 #: What :func:`run` reads from its flags (:func:`add_arguments` declares them).
-_FLAGS = ("folder", "levels", "move_time", "total_time", "games_per_pair", "out", "seed", "isolate")
+_FLAGS = ("folder", "levels", "move_time", "total_time", "games_per_pair", "out", "seed", "sandbox")
 
 
 def run_tournament(
@@ -104,11 +104,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder for the pages and CSVs (default: class/tournament-results)")  # fmt: skip
     parser.add_argument("--seed", type=whole(0, 2**63 - 1), default=0,
                         help="seed of the random openings (default 0)")  # fmt: skip
-    parser.add_argument(
-        "--no-isolation", dest="isolate", action="store_false",
-        help="run students' players even where bubblewrap cannot isolate them "
-        "(the page then says so)",
-    )  # fmt: skip
+    sandbox_options(parser, "students' players")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -134,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
               "(--levels) or rename the folder", file=sys.stderr)  # fmt: skip
         return 2
     try:
-        sandbox = Sandbox(isolate=args.isolate)
+        sandbox = Sandbox(args.sandbox)
     except IsolationError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
