@@ -101,7 +101,7 @@ def usage() -> str:
     return "\n".join(lines)
 
 
-def venv_python(venv: Path = VENV, windows: bool = os.name == "nt") -> Path:
+def venv_python(venv: Path, windows: bool = os.name == "nt") -> Path:
     """The environment's interpreter: ``Scripts\\python.exe`` on Windows, ``bin/python`` elsewhere."""
     return venv / "Scripts" / "python.exe" if windows else venv / "bin" / "python"
 
@@ -209,7 +209,7 @@ def command_for(
     return [python, "-m", "course", name, *rest]
 
 
-def environment(venv: Path = VENV, base: Mapping[str, str] = os.environ) -> dict[str, str]:
+def environment(venv: Path, base: Mapping[str, str] = os.environ) -> dict[str, str]:
     """``base`` as inside the environment: its scripts folder first on PATH, VIRTUAL_ENV set."""
     env = dict(base)
     env.pop("PYTHONHOME", None)
@@ -252,27 +252,39 @@ def _quiet(command: Sequence[str], env: Mapping[str, str] | None = None) -> tupl
     return done.returncode, done.stdout.decode(errors="replace")
 
 
+def venv_failure(output: str, minor: int) -> str:
+    """What to tell when ``python -m venv`` failed with ``output`` (on Python 3.``minor``).
+
+    Debian and Ubuntu ship venv's pip installer (ensurepip) apart, in python3-venv:
+
+    >>> print(venv_failure("... because ensurepip is not available ...", 11))
+    Python's venv module is not installed (Debian and Ubuntu ship it apart). Install it with
+        sudo apt install python3-venv
+    (or python3.11-venv), then run this again.
+    """
+    if "ensurepip" in output or "No module named venv" in output:
+        return (
+            "Python's venv module is not installed (Debian and Ubuntu ship it apart). "
+            "Install it with\n    sudo apt install python3-venv\n"
+            f"(or python3.{minor}-venv), then run this again."
+        )
+    return f"could not create {VENV}: Python said\n{output.rstrip()}"
+
+
 def _make_venv() -> None:
     version = ".".join(map(str, sys.version_info[:3]))
     _say(f"Creating the kit's virtual environment in {VENV} with Python {version}...")
     clear = ["--clear"] if VENV.exists() else []  # a broken one (its Python was removed)
     status, output = _quiet([sys.executable, "-m", "venv", *clear, str(VENV)])
-    if status == 0 and venv_python().is_file():
+    if status == 0 and venv_python(VENV).is_file():
         return
     shutil.rmtree(VENV, ignore_errors=True)
-    if "ensurepip" in output or "No module named venv" in output:
-        raise KitError(
-            "Python's venv module is not installed (Debian and Ubuntu ship it apart). "
-            "Install it with\n    sudo apt install python3-venv\n"
-            f"(or python3.{sys.version_info[1]}-venv), then run this again."
-        )
-    _say(output.rstrip())
-    raise KitError(f"could not create {VENV} (Python's message is above)")
+    raise KitError(venv_failure(output, sys.version_info[1]))
 
 
 def _prepare(extras: str, tell_up_to_date: bool) -> Path:
     """The environment's interpreter, made and given the kit with ``extras`` if needed."""
-    python = venv_python()
+    python = venv_python(VENV)
     if not python.is_file():
         _make_venv()
     stamp = VENV / STAMP_NAME
@@ -287,7 +299,7 @@ def _prepare(extras: str, tell_up_to_date: bool) -> Path:
     _say(f"Installing the kit{with_extras} into {VENV} (a few minutes the first time; "
          "again only when pyproject.toml changes)...")  # fmt: skip
     pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
-    env = environment()
+    env = environment(VENV)
     _quiet([*pip, "install", "--quiet", "--upgrade", "pip"], env)  # best effort
     status, output = _quiet([*pip, "install", "-e", f".[{extras}]" if extras else "."], env)
     if status != 0:
@@ -331,7 +343,7 @@ def _debian_packages() -> None:
 
 
 def _test(python: Path, args: Sequence[str]) -> int:
-    env = environment()
+    env = environment(VENV)
     for message, command in gate_commands(str(python)):
         print(message, flush=True)
         status = _call(command, ROOT, env)
@@ -351,7 +363,7 @@ def run(args: Sequence[str]) -> int:
     python = _prepare(settings.extras, tell_up_to_date=settings.at_root)
     if name == "test":
         return _test(python, args[1:])
-    env = environment()
+    env = environment(VENV)
     line = command_for(args, str(python), ROOT, _as_root())
     if name == "run":
         found = shutil.which(command[0], path=env["PATH"])

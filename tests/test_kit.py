@@ -196,4 +196,44 @@ def test_the_examples_in_kit_py() -> None:
     import doctest
 
     examples = doctest.testmod(kit)
-    assert examples.attempted >= 7 and examples.failed == 0
+    assert examples.attempted >= 8 and examples.failed == 0
+
+
+#: What Debian's python3 says when python3-venv is not installed (Debian 12, Python 3.11).
+DEBIAN_NO_VENV = """The virtual environment was not created successfully because ensurepip is not
+available.  On Debian/Ubuntu systems, you need to install the python3-venv
+package using the following command.
+
+    apt install python3.11-venv
+
+You may need to use sudo with that command.  After installing the python3-venv
+package, recreate your virtual environment.
+"""
+
+
+def test_without_python3_venv_the_teacher_is_told_what_to_install(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """A stand-in for Debian's python3 makes half a .venv and fails as Debian's does."""
+    debian_python = tmp_path / "python3"
+    debian_python.write_text(
+        f"#!/bin/sh\nmkdir -p \"$3/bin\"\ncat <<'END'\n{DEBIAN_NO_VENV}END\nexit 1\n"
+    )
+    debian_python.chmod(0o755)
+    monkeypatch.setattr(kit, "VENV", tmp_path / "kit" / ".venv")
+    monkeypatch.setattr(kit.sys, "executable", str(debian_python))
+    assert kit.main(["play"]) == 1
+    told = capsys.readouterr().err
+    assert told.splitlines()[-3:] == [
+        "kit.py: Python's venv module is not installed (Debian and Ubuntu ship it apart). "
+        "Install it with",
+        "    sudo apt install python3-venv",
+        f"(or python3.{sys.version_info[1]}-venv), then run this again.",
+    ]
+    assert not kit.VENV.exists(), "the half-made environment is removed"
+
+
+def test_another_venv_failure_shows_what_python_said() -> None:
+    told = kit.venv_failure("Error: [Errno 13] Permission denied: '/k/.venv'\n", 12)
+    assert told.endswith("Python said\nError: [Errno 13] Permission denied: '/k/.venv'")
+    assert "apt" not in told
