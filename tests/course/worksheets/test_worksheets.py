@@ -65,7 +65,7 @@ def test_a_prompt_keeps_its_words_escaped():
 
 
 def test_chromium_prints_a_pdf(tmp_path):
-    assert worksheets._chromium(), "Chromium is needed (scripts/test installs it)"
+    assert worksheets._chromium(), "Chromium is needed (python3 kit.py test installs it)"
     folder = tmp_path / "lessons"
     folder.mkdir()
     shutil.copy(NOTEBOOKS / "05_cursormap.ipynb", folder)
