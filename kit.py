@@ -321,7 +321,7 @@ def _debian_packages() -> None:
     """Install the missing Debian packages the tests need (as root), or say how to."""
     if not sys.platform.startswith("linux") or shutil.which("apt-get") is None:
         return
-    missing = missing_debian_packages()
+    missing = missing_debian_packages(shutil.which)
     if not missing:
         return
     names = [package for package, _ in missing]

@@ -237,3 +237,31 @@ def test_another_venv_failure_shows_what_python_said() -> None:
     told = kit.venv_failure("Error: [Errno 13] Permission denied: '/k/.venv'\n", 12)
     assert told.endswith("Python said\nError: [Errno 13] Permission denied: '/k/.venv'")
     assert "apt" not in told
+
+
+def _only_chromium_missing(monkeypatch) -> None:
+    real = shutil.which
+    monkeypatch.setattr(kit.sys, "platform", "linux")
+    monkeypatch.setattr(
+        kit.shutil, "which", lambda name, **kw: None if name == "chromium" else real("sh")
+    )
+
+
+def test_a_normal_user_is_told_the_exact_apt_command_and_the_tests_go_on(
+    monkeypatch, capsys
+) -> None:
+    _only_chromium_missing(monkeypatch)
+    monkeypatch.setattr(kit, "_as_root", lambda: False)
+    monkeypatch.setattr(kit, "_quiet", lambda *a, **k: pytest.fail("apt-get run without root"))
+    kit._debian_packages()
+    told = capsys.readouterr().err
+    assert "Install it with:  sudo apt-get install chromium\n" in told
+
+
+def test_root_installs_the_missing_package_with_apt_get(monkeypatch) -> None:
+    _only_chromium_missing(monkeypatch)
+    monkeypatch.setattr(kit, "_as_root", lambda: True)
+    ran: list[list[str]] = []
+    monkeypatch.setattr(kit, "_quiet", lambda command, env: (ran.append(command), (0, ""))[1])
+    kit._debian_packages()
+    assert ran == [["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]]
