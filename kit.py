@@ -42,7 +42,7 @@ TEST_TARGETS = ("reversi", "course", "tests", "notebooks")
 DEBIAN_PACKAGES = (
     ("chromium", "chromium", "the real-browser tests"),
     ("bubblewrap", "bwrap", "the grader isolates students' code with it"),
-    ("npm", "npm", "the browser classroom's build fetches Pyodide with npm pack"),
+    ("nodejs", "node", "a test of the browser classroom checks its patch in Node"),
 )
 
 
@@ -310,9 +310,7 @@ def _prepare(extras: str, tell_up_to_date: bool) -> Path:
     return python
 
 
-def missing_debian_packages(
-    which: Callable[[str], str | None] = shutil.which,
-) -> list[tuple[str, str]]:
+def missing_debian_packages(which: Callable[[str], str | None]) -> list[tuple[str, str]]:
     """The Debian packages of :data:`DEBIAN_PACKAGES` whose command ``which`` does not find."""
     return [(package, why) for package, command, why in DEBIAN_PACKAGES if which(command) is None]
 
@@ -355,7 +353,7 @@ def _test(python: Path, args: Sequence[str]) -> int:
 
 def run(args: Sequence[str]) -> int:
     """Do what ``kit.py ARGS`` asks; returns the exit status."""
-    command = command_for(args)  # an unknown command stops here, before any install
+    command_for(args)  # an unknown command, or run without one, stops here: nothing installed
     name = args[0]
     if name == "test":
         _debian_packages()
@@ -366,9 +364,9 @@ def run(args: Sequence[str]) -> int:
     env = environment(VENV)
     line = command_for(args, str(python), ROOT, _as_root())
     if name == "run":
-        found = shutil.which(command[0], path=env["PATH"])
+        found = shutil.which(line[0], path=env["PATH"])
         if found is None:
-            raise KitError(f"no command {command[0]!r} in the kit's environment or on PATH", 127)
+            raise KitError(f"no command {line[0]!r} in the kit's environment or on PATH", 127)
         line = [found, *line[1:]]
     if name == "lab":
         print("Starting JupyterLab (Ctrl-C stops it)...", flush=True)

@@ -161,7 +161,7 @@ def test_the_environments_interpreter_and_path() -> None:
 def test_only_missing_debian_packages_are_named() -> None:
     present = {"bwrap": "/usr/bin/bwrap"}
     missing = kit.missing_debian_packages(present.get)
-    assert [package for package, _ in missing] == ["chromium", "npm"]
+    assert [package for package, _ in missing] == ["chromium", "nodejs"]
 
 
 def test_exit_statuses_pass_through(tmp_path: Path) -> None:
