@@ -194,14 +194,18 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def _check_place(value: str, folder: Path) -> None:
-    """Refuse to write into ``folder`` when it is missing, read-only or part of the system."""
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise FlagError(
-            f"{value!r} cannot be written ({str(folder)!r} is not a writable folder)"
-        )
+    """Refuse to write into ``folder`` when it is part of the system, missing or read-only.
+
+    The system folders come first, so that everyone gets the same answer for them (root
+    may write in /proc, where a normal user may not).
+    """
     if any(str(folder) == top or str(folder).startswith(top + "/") for top in _SYSTEM):
         raise FlagError(
             f"{value!r} is inside {str(folder)!r}, not a place for files"
+        )
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise FlagError(
+            f"{value!r} cannot be written ({str(folder)!r} is not a writable folder)"
         )
 
 
