@@ -72,8 +72,9 @@ class SandboxSeat:
 
     def start(self) -> None:
         """Start the student's program in the sandbox; a problem is kept for the first move."""
+        loading = self.load_time + self.sandbox.startup  # Pyodide's own start is not the player's
         limits = Limits(
-            wall=self.total_time + self.load_time, cpu=math.ceil(self.total_time + self.load_time),
+            wall=self.total_time + loading, cpu=math.ceil(self.total_time + loading),
             line_bytes=LINE_BYTES, total_bytes=1 << 20, lines=1000,
         )  # fmt: skip
         try:
@@ -81,11 +82,13 @@ class SandboxSeat:
         except OSError as error:  # the machine is out of processes or files: this game only
             self.broken = f"its program could not start ({error.strerror or error})"
             return
-        reply = self._reply(self.load_time, "to load the notebook")
+        reply = self._reply(loading, "to load the notebook", shown_seconds=self.load_time)
         if "problem" in reply:
             self.broken = str(reply["problem"])
         elif "ready" not in reply:
             self.broken = str(reply.get("broken", "did not say it was ready"))[:300]
+        else:  # the game's own clock starts now, whatever the start left unused
+            self.run.deadline = min(self.run.deadline, time.monotonic() + self.total_time)
 
     def choose(self, board: Board, color: Color) -> Answer:
         """The move of the student's player for ``color`` on ``board``, or the problem it had."""
@@ -113,8 +116,11 @@ class SandboxSeat:
             self.run.kill()
             self.run = None
 
-    def _reply(self, seconds: float, what: str) -> dict[str, object]:
-        """The next answer line as a dict; ``{"problem": ...}`` when there is none in time."""
+    def _reply(
+        self, seconds: float, what: str, shown_seconds: float | None = None
+    ) -> dict[str, object]:
+        """The next answer line as a dict; ``{"problem": ...}`` when there is none in time
+        (``shown_seconds`` is the time the problem names, when not ``seconds``)."""
         run = self.run
         if run is None:
             return {"problem": "its program is not running"}
@@ -128,7 +134,8 @@ class SandboxSeat:
             if run.stopped.startswith("timed out"):
                 if time.monotonic() >= whole_game:
                     return {"problem": f"used up its {self.total_time:g} s for the whole game"}
-                return {"problem": f"took longer than {seconds:g} s {what}"}
+                said = seconds if shown_seconds is None else shown_seconds
+                return {"problem": f"took longer than {said:g} s {what}"}
             if run.stopped.startswith("too much"):
                 return {"problem": "sent too much output"}
             return {"problem": f"its program ended ({run.exit_reason()})"}

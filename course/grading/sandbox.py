@@ -81,6 +81,9 @@ __all__ = [
 NOBODY = 65534
 INSIDE = "/sandbox"
 MARKER = "COURSE_SANDBOX_RUN"
+#: Seconds a run of each kind may take to start (Pyodide loads in about 1.7 s on an idle
+#: machine; a class graded on two cores at once takes longer).
+STARTUP = {"pyodide": 10.0, "bubblewrap": 0.0, "none": 0.0}
 #: The kinds of sandbox :class:`Sandbox` takes (``auto``: bubblewrap where it works, else pyodide).
 KINDS = ("auto", "pyodide", "bubblewrap", "none")
 _BOOT = """\
@@ -344,9 +347,9 @@ class Sandbox:
         self._drop = _drop_root()
         if kind == "none" and _is_administrator():
             raise IsolationError(
-                "--no-isolation is refused when the grader runs as root or Administrator: "
-                "students' code would run with those rights. Grade as a normal user, or "
-                "leave the sandbox on (the portable one works on every system)"
+                "--no-isolation is refused when run as root or Administrator: students' "
+                "code would run with those rights. Run it as a normal user, or leave the "
+                "sandbox on (the portable one works on every system)"
             )
         self._deno, self._core, self._warm = "", Path(), ""
         self.kind = "bubblewrap" if kind == "auto" else kind
@@ -356,6 +359,8 @@ class Sandbox:
             self.kind = "pyodide"
             problem = self._pyodide_problem()
         self.isolated = self.kind != "none"
+        #: Seconds a run may take to start before its program's own time begins.
+        self.startup = STARTUP[self.kind]
         if problem:
             raise IsolationError(
                 f"cannot isolate students' code here ({problem}): {HOW_TO_INSTALL}"

@@ -9,8 +9,8 @@
 // The program's standard input and output are this process's (the grader's pipe); its
 // standard error goes nowhere.  Every file of FOLDER is copied into /sandbox of Pyodide's
 // in-memory file system, which is all the program sees of files.  The exit status is 0 when
-// MAIN ran to its end, 1 when it raised.  Nothing here is trusted once MAIN starts: the
-// grader decides everything on its side, from the plain lines it reads back.
+// MAIN ran to its end, N for os._exit(N), 1 when it raised.  Nothing here is trusted once
+// MAIN starts: the grader decides everything on its side, from the plain lines it reads back.
 const [pyodideUrl, pyodideFolder, folder, main] = Deno.args;
 const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideUrl).href);
 const pyodide = await loadPyodide({ indexURL: pyodideFolder });
@@ -43,6 +43,7 @@ del main_file
 runpy.run_path(sys.argv[0], run_name="__main__")
 `);
   Deno.exit(0);
-} catch {
-  Deno.exit(1);
+} catch (error) {
+  // os._exit(n) ends Pyodide with an exit status; anything else raised is 1.
+  Deno.exit(Number.isInteger(error?.status) ? error.status : 1);
 }

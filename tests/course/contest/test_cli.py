@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 
 import pytest
 
@@ -86,13 +87,28 @@ def test_the_command_writes_the_leaderboard_and_every_game(tmp_path, capsys):
     assert "NOT isolated" not in page and page.count("<tr><td>") == 4
 
 
-def test_without_isolation_the_page_says_so(tmp_path):
+def test_without_isolation_the_page_says_so_and_root_is_refused(tmp_path, capsys):
+    """Run as root in CI, and as a normal user by tests/test_normal_user.py."""
     notebook(tmp_path / "in" / "ann" / "player.ipynb", GREEDY)
     notebook(tmp_path / "in" / "bob" / "player.ipynb", GREEDY.replace("max(", "min("))
     out = tmp_path / "out"
-    assert main(["tournament", str(tmp_path / "in"), "--levels", "", "--no-isolation",
-                 "--out", str(out)]) == 0  # fmt: skip
+    done = main(["tournament", str(tmp_path / "in"), "--levels", "", "--no-isolation",
+                 "--out", str(out)])  # fmt: skip
+    if os.name == "posix" and os.geteuid() == 0:
+        assert done == 2 and "refused when run as root" in capsys.readouterr().err
+        assert not out.exists()
+        return
+    assert done == 0
     assert "The students' code was NOT isolated" in (out / "index.html").read_text()
+
+
+def test_the_portable_sandbox_plays_a_tournament(tmp_path):
+    notebook(tmp_path / "in" / "ann" / "player.ipynb", GREEDY)
+    out = tmp_path / "out"
+    assert main(["tournament", str(tmp_path / "in"), "--levels", "easy", "--sandbox", "pyodide",
+                 "--out", str(out)]) == 0  # fmt: skip
+    page = (out / "index.html").read_text()
+    assert "NOT isolated" not in page and "ann" in page
 
 
 def test_the_tournament_runs_from_a_notebook_cell(tmp_path):

@@ -49,7 +49,7 @@ def test_a_seat_is_a_protocol_only_the_seats_fill() -> None:
         lambda: referee.Played("ann", "bob", (), (), "black wins"),
         lambda: referee.referee("ann", "bob"),
         lambda: referee.positions(Game()),
-        lambda: sandboxed.SandboxSeat("s", "x = 1", Sandbox(isolate=False)),
+        lambda: sandboxed.SandboxSeat("s", "x = 1", Sandbox("bubblewrap")),
         lambda: sandboxed.SandboxSeat("s", (), None),
         lambda: handins.Entrant(None),
         lambda: handins.collect(None),
@@ -90,7 +90,7 @@ def test_the_refusals_name_the_value_and_the_reason() -> None:
 
 
 def test_a_sandboxed_seat_not_started_says_so(tmp_path: Path) -> None:
-    seat = sandboxed.SandboxSeat("s", ("x = 1",), Sandbox(isolate=False))
+    seat = sandboxed.SandboxSeat("s", ("x = 1",), Sandbox("bubblewrap"))
     with pytest.raises(ArgumentError, match="not started"):
         seat.choose(Board(), BLACK)
 

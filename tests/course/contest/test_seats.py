@@ -12,9 +12,10 @@ from course.tournament import entrant
 from .players import GREEDY
 
 
-@pytest.fixture(scope="module")
-def sandbox() -> Sandbox:
-    return Sandbox()
+@pytest.fixture(scope="module", params=["bubblewrap", "pyodide"])
+def sandbox(request: pytest.FixtureRequest) -> Sandbox:
+    """Each sandbox a tournament can run students' players in."""
+    return Sandbox(request.param)
 
 
 def play(sandbox: Sandbox, code: str, **limits: float):
@@ -37,7 +38,7 @@ WRONG = {
     "a slow load": ("while True:\n    pass", "took longer than 2 s to load the notebook"),
     "a slow move": ("import time\ndef choose(b, c):\n    time.sleep(3)", "took longer than 1 s for a move"),
     "too slow in all": ("import time\ndef choose(b, c):\n    time.sleep(0.6)\n    return b.legal_moves(c)[0]", "used up its 1.5 s for the whole game"),
-    "a memory bomb": ("def choose(b, c):\n    return 'x' * (1 << 40)", "choose raised MemoryError"),
+    "a memory bomb": ("def choose(b, c):\n    return 'x' * ((1 << 31) - 1)", "choose raised MemoryError"),
 }  # fmt: skip
 
 
@@ -66,7 +67,7 @@ def test_the_process_is_gone_after_the_game(sandbox):
 def test_a_player_that_cannot_start_loses_only_its_game():
     class Exhausted(Sandbox):
         def __init__(self) -> None:
-            self.isolated = True
+            self.isolated, self.startup = True, 0.0
 
         def start(self, *args, **kwargs):
             raise BlockingIOError(11, "Resource temporarily unavailable")
