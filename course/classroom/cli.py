@@ -90,7 +90,12 @@ def serve(
     extra_routes: Sequence[BaseRoute] = (),
     sections: Sequence[Section] = (),
 ) -> int:
-    """Run the server until Ctrl-C (exit status 0), or export the finished games and exit."""
+    """Run the server until Ctrl-C (exit status 0), or export the finished games and exit.
+
+    Once it listens, the server prints the addresses students type, the teacher's page with
+    its key, where hand-ins and games are kept, and how to stop (lines a site build printed
+    before, through the same standard output, stay above them).
+    """
     _check_serve(host, port, data, grace, move_time, export, limits, extra_routes, sections)
     if grace <= 0 or (move_time is not None and move_time <= 0):
         print("error: --grace and --move-time must be positive numbers of seconds", file=sys.stderr)

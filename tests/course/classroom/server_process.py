@@ -18,20 +18,25 @@ START_TIMEOUT = 30.0
 
 
 class ServerProcess:
-    """``python -m course serve`` with its own data folder; ``url`` and ``key`` once started."""
+    """``python -m course serve`` with its own data folder; ``url`` and ``key`` once started.
+
+    With ``site``, the browser classroom in that folder is served too (``--no-site`` otherwise).
+    """
 
     def __init__(
-        self, data: Path, grace: float, move_time: float | None, port: int = 0, extra: tuple[str, ...] = ()
+        self, data: Path, grace: float, move_time: float | None, port: int = 0, extra: tuple[str, ...] = (),
+        site: Path | None = None,
     ) -> None:
         self.data, self.grace, self.move_time, self.port = data, grace, move_time, port
-        self.extra = extra
+        self.extra, self.site = extra, site
         self.process: subprocess.Popen[str] | None = None
         self.url = self.key = ""
         self.lines: list[str] = []
 
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "course", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--data", str(self.data), "--grace", str(self.grace), "--no-site"]  # fmt: skip
+                   "--data", str(self.data), "--grace", str(self.grace)]  # fmt: skip
+        command += ["--no-site"] if self.site is None else ["--site", str(self.site)]
         if self.move_time is not None:
             command += ["--move-time", str(self.move_time)]
         command += self.extra
