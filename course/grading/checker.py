@@ -408,9 +408,8 @@ class _Reading:
             tag = self._timing[1]
             self.stuck = ("question", tag)
             self.tags.remove(tag)
-            self.replies[tag] = (
-                f"timed out after {self.timeout:g} s" if timed_out else "it stopped Python"
-            )
+            # the reason is the grader's own (its clock, its bounds, the exit status)
+            self.replies[tag] = f"timed out after {self.timeout:g} s" if timed_out else self.stopped
 
     def _take(self, message: dict[str, Any]) -> None:
         event = message.get("event")

@@ -261,6 +261,33 @@ def winner(board):
 """
 )
 
+#: Every capability of the host a program in Pyodide could reach through Deno's JavaScript:
+#: the answer is right only if one of them worked (in bubblewrap there is no ``js`` at all).
+HOST = """
+def _escaped():
+    try:
+        import js
+    except ImportError:
+        return False
+    for code in ("Deno.readTextFileSync({teacher!r} + '/02_counting.ipynb')",
+                 "Deno.readDirSync('/')", "Deno.env.toObject()", "Deno.hostname()",
+                 "Deno.writeTextFileSync({out!r}, 'hacked')",
+                 "new Deno.Command('id').outputSync()", "Deno.dlopen('libc.so.6', {{}})",
+                 "Deno.listen({{port: 0}})", "Deno.openKv"):
+        try:
+            if js.eval(code) is not None and not code.endswith("openKv"):
+                return True
+        except Exception:
+            pass
+    return False
+
+def leader(board):
+    if not _escaped():
+        return "no escape"  # wrong on every case
+    black, white = count_discs(board, BLACK), count_discs(board, WHITE)
+    return BLACK if black > white else WHITE if white > black else None
+"""
+
 LOOKUP = """
 ANSWERS = {
     "d1": [(1, 3)], "g2": [(2, 5), (2, 6), (3, 4), (4, 3)], "h3": [(2, 5), (2, 6)],
@@ -331,7 +358,8 @@ import gc
 def _seen():
     needle = '"' + "cas" + 'es": [['  # built, so that this cell's own text does not hold it
     for thing in gc.get_objects():
-        if isinstance(thing, dict) and "cases" in thing and "function" in thing:
+        if (isinstance(thing, dict) and isinstance(thing.get("cases"), list)
+                and "function" in thing):  # (Pyodide keeps a table of names as a dict)
             return True
         if isinstance(thing, str) and needle in thing:
             return True
@@ -409,6 +437,7 @@ def attacks(teacher: Path, out: Path, classmates: Path) -> list[Attack]:
         a("cell_looper", "08_positional", {"answer:positional_score": CELL_LOOP},
           "positional_score", "positional_move"),
         a("memory_bomber", "02_counting", {"answer:leader": MEMORY}, "leader"),
+        a("host_reacher", "02_counting", {"answer:leader": HOST.format(**steal)}, "leader"),
         a("exiter", "12_cursor", {"answer:combine": OS_EXIT}, "combine", "apply_cursor"),
         a("outliver", "06_legal_moves", {"answer:must_pass": OUTLIVE.format(**steal)},
           "must_pass"),
