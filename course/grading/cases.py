@@ -15,7 +15,6 @@ built to agree with everything the article says about it, with Black to move:
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import contextvars
 import functools
@@ -407,7 +406,7 @@ def _early_end(seed: int, size: int) -> Board:
     is built from one of the games of :data:`_EARLY_ENDS`.
     """
     for attempt in range(_ATTEMPTS):
-        (board, _), = collections.deque(_random_game(seed + 1000 * attempt, size, None), maxlen=1)
+        board = list(_random_game(seed + 1000 * attempt, size, None))[-1][0]
         if board.count(None):
             return board
     return _built(_EARLY_ENDS[size], size, _seeded(seed))[0]
