@@ -370,7 +370,20 @@ def run(args: Sequence[str]) -> int:
         line = [found, *line[1:]]
     if name == "lab":
         print("Starting JupyterLab (Ctrl-C stops it)...", flush=True)
-    return _call(line, ROOT if settings.at_root else None, env)
+    return _become(line, ROOT if settings.at_root else None, env)
+
+
+def _become(command: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> int:
+    """Run the command as the last thing kit.py does.  Where a process can become another
+    (not Windows), it does: the command then gets every signal meant for kit.py (a
+    server stopped by its PID stops), and its exit status is kit.py's."""
+    if os.name != "posix":
+        return _call(command, cwd, env)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if cwd is not None:
+        os.chdir(cwd)
+    os.execve(command[0], list(command), dict(env))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

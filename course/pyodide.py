@@ -31,7 +31,7 @@ from pathlib import Path, PurePosixPath
 
 from reversi.errors import ReversiError
 
-__all__ = ["VERSION", "INTEGRITY", "PyodideError", "core", "deno_program", "cache_folder"]
+__all__ = ["VERSION", "INTEGRITY", "PyodideError"]
 
 VERSION = "314.0.7"
 #: The npm registry's ``dist.integrity`` of pyodide@VERSION (SHA-512 of the tarball).
@@ -95,6 +95,8 @@ def core(folder: Path | None = None, say: Callable[[str], None] = print) -> Path
         missing = [name for name in FILES if not (staging / name).is_file()]
         if missing:
             raise PyodideError(f"the Pyodide tarball from {TARBALL} lacks {', '.join(missing)}")
+        for path in (staging, *staging.iterdir()):  # readable by every user of this computer
+            path.chmod(0o755 if path.is_dir() else 0o644)
         shutil.rmtree(folder, ignore_errors=True)
         staging.replace(folder)
     finally:

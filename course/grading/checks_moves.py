@@ -90,7 +90,10 @@ def _openings() -> list[str]:
         game = list(random_game(seed, stop=plies))
         board, color, moves = Board(), BLACK, []
         for after, _ in game[1:]:
-            (at,) = [sq for sq in after.squares() if board[sq] is None and after[sq] is not None]
+            placed = [sq for sq in after.squares() if board[sq] is None and after[sq] is not None]
+            if not placed:  # a pass: a list of moves cannot say it, so the opening ends here
+                break
+            at = placed[0]
             board.play(at, color)
             moves.append(at.name)
             color = color.opponent

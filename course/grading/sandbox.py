@@ -428,6 +428,8 @@ class Sandbox:
         except pyodide.PyodideError as error:
             return str(error)
         warm = pyodide.cache_folder() / f"deno-cache-{pyodide.VERSION}"
+        if not os.access(warm if warm.exists() else warm.parent, os.W_OK):
+            warm = Path(tempfile.mkdtemp(prefix="course-deno-warm-"))  # another user's cache
         self._warm = str(warm)
         probe = (
             "import js, sys\n"

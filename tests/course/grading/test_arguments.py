@@ -61,7 +61,7 @@ def test_limits_and_exit_codes_are_checked() -> None:
         sandbox.Limits(memory_mb=True)
     with pytest.raises(ArgumentError, match="exit code"):
         sandbox.exit_reason("3")  # type: ignore[arg-type]
-    assert sandbox.Limits(wall=1.5, cpu=2).rlimits()
+    assert sandbox.Limits(wall=1.5, cpu=2).rlimits(None)
 
 
 def test_the_table_and_the_wire_refuse_with_the_kits_errors() -> None:
