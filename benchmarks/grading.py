@@ -1,0 +1,69 @@
+"""How long grading a class takes in each sandbox, and whether both give the same grades.
+
+Grades ``--notebooks`` hand-ins (the teacher's solutions and the released stubs of every
+exercise, in turn) with the same seed once per sandbox, ``--jobs`` at a time, and prints
+the wall time of each, the time per notebook, the ratio, and whether every notebook got
+the same points in both.
+
+    python3 kit.py python benchmarks/grading.py [--notebooks 30] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from course.arguments import whole
+from course.grading.checker import SOURCE_DIR, Report
+from course.grading.gradebook import Grader
+from course.grading.sandbox import IsolationError
+
+RELEASED = SOURCE_DIR.parent
+
+
+def hand_ins(count: int) -> list[tuple[Path, str]]:
+    """``count`` notebooks: each exercise's solution, then its stub, round the exercises."""
+    names = sorted(path.stem for path in RELEASED.glob("[0-9][0-9]_*.ipynb"))
+    pairs = [(folder / f"{name}.ipynb", name) for name in names for folder in (SOURCE_DIR, RELEASED)]
+    return [pairs[n % len(pairs)] for n in range(count)]
+
+
+def graded(kind: str, items: list[tuple[Path, str]], jobs: int) -> tuple[float, list[Report]]:
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "grading_seed.txt").write_text("20261126\n")
+        for notebook in SOURCE_DIR.glob("*.ipynb"):
+            (Path(folder) / notebook.name).write_bytes(notebook.read_bytes())
+        grader = Grader(Path(folder), workers=jobs, sandbox=kind)
+        started = time.perf_counter()
+        reports = grader.grade(items)
+        return time.perf_counter() - started, reports
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--notebooks", type=whole(1, 1000), default=30)
+    parser.add_argument("--jobs", type=whole(1, 64), default=2)
+    args = parser.parse_args()
+    items = hand_ins(args.notebooks)
+    print(f"{len(items)} notebooks, {args.jobs} at a time")
+    results: dict[str, tuple[float, list[Report]]] = {}
+    for kind in ("bubblewrap", "pyodide"):
+        try:
+            results[kind] = graded(kind, items, args.jobs)
+        except IsolationError as error:
+            print(f"{kind:>10}: not here ({error})")
+            continue
+        took = results[kind][0]
+        print(f"{kind:>10}: {took:6.1f} s in all, {took / len(items):5.2f} s a notebook")
+    if len(results) == 2:
+        fast, portable = results["bubblewrap"], results["pyodide"]
+        print(f"pyodide / bubblewrap: {portable[0] / fast[0]:.1f}x the time")
+        same = [a.earned == b.earned and a.passed == b.passed
+                for a, b in zip(fast[1], portable[1], strict=True)]  # fmt: skip
+        print(f"same points and passes in both: {sum(same)} of {len(same)} notebooks")
+
+
+if __name__ == "__main__":
+    main()
