@@ -1,0 +1,57 @@
+"""Pyodide's core from the npm registry with the standard library: checked, kept, refused clearly."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from course import pyodide
+
+
+def tarball(files: dict[str, bytes]) -> bytes:
+    """An npm-style tarball (everything under ``package/``)."""
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:gz") as archive:
+        for name, content in files.items():
+            info = tarfile.TarInfo(f"package/{name}")
+            info.size = len(content)
+            archive.addfile(info, io.BytesIO(content))
+    return data.getvalue()
+
+
+def test_the_real_core_is_kept_whole_and_readable_by_everyone() -> None:
+    folder = pyodide.core(say=lambda line: None)
+    assert folder.stat().st_mode & 0o555 == 0o555
+    for name in pyodide.FILES:
+        assert (folder / name).is_file()
+        assert (folder / name).stat().st_mode & 0o444 == 0o444
+    assert f'"version": "{pyodide.VERSION}"' in (folder / "package.json").read_text()
+
+
+def test_a_changed_tarball_is_refused_and_nothing_is_kept(monkeypatch, tmp_path: Path) -> None:
+    forged = tarball({name: b"evil" for name in pyodide.FILES})
+    monkeypatch.setattr(pyodide, "_download", lambda url: forged)
+    with pytest.raises(pyodide.PyodideError, match="does not have the published SHA-512"):
+        pyodide.core(tmp_path / "core", say=lambda line: None)
+    assert not (tmp_path / "core").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_tarball_without_the_core_is_refused(monkeypatch, tmp_path: Path) -> None:
+    partial = tarball({"package.json": b"{}", "../escape.py": b"x"})
+    monkeypatch.setattr(pyodide, "_download", lambda url: partial)
+    monkeypatch.setattr(pyodide, "INTEGRITY", pyodide._integrity(partial))
+    with pytest.raises(pyodide.PyodideError, match="lacks pyodide.mjs"):
+        pyodide.core(tmp_path / "core", say=lambda line: None)
+    assert not (tmp_path / "core").exists() and not (tmp_path / "escape.py").exists()
+
+
+def test_no_network_says_what_to_do(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(pyodide, "TARBALL", "http://127.0.0.1:9/pyodide.tgz")
+    said: list[str] = []
+    with pytest.raises(pyodide.PyodideError, match="could not download Pyodide.*check the network"):
+        pyodide.core(tmp_path / "core", say=said.append)
+    assert said and "Downloading Pyodide" in said[0]
