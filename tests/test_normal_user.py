@@ -32,6 +32,9 @@ USER_DEPENDENT = (
     "tests/reversi/test_terminal.py",
     "tests/course/contest/test_cli.py::test_without_isolation_the_page_says_so_and_root_is_refused",
     "tests/course/grading/test_sandbox.py::test_no_isolation_is_refused_as_root_and_said_everywhere_otherwise",
+    # the portable sandbox as a teacher runs it: its own download of Pyodide, its own Deno cache
+    "tests/course/grading/test_sandbox.py::test_pyodide_reaches_nothing_of_the_host",
+    "tests/course/grading/test_sandbox.py::test_limits_hold_inside",
 )
 #: The users to run them as: the first one this system has.
 NORMAL_USERS = ("cloudsdk", "nobody")
