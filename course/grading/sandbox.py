@@ -74,9 +74,10 @@ __all__ = [
     "HOW_TO_INSTALL",
     "IsolationError",
     "Limits",
-    "Sandbox",
     "exit_reason",
 ]
+# Sandbox is the kit's inside: only the grader and the tournament start runs, with values
+# their types state (mypy checks them); the flags that choose a sandbox are checked by argparse.
 
 NOBODY = 65534
 INSIDE = "/sandbox"
