@@ -9,7 +9,7 @@ refused with a :class:`MessageError` that names the field and the reason.
 :data:`MESSAGES` declares each kind a client may send once: its fields (type,
 limits, required or not), who may send it, and what it does.  :func:`parse`
 checks against it, the room routes by its ``senders`` and dispatches to the
-handler registered for the kind (``_handles`` in :mod:`course.classroom.room`), and the README's list of
+handler registered for the kind (``_handles`` in :mod:`course.classroom.room`), and the developer guide's list of
 messages is :func:`readme_table` (a test compares the two).  Adding a kind is one
 entry here and its handler in :mod:`course.classroom.room`.
 

@@ -20,7 +20,7 @@ In a student's notebook::
 
     try_player(choose, against="easy")
 
-and in the teacher's: ``run_tournament("classroom-data/handins", levels=["easy"])``.
+and in the teacher's: ``run_tournament("class/classroom-data/handins", levels=["easy"])``.
 """
 
 from __future__ import annotations

@@ -708,7 +708,7 @@ class _Run:
     def _write_page(self, record: sheet.Student, row: sheet.Row) -> None:
         notes = [f"Student id: {record.student_id}"]
         if row["isolated"] == "no":
-            notes.append("This grading ran without the sandbox's isolation (see the README).")
+            notes.append("This grading ran without the sandbox's isolation (see docs/grading.md).")
         # which answer, never whose it is like: a page is handed to one student
         asked = dict.fromkeys(" ".join(line.split(" ")[:2]) for line in record.similar)
         notes += [f"Your teacher may ask about this answer: {answer}" for answer in asked]

@@ -346,7 +346,7 @@ class _SiteBuild:
         if self.standins:
             note = ", ".join(self.standins)
             self.say(
-                f"Note: {note} in this site are offline STAND-INS (not the real packages); see the README"
+                f"Note: {note} in this site are offline STAND-INS (not the real packages); see docs/browser-classroom.md"
             )
 
     def _check_out(self) -> None:

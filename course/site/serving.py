@@ -107,7 +107,7 @@ def _prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Clas
         if not _built_from_this_kit(Path(site)):
             say(
                 f"Note: the site in {site} was built from another copy of the kit (older lessons "
-                "or code): build it again with  bash scripts/kit python -m course site build"
+                "or code): build it again with  python3 kit.py site build"
             )
     store = _HandInStore(Path(data), _known_exercises(Path(site)))
     say(f"Browser classroom: {site} at /lab/ ; hand-ins go to {store.root}")

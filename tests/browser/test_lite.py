@@ -3,7 +3,7 @@
 and an exercise is handed in to the folder ``grade`` reads.
 
 The site holds STAND-INS for numpy and Pillow (the test machines reach no Pyodide
-distribution; see the README), everything else real.  Downloads for the build are
+distribution; see docs/browser-classroom.md), everything else real.  Downloads for the build are
 cached under build/site-cache between runs.
 """
 

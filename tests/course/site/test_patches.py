@@ -48,7 +48,7 @@ setTimeout(() => console.log(JSON.stringify(seen)), 200);
 
 
 def test_in_node_the_settled_wait_goes_on_where_the_original_throws() -> None:
-    """Node (installed with npm by scripts/test): its Atomics.waitAsync is the oracle: an answer already there comes back synchronously."""
+    """Node (Debian's nodejs, installed by kit.py test): its Atomics.waitAsync is the oracle: an answer already there comes back synchronously."""
     calls = {
         "SOURCE_ALREADY": 'A(true,already).value.then(() => seen.push("already"))',
         "SOURCE_SYNC": 'A(false,already).value.then(() => seen.push("thenable"))',
