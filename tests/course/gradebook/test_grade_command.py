@@ -38,6 +38,7 @@ BAD = {
     "pick": ["worst", ""],
     "deadline": ["tomorrow", "2026-13-01", "bad name!=2026-01-01", "04_flips=", "9" * 50],
     "overrides": ["/no/such/file.csv", "{folder}", "/dev/zero"],
+    "sandbox": ["none", "docker", "", "PYODIDE"],
 }
 
 
