@@ -296,20 +296,19 @@ def grade_notebook(
         report.notes.append(f"your {exercise.answers[index]} cell failed: {problem}")
     results = []
     for question in exercise.questions:
-        if question.tag in replies:
-            answer = replies[question.tag]
-            if isinstance(answer, str):
-                results.append(_zero(question, f"stopped: {answer}"))
-            else:
-                results.append(judge(question, answer))
-        else:
-            cell = (
-                exercise.answers.index(question.answer_tag)
-                if question.answer_tag in exercise.answers
-                else -1
-            )
+        cell = (
+            exercise.answers.index(question.answer_tag)
+            if question.answer_tag in exercise.answers
+            else -1
+        )
+        answer = replies.get(question.tag)
+        if isinstance(answer, str):
+            results.append(_zero(question, f"stopped: {answer}"))
+        elif question.tag in replies and not (answer is None and cell in problems):
+            results.append(judge(question, answer))
+        else:  # no answer, or no function because its cell failed: say why
             reason = problems.get(cell) or stopped or "no answer came back"
-            results.append(_zero(question, f"not run: {reason}"))
+            results.append(_zero(question, f"not run: {reason.removeprefix('not run: ')}"))
     report.checks = results
     return report
 
@@ -342,9 +341,11 @@ def _attempts(
         if reading.ended or reading.stuck is None:
             return replies, problems, reading.stopped
         kind, which = reading.stuck
-        if kind == "cell":  # the cells after it would not have run either (one clock)
+        if kind == "cell":  # the cells after it would not have run either
             later = [c["index"] for c in cells if c["index"] > which]
-            problems.update({i: f"not run: the answer cells had run for {timeout:g} s" for i in later})
+            why = (f"the answer cells had run for {timeout:g} s" if reading.timed_out
+                   else "an earlier answer cell stopped Python")  # fmt: skip
+            problems.update({i: f"not run: {why}" for i in later})
             cells = [c for c in cells if c["index"] < which]
         else:
             asked = [q for q in asked if q["tag"] in reading.tags]
@@ -373,7 +374,7 @@ class _Reading:
         self.cells_done = cells_done
         self.replies: dict[str, Any] = {}
         self.problems: dict[int, str] = {}
-        self.ready = self.ended = False
+        self.ready = self.ended = self.timed_out = False
         self.stopped = ""
         self.stuck: tuple[str, Any] | None = None
         self._timing: tuple[str, Any] | None = None  # the cells or the question on the clock
@@ -396,7 +397,9 @@ class _Reading:
         if self.ended:
             return
         self.stopped = run.stopped if run.stopped != "ended" else run.exit_reason()
-        timed_out = self._timing is not None and run.stopped.startswith("timed out")
+        timed_out = self.timed_out = (
+            self._timing is not None and run.stopped.startswith("timed out")
+        )
         if self.cells and self.ready:
             self.stuck = ("cell", self.cells[0])
             self.problems[self.cells[0]] = (
