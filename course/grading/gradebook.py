@@ -501,6 +501,13 @@ def grade_folder(
     outputs.check()
     known = list(checker.exercises(source_dir))
     submissions, warnings = handins.collect(Path(folder), known)
+    if not submissions:  # a sheet of nobody is a wrong folder, not a grading
+        raise GradebookError(
+            f"{folder}: no hand-ins of the exercises ({', '.join(known)}) in it: give the folder "
+            "of the students' notebooks (a folder per student, STUDENT__NAME.ipynb files, "
+            "nbgrader's submitted/ or the class server's DATA/handins)"
+            + (f"; also: {warnings[0]}" if warnings else "")
+        )
     with tempfile.TemporaryDirectory(prefix="grading-copies-") as copies:
         if grader is None:
             grader = Grader(source_dir, timeout, workers, seed, sandbox)

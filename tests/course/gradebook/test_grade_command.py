@@ -275,12 +275,13 @@ def test_a_stop_while_grading_says_what_is_kept_without_a_traceback(
     assert said in error and "Traceback" not in error
 
 
-def test_a_class_with_nobody_still_gets_its_sheets(tmp_path: Path) -> None:
-    (tmp_path / "subs").mkdir()
+def test_a_folder_with_no_hand_ins_is_refused_and_nothing_written(tmp_path: Path, capsys) -> None:
+    """A sheet of nobody is the wrong folder (a typo, the class server's data instead of its
+    handins/), not a grading: it says so, exits 2 and writes nothing."""
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    (tmp_path / "subs" / "ann" / "notes.txt").write_text("not a notebook")
     argv = ["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"), "--seed", "1"]
-    assert cli.main(argv) == 0
-    header = (tmp_path / "g.csv").read_text(encoding="utf-8").splitlines()
-    assert header == ["student_id,name,points,max_points,passed,total,missing,late,errors,"
-                      "comments,similar,isolated"]  # fmt: skip
-    assert (tmp_path / "g-canvas.csv").is_file() and (tmp_path / "g-moodle.csv").is_file()
-    assert "0 students" in (tmp_path / "g-summary.html").read_text(encoding="utf-8")
+    assert cli.main(argv) == 2
+    said = capsys.readouterr().err
+    assert "subs: no hand-ins of the exercises (01_squares" in said and "a folder per student" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["subs"]
