@@ -21,9 +21,12 @@ skips the moves that cannot change the answer and visits far fewer positions.
 **Order and ties.**  Both searches try the moves in the same fixed order: by the
 weight of the square (corners first, X-squares last, see
 :func:`reversi.evaluation.weight_masks`), then in reading order among squares of
-equal weight.  The root keeps the *first* move whose value is strictly best.
-Alpha-beta returns exactly the minimax value, and a later move that only equals
-the best cannot beat it, so the two searches choose the same move too.
+equal weight.  Of equally good moves the root keeps the *last in reading order*
+(the one farthest down, then farthest right: the kit's one tie rule, the CS106
+program's), whatever order they were tried in.  At the root, alpha-beta asks a
+move that comes later in reading order than the best so far "at least as good?"
+(a window one point wider) and any other move "strictly better?", so it learns
+the exact value of every move that could win, and chooses the same move as minimax.
 
 **Speed.**  The search works on the two bit masks of :mod:`reversi.bitboard`
 rather than on :class:`~reversi.board.Board` objects: a move is a few integer
@@ -146,7 +149,7 @@ class _Search:
         return best
 
     def root(self, board: Board, color: Color, depth: int, pruning: bool) -> tuple[Move, int]:
-        """The best move at the root and its value: the first move with the strictly best value."""
+        """The best move at the root and its value; of equally good moves, the last in reading order."""
         player, opponent = board.bits(color), board.bits(color.opponent)
         moves = bitboard.legal_moves(player, opponent, self.geo)
         if not moves:
@@ -158,11 +161,12 @@ class _Search:
         for move in self.ordered(moves):
             flipped = bitboard.flips(move, player, opponent, self.geo)
             child = (opponent & ~flipped, player | move | flipped)
-            if pruning:  # the window (-INFINITY, -best): only a strictly better move matters
-                value = -self.alphabeta(*child, depth - 1, -INFINITY, -best)
+            later = move > best_move  # bits run in reading order: an equal value is enough
+            if pruning:  # the window (-INFINITY, -best), one point wider when a tie would win
+                value = -self.alphabeta(*child, depth - 1, -INFINITY, -best + (1 if later else 0))
             else:
                 value = -self.minimax(*child, depth - 1)
-            if value > best:
+            if value > best or (value == best and later):
                 best_move, best = move, value
         return _square_of(best_move, board.size), best
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from reversi.board import Board
 from reversi.errors import PlayerError, shown
 from reversi.evaluation import positional
-from reversi.notation import PASS, Color, Move
+from reversi.notation import PASS, Color, Move, Square
 from reversi.players.base import Player, check_turn
 
 __all__ = [
@@ -98,12 +99,14 @@ def _random_state_problem(state: object) -> str | None:
 class GreedyPlayer(Player):
     """The CS106 computer player: a corner if it can, else the move that turns the most discs.
 
-    Corners are tried top-left, top-right, bottom-right, bottom-left.  Among
-    moves that turn equally many discs it takes the first in reading order (a1,
-    b1, ... row by row), the kit's one tie rule: what ``max(moves, key=...)``
-    returns.  Any board size works.
+    Corners are tried top-left, top-right, bottom-right, bottom-left (a1, h1, h8,
+    a8 on 8x8).  Among moves that turn equally many discs it takes the *last* in
+    reading order: the one farthest down, and in that row the one farthest right,
+    as the CS106 program does when it scans its rows top to bottom and keeps a move
+    that turns at least as many as the best so far.  That is the kit's one tie
+    rule.  Any board size works.
 
-    >>> from reversi.notation import BLACK
+    >>> from reversi.notation import BLACK, WHITE
     >>> board = Board.from_text('''
     ... . W B .
     ... B W W .
@@ -112,8 +115,13 @@ class GreedyPlayer(Player):
     ... ''')
     >>> [(square.name, len(board.flips(square, BLACK))) for square in board.legal_moves(BLACK)]
     [('a1', 1), ('d2', 3), ('d4', 1)]
-    >>> GreedyPlayer().choose_move(board, BLACK)  # a corner beats d2, and a1 comes before d4
+    >>> GreedyPlayer().choose_move(board, BLACK)  # a corner beats d2; a1 is tried before d4
     a1
+    >>> board = Board()
+    >>> board.play("f5", BLACK)  # the disc it turns
+    [e5]
+    >>> GreedyPlayer().choose_move(board, WHITE)  # f4, d6 and f6 turn one disc each
+    f6
     """
 
     kind = "greedy"
@@ -128,7 +136,7 @@ class GreedyPlayer(Player):
         for corner in ((0, 0), (0, last), (last, last), (last, 0)):
             if corner in moves:
                 return moves[moves.index(corner)]
-        return max(moves, key=lambda move: len(board.flips(move, color)))  # first of equals
+        return _last_best(moves, lambda move: len(board.flips(move, color)))
 
 
 class PositionalPlayer(Player):
@@ -136,7 +144,7 @@ class PositionalPlayer(Player):
 
     A position is worth the weights of the player's discs minus those of the
     opponent's (:func:`reversi.evaluation.weights`: corners high, X- and
-    C-squares low).  Of equally good moves it takes the first in reading order.
+    C-squares low).  Of equally good moves it takes the last in reading order.
     """
 
     kind = "positional"
@@ -144,12 +152,33 @@ class PositionalPlayer(Player):
 
     def choose_move(self, board: Board, color: Color) -> Move:
         check_turn(board, color)
-        best: Move = PASS
-        best_value = None
-        for move in board.legal_moves(color):  # reading order; ">" keeps the first of equals
+        moves = board.legal_moves(color)
+        if not moves:
+            return PASS
+
+        def value(move: Square) -> int:
             after = board.copy()
             after.play(move, color)
-            value = positional(after.bits(color), after.bits(color.opponent), board.size)
-            if best_value is None or value > best_value:
-                best, best_value = move, value
-        return best
+            return positional(after.bits(color), after.bits(color.opponent), board.size)
+
+        return _last_best(moves, value)
+
+
+def _last_best(moves: Sequence[Square], value: Callable[[Square], int]) -> Square:
+    """The move of highest ``value``; of equally good ones, the last (``moves`` in reading order).
+
+    The kit's one tie rule, the CS106 program's: go through the moves in reading
+    order and keep a move whose value is at least (``>=``) the best so far, so the
+    last of equals stays: the one farthest down, and in its row the one farthest
+    right.  ``max(moves, key=value)`` would keep the first.
+
+    >>> from reversi.notation import Square
+    >>> _last_best([Square(2, 3), Square(3, 2), Square(4, 5)], lambda move: 1)
+    f5
+    """
+    best, best_value = moves[0], value(moves[0])
+    for move in moves[1:]:
+        move_value = value(move)
+        if move_value >= best_value:
+            best, best_value = move, move_value
+    return best

@@ -17,6 +17,11 @@ expert     the same search with three times the time; from 18 empty          abo
            perfectly from 14 empty squares, when these fit in the time
 =========  ================================================================  ===================
 
+``easy`` is :class:`~reversi.players.GreedyPlayer` (kind ``greedy``), the computer
+player of the CS106 program exactly: the corner rule belongs to it, and of moves that
+turn equally many discs it takes the last in reading order.  (The lesson's "most
+flips" player, greedy without the corners, is not a level.)
+
 The thinking times are limits: the search stops as soon as its next look at the
 clock would come too late, so it keeps within them even on a busy machine
 (``benchmarks/strength.py --time-check`` measures it).  Near the end of a game
@@ -54,7 +59,7 @@ class Beginner(RandomPlayer):
 
 
 class Easy(GreedyPlayer):
-    """The easy level: a corner if it can, else the move that turns the most discs."""
+    """The easy level: the CS106 greedy player, a corner if it can, else the most discs turned."""
 
     kind = "easy"
     label = "Easy"

@@ -25,6 +25,9 @@ __all__ = [
 class MinimaxPlayer(Player):
     """Tries every line of play ``depth`` moves deep and plays the best (plain minimax).
 
+    Of equally good moves it plays the last in reading order, as every player of the
+    kit's lessons does (see :mod:`reversi.search`).
+
     ``last_result`` holds the last :class:`~reversi.search.SearchResult`, to show
     how many positions the search visited.
     """
@@ -104,6 +107,11 @@ class StrongPlayer(Player):
     found so far, and :attr:`on_thought` (if set) is called from the thinking
     thread after every finished depth with a :class:`~reversi.engine.Thought`.
     :attr:`last_thought` keeps the final one.
+
+    It is the one computer player without the kit's tie rule: to save time its
+    search learns the exact value of its best move only (the others are bounds),
+    so of equally good moves it keeps the one it tried first, and which depth it
+    reaches depends on the clock anyway.
     """
 
     kind = "strong"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 
@@ -9,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reversi import rules
 from reversi.board import Board
 from reversi.errors import BoardSizeError, PlayerError, ReversiError
 from reversi.evaluation import weights
@@ -281,7 +281,7 @@ def test_greedy_finds_the_corners_of_any_board_size():
     assert GreedyPlayer().choose_move(board, BLACK) == Square(5, 5)
 
 
-def test_greedy_breaks_ties_for_the_first_move_in_reading_order():
+def test_greedy_breaks_ties_for_the_last_move_in_reading_order():
     rows_apart = Board.from_text("""
     . . . . . . . .
     . W W B . . . .
@@ -296,7 +296,7 @@ def test_greedy_breaks_ties_for_the_first_move_in_reading_order():
         ("a2", 2),
         ("d5", 2),
     ]
-    assert str(GreedyPlayer().choose_move(rows_apart, BLACK)) == "a2"  # higher up
+    assert str(GreedyPlayer().choose_move(rows_apart, BLACK)) == "d5"  # farther down
     same_row = Board.from_text("""
     . . . . . .
     . . . . . .
@@ -306,35 +306,122 @@ def test_greedy_breaks_ties_for_the_first_move_in_reading_order():
     . . . . . .
     """)
     assert names(same_row.legal_moves(BLACK)) == ["a3", "e3"]
-    assert str(GreedyPlayer().choose_move(same_row, BLACK)) == "a3"  # farther left
+    assert str(GreedyPlayer().choose_move(same_row, BLACK)) == "e3"  # farther right
 
 
-def test_greedy_prefers_more_flips_to_an_earlier_square():
+def test_greedy_prefers_more_flips_to_a_later_square():
     board = Board.from_text("""
-    B W . . . . . .
+    . . . . . . . .
     . . . . . . . .
     . . . . . . . .
     . . . . . . . .
     . . . . . . . .
     . . . B W W . .
     . . . . . . . .
-    . . . . . . . .
+    . . B W . . . .
     """)
-    assert names(board.legal_moves(BLACK)) == ["c1", "g6"]
+    assert [(str(s), len(board.flips(s, BLACK))) for s in board.legal_moves(BLACK)] == [
+        ("g6", 2),
+        ("e8", 1),
+    ]
     assert str(GreedyPlayer().choose_move(board, BLACK)) == "g6"
 
 
-def _greedy_by_the_book(grid: rules.Grid, color: Color) -> tuple[int, int] | None:
-    """The greedy rule from the readable rules: a corner (clockwise from the top-left), else
-    ``max`` over the legal moves in reading order, which keeps the first of equals."""
-    moves = sorted(rules.legal_moves(grid, color))  # reading order: row by row, left to right
-    if not moves:
-        return None
-    last = len(grid) - 1
-    for corner in ((0, 0), (0, last), (last, last), (last, 0)):
-        if corner in moves:
+# -- greedy against seed 002's own rule -------------------------------------------------------
+#
+# Seed 002 (the CS106 README) describes its computer player: a corner if one is a valid move,
+# "starting with the top left corner, then moving in a clockwise direction"; otherwise the move
+# that flips the most pieces, "preferring moves that are farthest to the right and down on the
+# board".  Its board is a list of rows, each a dict of columns, with "." for an empty square.
+# The reading below follows that text step by step, with its own flip count, and knows
+# nothing of the kit's Board except how to copy the squares out of it.
+
+_SEED_DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def seed_rows(board: Board) -> list[dict[int, str]]:
+    """The board as the CS106 program keeps it: rows top to bottom, each ``{column: "." | "B" | "W"}``."""
+    letter = {None: ".", BLACK: "B", WHITE: "W"}
+    return [{col: letter[board[row, col]] for col in range(board.size)} for row in range(board.size)]
+
+
+def seed_flips(rows: list[dict[int, str]], row: int, col: int, me: str) -> int:
+    """How many pieces a piece of ``me`` placed on (row, col) flips; 0 means not a valid move."""
+    if rows[row][col] != ".":
+        return 0
+    other = "W" if me == "B" else "B"
+    total = 0
+    for d_row, d_col in _SEED_DIRECTIONS:
+        r, c, run = row + d_row, col + d_col, 0
+        while 0 <= r < len(rows) and rows[r].get(c) == other:
+            r, c, run = r + d_row, c + d_col, run + 1
+        if run and 0 <= r < len(rows) and rows[r].get(c) == me:
+            total += run
+    return total
+
+
+def seed_comp_player(rows: list[dict[int, str]], me: str) -> tuple[int, int] | None:
+    """Seed 002's Comp_Player: the move it makes, or None when it has no valid move."""
+    last = len(rows) - 1
+    for corner in ((0, 0), (0, last), (last, last), (last, 0)):  # top left, then clockwise
+        if seed_flips(rows, *corner, me):
             return corner
-    return max(moves, key=lambda move: len(rules.flips(grid, move, color)))
+    best, most = None, 0
+    for row in range(len(rows)):  # top to bottom
+        for col in range(len(rows[row])):  # left to right
+            count = seed_flips(rows, row, col, me)
+            if count and count >= most:  # ">=": a later (lower, farther right) move wins a tie
+                best, most = (row, col), count
+    return best
+
+
+def seed_move(board: Board, color: Color) -> tuple[int, int] | None:
+    return seed_comp_player(seed_rows(board), "B" if color is BLACK else "W")
+
+
+def has_tied_best_moves(board: Board, color: Color) -> bool:
+    """No corner is legal and two or more moves share the most flips: the tie rule decides."""
+    rows, me = seed_rows(board), "B" if color is BLACK else "W"
+    last = board.size - 1
+    if any(seed_flips(rows, *corner, me) for corner in ((0, 0), (0, last), (last, last), (last, 0))):
+        return False
+    counts = [seed_flips(rows, r, c, me) for r in range(board.size) for c in range(board.size)]
+    return max(counts) > 0 and counts.count(max(counts)) > 1
+
+
+def seed_test_positions() -> list[tuple[Board, Color]]:
+    """Every position of 100 seeded random games, 25 on each of the 4x4, 6x6, 8x8 and 10x10 boards,
+    with the side to move (passes included)."""
+    found = []
+    for size, seed in itertools.product((4, 6, 8, 10), range(25)):
+        board, color, mover = Board(size), BLACK, RandomPlayer(seed=1000 * size + seed)
+        while not board.is_finished():
+            found.append((board.copy(), color))
+            move = mover.choose_move(board.copy(), color)
+            if move is not PASS:
+                board.play(move, color)
+            color = color.opponent
+    return found
+
+
+def test_the_reading_of_seed_002_is_its_text():
+    board = Board()
+    board.play("f5", BLACK)  # White: f4, d6 and f6 flip one piece each; the last (f6) is taken
+    assert seed_move(board, WHITE) == (5, 5)
+    assert has_tied_best_moves(board, WHITE)
+    corners = Board.from_text(FOUR_CORNERS)  # every corner valid: the top left first
+    assert seed_move(corners, BLACK) == (0, 0)
+    assert seed_move(Board.from_text(BLACK_STUCK), BLACK) is None
+
+
+def test_greedy_plays_seed_002s_move_on_every_position_of_many_games():
+    positions = seed_test_positions()
+    tied = sum(has_tied_best_moves(board, color) for board, color in positions)
+    # 5062 positions, 1259 of them with no corner and tied best moves: only the tie rule decides.
+    assert len(positions) > 5000 and tied > 1200
+    for board, color in positions:
+        chosen = GreedyPlayer().choose_move(board.copy(), color)
+        assert (None if chosen is PASS else tuple(chosen)) == seed_move(board, color), board
 
 
 @settings(max_examples=150, deadline=None)
@@ -343,13 +430,12 @@ def _greedy_by_the_book(grid: rules.Grid, color: Color) -> tuple[int, int] | Non
     cells=st.lists(st.sampled_from([None, BLACK, WHITE]), min_size=100, max_size=100),
     color=st.sampled_from([BLACK, WHITE]),
 )
-def test_greedy_is_max_of_the_moves_in_reading_order_on_any_position(size, cells, color):
+def test_greedy_plays_seed_002s_move_on_any_position(size, cells, color):
     board = Board.empty(size)
     for index, sq in enumerate(board.squares()):
         board[sq] = cells[index]
-    expected = _greedy_by_the_book(rules.from_board(board), color)
     chosen = GreedyPlayer().choose_move(board, color)
-    assert (None if chosen is PASS else tuple(chosen)) == expected
+    assert (None if chosen is PASS else tuple(chosen)) == seed_move(board, color)
 
 
 # -- positional ----------------------------------------------------------------------------------
@@ -383,7 +469,23 @@ def test_weights_refuse_sizes_a_board_cannot_have(size):
 
 def test_positional_takes_a_corner_over_more_discs():
     board = Board.from_text(FOUR_CORNERS)
-    assert str(PositionalPlayer().choose_move(board, BLACK)) == "a1"  # four equal corners: first
+    assert str(PositionalPlayer().choose_move(board, BLACK)) == "h8"  # four equal corners: the last
+
+
+def test_positional_takes_the_last_of_equally_good_moves_in_reading_order():
+    tied = 0
+    for board, color in seed_test_positions()[::5]:
+        table, squares = weights(board.size), list(itertools.product(range(board.size), repeat=2))
+        scores = {}
+        for move in board.legal_moves(color):  # reading order
+            after = board.copy()
+            after.play(move, color)
+            scores[move] = sum(table[r][c] * (1 if after[r, c] is color else -1)
+                               for r, c in squares if after[r, c] is not None)  # fmt: skip
+        best = [move for move, score in scores.items() if score == max(scores.values())]
+        tied += len(best) > 1
+        assert PositionalPlayer().choose_move(board, color) == (best[-1] if best else PASS)
+    assert tied > 50
 
 
 def test_positional_avoids_the_x_square_that_greedy_takes_for_its_flips():

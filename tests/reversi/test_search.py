@@ -61,16 +61,42 @@ def test_alphabeta_finds_the_minimax_value_and_move_with_no_more_nodes(position,
     assert board == before
 
 
+def slow_best_move(board: Board, color: Color, depth: int):
+    """The tie rule read plainly: of the moves worth the most, the last in reading order."""
+    best, best_value = PASS, None
+    for move in board.legal_moves(color):  # reading order
+        child = board.copy()
+        child.play(move, color)
+        value = -slow_negamax(child, color.opponent, depth - 1)
+        if best_value is None or value >= best_value:
+            best, best_value = move, value
+    return best
+
+
 @settings(max_examples=40, deadline=None)
 @given(positions, st.integers(1, 2))
 def test_minimax_agrees_with_a_slow_search_on_boards(position, depth):
     board, color = position
     result = minimax(board, color, depth)
     assert result.value == slow_negamax(board, color, depth)
-    if board.legal_moves(color):
-        after = board.copy()
-        after.play(result.move, color)
-        assert -slow_negamax(after, color.opponent, depth - 1) == result.value
+    assert result.move == slow_best_move(board, color, depth)
+
+
+def test_both_searches_break_ties_for_the_last_move_in_reading_order_on_many_positions():
+    tied = 0
+    for size, seed in itertools.product((4, 6, 8), range(60)):
+        board, color = random_position(size, seed % (size * size - 6), seed)
+        for depth in (1, 2):
+            values = []
+            for move in board.legal_moves(color):
+                child = board.copy()
+                child.play(move, color)
+                values.append(-slow_negamax(child, color.opponent, depth - 1))
+            tied += len(values) > 1 and values.count(max(values)) > 1
+            expected = slow_best_move(board, color, depth)
+            assert minimax(board, color, depth).move == expected
+            assert alphabeta(board, color, depth).move == expected
+    assert tied >= 20  # the positions do test the tie rule (31 of 360 have tied best moves)
 
 
 @pytest.mark.parametrize(("plies", "seed"), [(0, 0), (12, 1), (24, 2), (36, 3)])
@@ -83,9 +109,11 @@ def test_alphabeta_visits_clearly_fewer_positions_than_minimax(plies, seed):
 
 @pytest.mark.parametrize("search", [minimax, alphabeta])
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
-def test_equal_moves_go_to_the_first_in_search_order(search, depth):
-    # The four opening moves are equal by symmetry and all weigh the same: reading order decides.
-    assert search(Board(), BLACK, depth).move == Square(2, 3)
+def test_equal_moves_go_to_the_last_in_reading_order(search, depth):
+    # The four opening moves are equal by symmetry: the last in reading order, e6, is chosen
+    # although d3 is searched first.
+    assert move_order(Board(), BLACK)[0] == Square(2, 3)
+    assert search(Board(), BLACK, depth).move == Square(5, 4)
 
 
 def test_moves_are_searched_heaviest_square_first_then_in_reading_order():
