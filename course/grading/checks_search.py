@@ -9,11 +9,12 @@ one ply, a finished game gets its final score at any depth).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from course.grading import answers
 from course.grading.cases import early_ends, pass_positions, random_game
+from course.grading.checks_players import TIE_RULE
 from course.grading.runner import Case, NotAnAnswer, run
 from reversi import BLACK, PASS, Board, Color, Square
 from reversi.evaluation import evaluate
@@ -104,14 +105,15 @@ def minimax_nodes(function: Any) -> None:
 
 @dataclass(frozen=True)
 class _Judged:
-    """A move and its minimax value, shown together so that a student who picked an
-    equally good move sees that only the tie rule (the first of them) was missed."""
+    """A move and its minimax value, shown together; a student who picked another of the
+    equally good moves is also told the tie rule (the last of them), the one thing missed."""
 
     value: float
     move: Any = None
+    note: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return f"{self.move}, worth {self.value}"
+        return f"{self.move}, worth {self.value}" + (f": {self.note}" if self.note else "")
 
 
 def _move_values(board: Board, color: Color, depth: int) -> dict[Any, float]:
@@ -126,18 +128,27 @@ def _move_values(board: Board, color: Color, depth: int) -> dict[Any, float]:
     return values
 
 
+def _last_best(values: dict[Any, float]) -> Any:
+    """The move of highest value, the last of equals (``values`` in reading order), or None."""
+    best = None
+    for move, value in values.items():
+        if best is None or value >= values[best]:
+            best = move
+    return best
+
+
 def best_move(function: Any) -> None:
     """``best_move(board, color, depth)`` returns the move with the best minimax value (or PASS).
 
-    The tie rule of every exercise: of equally good moves, the first in reading order
-    (``max`` over ``board.legal_moves``, which lists them in reading order).
+    The tie rule of every exercise: of equally good moves, the last in reading order
+    (``board.legal_moves`` lists them in reading order; ``>=`` keeps the last).
     """
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for label, board, color, depth in _search_positions():
         values = _move_values(board, color, depth)
-        first = max(values, key=values.__getitem__) if values else None  # the first of equals
-        best = _Judged(values[first], first) if first is not None else PASS
+        last = _last_best(values)
+        best = _Judged(values[last], last) if last is not None else PASS
         cases.append(Case(label, (board, color, depth), best, board, tuple(values)))
 
     def judge(answer: Any, args: tuple[Any, ...]) -> Any:
@@ -149,7 +160,9 @@ def best_move(function: Any) -> None:
         if move not in values:
             raise NotAnAnswer(f"{move} is not a legal move for {color}")
         assert isinstance(move, Square)
-        return _Judged(values[move], move)
+        last = _last_best(values)
+        tied = move != last and values[move] == values[last]
+        return _Judged(values[move], move, TIE_RULE if tied else "")
 
     run("best_move", function, cases, outcome=judge, show=str)
 

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from course.grading import checks
+from course.grading.checks_players import _player_view
 from course.grading.runner import SELF_CHECK
+from course.grading.views import position
+from reversi import PASS
+from tests.reversi.test_players import has_tied_best_moves, seed_move, seed_test_positions
 
 from .helpers import NAMES, check_calls, namespace, run_check
 from .wrong_answers import WRONG
@@ -48,3 +53,24 @@ def test_wrong_answer_fails(wrong, capsys) -> None:
 def test_every_exercise_has_two_wrong_answers() -> None:
     for name in NAMES:
         assert sum(w.exercise == name for w in WRONG) >= 2, name
+
+
+def test_exercise_07s_solution_and_checks_follow_seed_002s_computer_player(capsys) -> None:
+    """The teacher's greedy_move, given boards as the check gives them, plays the move of
+    seed 002's own rule (read in tests/reversi/test_players.py) on 5062 positions, 1259 of
+    them decided by the tie rule alone; and the checks expect that rule's move on every case."""
+    solution = namespace("07_greedy")["greedy_move"]
+    positions = seed_test_positions()
+    assert sum(has_tied_best_moves(board, color) for board, color in positions) > 1200
+    for board, color in positions:
+        chosen = solution(_player_view(board), color)  # the board as the check hands it over
+        assert (None if chosen is PASS else tuple(chosen)) == seed_move(board, color), board
+
+    def seed_answer(view, color):
+        move = seed_move(position(view), color)
+        return PASS if move is None else move
+
+    checks.greedy_move(seed_answer)
+    checks.greedy_games(seed_answer)
+    out = capsys.readouterr().out
+    assert "greedy_move: 23/23 cases passed" in out and "cases failed" not in out, out

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from course.grading.mistakes import sentence
+
 
 @dataclass(frozen=True)
 class Wrong:
@@ -239,7 +241,7 @@ WRONG = [
         "def play(board, square, color):\n    captured = board.flips(square, color)\n"
         "    board[square] = color\n"
         "    for taken in captured:\n        board[taken] = color\n    return captured",
-        "expected: raise a ValueError (and leave the board as it was)",
+        "expected: should raise ValueError and leave the board as it was",
     ),
     Wrong(
         "05_play",
@@ -360,23 +362,23 @@ WRONG = [
         "answer:greedy_move",
         "greedy_move",
         "corners counter-clockwise",
-        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (last, 0), (last, last), (0, last)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count > most:\n            best, most = move, count\n    return best",
+        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (last, 0), (last, last), (0, last)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count >= most:\n            best, most = move, count\n    return best",
         "corners: top-right h1, bottom-left a8",
     ),
     Wrong(
         "07_greedy",
         "answer:greedy_move",
         "greedy_move",
-        "last of equal moves",
-        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (0, last), (last, last), (last, 0)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count >= most:\n            best, most = move, count\n    return best",
-        "4 moves flip 1",
+        "first of equal moves",
+        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (0, last), (last, last), (last, 0)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count > most:\n            best, most = move, count\n    return best",
+        "among equally good moves, take the last in reading order",
     ),
     Wrong(
         "07_greedy",
         "answer:greedy_move",
         "greedy_move",
         "corners of an 8x8 board only",
-        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (0, 7), (7, 7), (7, 0)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count > most:\n            best, most = move, count\n    return best",
+        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (0, 7), (7, 7), (7, 0)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count >= most:\n            best, most = move, count\n    return best",
         "6x6 game 1",
     ),
     Wrong(
@@ -384,16 +386,16 @@ WRONG = [
         "answer:greedy_move",
         "greedy_move",
         "no corner rule",
-        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in []:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count > most:\n            best, most = move, count\n    return best",
+        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in []:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count >= most:\n            best, most = move, count\n    return best",
         "corners: top-left a1",
     ),
     Wrong(
         "07_greedy",
         "answer:greedy_move",
         "greedy_games",
-        "last of equal moves in games",
-        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (0, last), (last, last), (last, 0)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count >= most:\n            best, most = move, count\n    return best",
-        "against random moves",
+        "first of equal moves in games",
+        "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (0, last), (last, last), (last, 0)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count > most:\n            best, most = move, count\n    return best",
+        "among equally good moves, take the last in reading order",
     ),
     Wrong(
         "08_positional",
@@ -423,9 +425,9 @@ WRONG = [
         "08_positional",
         "answer:positional_move",
         "positional_move",
-        "last of equal moves",
-        "def positional_move(board, color):\n    best, top = PASS, None\n    for move in board.legal_moves(color):\n        after = board.copy()\n        after.play(move, color)\n        score = positional_score(after, color)\n        if top is None or score >= top:\n            best, top = move, score\n    return best",
-        "First failing case",
+        "first of equal moves",
+        "def positional_move(board, color):\n    best, top = PASS, None\n    for move in board.legal_moves(color):\n        after = board.copy()\n        after.play(move, color)\n        score = positional_score(after, color)\n        if top is None or score > top:\n            best, top = move, score\n    return best",
+        "among equally good moves, take the last in reading order",
     ),
     Wrong(
         "09_minimax",
@@ -479,16 +481,16 @@ WRONG = [
         "09_minimax",
         "answer:best_move",
         "best_move",
-        "last of equally good moves",
-        "def best_move(board, color, depth):\n    best, top = PASS, -math.inf\n    for move in board.legal_moves(color):\n        child = board.copy()\n        child.play(move, color)\n        value = -minimax(child, color.opponent, depth - 1, NodeCounter())\n        if best == PASS or value >= top:\n            best, top = move, value\n    return best",
-        "First failing case",
+        "first of equally good moves",
+        "def best_move(board, color, depth):\n    best, top = PASS, -math.inf\n    for move in board.legal_moves(color):\n        child = board.copy()\n        child.play(move, color)\n        value = -minimax(child, color.opponent, depth - 1, NodeCounter())\n        if best == PASS or value > top:\n            best, top = move, value\n    return best",
+        "among equally good moves, take the last in reading order",
     ),
     Wrong(
         "09_minimax",
         "answer:best_move",
         "best_move",
         "no PASS without moves",
-        "def best_move(board, color, depth):\n    moves = board.legal_moves(color)\n    def value(move):\n        child = board.copy()\n        child.play(move, color)\n        return -minimax(child, color.opponent, depth - 1, NodeCounter())\n    return max(moves, key=value)",
+        "def best_move(board, color, depth):\n    moves = board.legal_moves(color)\n    def value(move):\n        child = board.copy()\n        child.play(move, color)\n        return -minimax(child, color.opponent, depth - 1, NodeCounter())\n    return max(reversed(moves), key=value)",
         "must pass",
     ),
     Wrong(
@@ -672,4 +674,84 @@ WRONG = [
         "    return best",
         "too few to know the value",
     ),
+]
+
+
+def cause(name: str) -> str:
+    """The report's line naming the kind of mistake ``name``, whole (nothing after it)."""
+    return f"  likely cause: {sentence(name)}\n"
+
+
+_CURSOR = (
+    "def apply_cursor(rows, bits, operator, row, col):\n    offsets = {}\n"
+    "    grid = [list(text) for text in rows]\n    for bit, (dr, dc) in zip(bits, offsets):\n"
+    "        r, c = row + dr, col + dc\n"
+    "        if 0 <= r < len(grid) and 0 <= c < len(grid[r]) and grid[r][c] != '.':\n"
+    "            grid[r][c] = str(combine(operator, int(grid[r][c]), bit))\n"
+    "    return [''.join(cells) for cells in grid]"
+)
+_MINIMAX = (
+    "def minimax(board, color, depth, counter):\n    counter.visit()\n"
+    "    if depth == 0:\n        return {leaf}\n    moves = board.legal_moves(color)\n"
+    "    if not moves:\n        if not board.legal_moves(color.opponent):\n"
+    "            return {leaf}\n"
+    "        return -minimax(board, color.opponent, depth - 1, counter)\n"
+    "    best = -math.inf\n    for move in moves:\n        child = board.copy()\n"
+    "        child.play(move, color)\n"
+    "        best = max(best, {sign}minimax(child, color.opponent, depth - 1, counter))\n"
+    "    return best"
+)
+
+#: One wrong answer (or more) per kind of mistake in course.grading.mistakes: the report
+#: names exactly that kind's sentence as the likely cause.
+WRONG += [
+    Wrong("01_squares", "answer:to_notation", "to_notation", "swap named as a swap",
+          f"def to_notation(row, col):\n    return {LETTERS}[row] + str(col + 1)",
+          cause("swapped")),
+    Wrong("01_squares", "answer:from_notation", "from_notation", "(col, row) named as a swap",
+          f"def from_notation(text):\n    return {LETTERS}.index(text[0].lower()), int(text[1:]) - 1",
+          cause("swapped")),
+    Wrong("06_legal_moves", "answer:legal_moves", "legal_moves", "moves as (col, row)",
+          "def legal_moves(board, color):\n"
+          "    return [(c, r) for r, c in board.squares() if board.is_legal((r, c), color)]",
+          cause("swapped")),
+    Wrong("01_squares", "answer:to_notation", "to_notation", "row 0 named as off by one",
+          f"def to_notation(row, col):\n    return {LETTERS}[col] + str(row)", cause("off by one")),
+    Wrong("01_squares", "answer:to_notation", "to_notation", "columns from b named as off by one",
+          f"def to_notation(row, col):\n    return {LETTERS}[col + 1] + str(row + 1)",
+          cause("off by one")),
+    Wrong("09_minimax", "answer:minimax", "minimax_value", "no minus sign named as the sign",
+          _MINIMAX.format(leaf="evaluate(board, color)", sign=""), cause("wrong sign")),
+    Wrong("09_minimax", "answer:minimax", "minimax_value", "the opponent's view",
+          _MINIMAX.format(leaf="evaluate(board, color.opponent)", sign="-"), cause("wrong sign")),
+    Wrong("02_counting", "answer:count_discs", "count_discs", "printing named as printing",
+          "def count_discs(board, color):\n"
+          "    print(sum(board[r, c] == color for r, c in board.squares()))",
+          cause("printed")),
+    Wrong("05_play", "answer:play", "play", "a flip on the real board",
+          "def play(board, square, color):\n    captured = board.flips(square, color)\n"
+          "    if not captured:\n        raise ValueError('illegal')\n"
+          "    board[square] = color\n    for taken in captured:\n        board[taken] = color\n"
+          "    return captured",
+          "it changed the board"),  # play is meant to change its board: no cause
+    Wrong("12_cursor", "answer:apply_cursor", "apply_cursor", "bits counter-clockwise",
+          _CURSOR.format("[(-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)]"),
+          cause("bit order")),
+    Wrong("12_cursor", "answer:apply_cursor", "apply_cursor", "bits clockwise from the top",
+          _CURSOR.format("[(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]"),
+          cause("bit order")),
+    Wrong("12_cursor", "answer:apply_cursor", "apply_cursor", "bits in reading order named",
+          _CURSOR.format("[(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]"),
+          cause("bit order")),
+    Wrong("12_cursor", "answer:combine", "combine", "an unknown operator should raise",
+          "def combine(operator, field, bit):\n    if field == '.':\n        return '.'\n"
+          "    if operator == 'AND':\n        return str(int(field) & bit)\n"
+          "    if operator == 'OR':\n        return str(int(field) | bit)\n"
+          "    return str(int(field) ^ bit)",
+          "  expected: should raise ValueError\n"),
+    Wrong("05_play", "answer:replay", "replay", "the difference, not two boards",
+          "def replay(moves):\n    board, color = Board(), WHITE\n"
+          "    for i in range(0, len(moves), 2):\n        play(board, moves[i:i + 2], color)\n"
+          "        color = color.opponent\n    return board",
+          "should be Black; yours is"),
 ]
