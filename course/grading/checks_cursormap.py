@@ -16,6 +16,7 @@ from course.grading import answers
 from course.grading.cases import seeded, teacher_seed
 from course.grading.runner import Case, NotAnAnswer, Raised, Raises, run
 from reversi.cursormap import (
+    OFFSETS,
     Cursor,
     CursorMap,
     MapFileError,
@@ -418,6 +419,31 @@ def _expected_rows(
     return _values_of(after)
 
 
+def _orders() -> list[tuple[tuple[int, int], ...]]:
+    """The bit orders a student may take for clockwise from the top-left: clockwise from
+    another corner or side, counter-clockwise from any, and reading order."""
+    clockwise = list(OFFSETS)
+    turned = [tuple(clockwise[n:] + clockwise[:n]) for n in range(1, 8)]
+    back = clockwise[::-1]
+    turned += [tuple(back[n:] + back[:n]) for n in range(8)]
+    return turned + [tuple(sorted(OFFSETS))]
+
+
+def _mistaken_rows(
+    rows: list[str], bits: tuple[int, ...], operator: str, row: int, col: int
+) -> tuple[tuple[str, Any], ...]:
+    """What a cursor whose bits are read in another order makes of the rows, where that
+    differs from the right answer (see :mod:`course.grading.mistakes`, ``bit order``)."""
+    right = _expected_rows(rows, bits, operator, row, col)
+    found: list[tuple[str, Any]] = []
+    for order in _orders():
+        moved = tuple(bits[order.index(offset)] for offset in OFFSETS)
+        wrong = _expected_rows(rows, moved, operator, row, col)
+        if wrong != right and ("bit order", wrong) not in found:
+            found.append(("bit order", wrong))
+    return tuple(found)
+
+
 def _rows_answer(value: Any) -> list[str]:
     rows = answers.strings(value)
     if any(set(row) - set(_VALUE) for row in rows):
@@ -430,7 +456,8 @@ def apply_cursor(function: Any) -> None:
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         Case(label, (list(rows), bits, op, r, c), _expected_rows(rows, bits, op, r, c),
-             picture=_cursor_picture(rows, bits, op, r, c))
+             picture=_cursor_picture(rows, bits, op, r, c),
+             mistaken=_mistaken_rows(rows, bits, op, r, c))
         for label, rows, bits, op, r, c in _cursor_cases()
     ]  # fmt: skip
     run("apply_cursor", function, cases, _rows_answer, show=lambda rows: " / ".join(rows))

@@ -56,7 +56,7 @@ def _move_case(label: str, board: Board, at: Square, color: Color) -> Case:
         return Case(
             f"{label}, {color} on {at} (illegal)",
             (view, at, color),
-            Raises(ValueError),
+            Raises(ValueError, "and leave the board as it was"),
             board,
             (at,),
         )
@@ -73,7 +73,7 @@ def _played(answer: Any, args: tuple[Any, ...]) -> tuple[list[Square], str]:
 
 def _show_move(value: Any) -> str:
     if isinstance(value, tuple):
-        return f"returns {names(value[0])}; the board becomes\n{value[1]}"
+        return f"returns {names(value[0])}; the board after it:\n{value[1]}"
     return str(value)
 
 

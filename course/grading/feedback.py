@@ -21,7 +21,8 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from course.grading.runner import Failure, Raised, Raises
+from course.grading.mistakes import cause
+from course.grading.runner import Failure, Raised, expected_text
 from reversi.errors import ArgumentError, shown
 
 if TYPE_CHECKING:
@@ -239,41 +240,22 @@ def _case(result: CheckResult, failure: Failure) -> str:
 
 
 def _likely_cause(expected: Any, failure: Failure) -> str:
-    """What a failed case most likely means, where the answer shows it ('' if it does not).
+    """The likely cause the self-check names too (:func:`course.grading.mistakes.cause`).
 
     >>> _likely_cause((2, 3), Failure(None, (2, 4)))
-    'off by one: the answer is one away from the expected one'
+    'off by one: rows and columns count from 0 (row 0 is row 1 on the board)'
     >>> _likely_cause(5, Failure(None, None, printed="5"))
-    'it printed the answer instead of returning it'
+    'it printed its answer instead of returning it: use return'
     """
-    if failure.problem.startswith("it changed the board"):
-        return "it played on the board it was given; leave that board as it was (work on a copy)"
-    if failure.problem or isinstance(failure.actual, Raised):
-        return ""
-    if failure.actual is None and failure.printed.strip():
-        return "it printed the answer instead of returning it"
-    if _one_away(expected, failure.actual):
-        return "off by one: the answer is one away from the expected one"
-    return ""
-
-
-def _one_away(expected: Any, actual: Any) -> bool:
-    """Two whole numbers one apart, or two tuples of them equal but for one such place."""
-    if type(expected) is int and type(actual) is int:
-        return abs(expected - actual) == 1
-    if type(expected) is tuple and type(actual) is tuple and len(expected) == len(actual):
-        differ = [(e, a) for e, a in zip(expected, actual, strict=True) if e != a]
-        return len(differ) == 1 and _one_away(*differ[0])
-    return False
+    return failure.cause or cause(failure, expected)
 
 
 def _expected(show: Any, value: Any) -> str:
-    """The expected answer in words: an expected error reads "raise a ValueError ..."."""
-    if isinstance(value, Raises):
-        name = value.kind.__name__
-        article = "an" if name[:1].lower() in "aeiou" else "a"
-        return f"raise {article} {name} and leave the board as it was"
-    return _shown(show, value)
+    """The expected answer in words, as the self-check says it (``should raise ValueError``)."""
+    try:
+        return expected_text(show, value)[:2000]
+    except Exception:
+        return repr(value)[:2000]
 
 
 def _spec_of(result: CheckResult, failure: Failure) -> Any:

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from course.grading.views import BoardView, board_text, position
-from reversi import Board, square
+from course.grading.mistakes import OFF_BY_ONE, REAL_BOARD, cause
+from course.grading.views import BoardView, board_differences, board_text, position
+from reversi import Board
 from reversi.callables import require_callable
 from reversi.errors import ArgumentError, ReversiError, shown
 
@@ -36,6 +37,7 @@ __all__ = [
     "SELF_CHECK",
     "REAL_BOARD",
     "OFF_BY_ONE",
+    "expected_text",
     "Case",
     "Raises",
     "Raised",
@@ -69,16 +71,24 @@ class Case:
     board: Board | None = None
     highlight: tuple[Any, ...] = ()
     picture: str | None = None  # a text picture for cases without a Reversi board
+    #: ``(kind of mistake, the answer a function with that mistake gives)``, worked out by
+    #: the check where only it can (see :mod:`course.grading.mistakes`).
+    mistaken: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
 class Raises:
-    """The expected answer "raises ``kind`` and leaves the board as it was" (an illegal move)."""
+    """The expected answer "raises ``kind``", and ``also`` what else should hold.
+
+    >>> print(Raises(ValueError, "and leave the board as it was"))
+    should raise ValueError and leave the board as it was
+    """
 
     kind: type[BaseException]
+    also: str = ""
 
     def __str__(self) -> str:
-        return f"raise a {self.kind.__name__} (and leave the board as it was)"
+        return " ".join(["should raise", self.kind.__name__] + [self.also] * bool(self.also))
 
 
 @dataclass(frozen=True)
@@ -158,13 +168,30 @@ def _plain_str(error: BaseException) -> bool:
 @dataclass
 class Failure:
     """A case whose answer was wrong, with what the function printed while it ran, and the
-    likely cause when the check can tell (``cause``)."""
+    likely cause when the check can tell (``cause``, from :mod:`course.grading.mistakes`).
+
+    ``returned`` is what the function returned before it was judged, ``changed`` whether it
+    changed a board it was given where it should not have.
+    """
 
     case: Case
     actual: Any
     printed: str = ""
     problem: str = ""
     cause: str = ""
+    returned: Any = field(default=None, repr=False, compare=False)
+    changed: bool = field(default=False, compare=False)
+
+    @property
+    def raised(self) -> bool:
+        """Whether the function raised an error instead of answering."""
+        return isinstance(self.actual, Raised)
+
+    def explained(self) -> Failure:
+        """This failure with its likely cause filled in (:func:`course.grading.mistakes.cause`)."""
+        if not self.cause:
+            self.cause = cause(self)
+        return self
 
 
 class NotAnAnswer(ReversiError, ValueError):
@@ -324,82 +351,38 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
         caught = spec.catch(raised)
         if caught is not None:
             answer, raised = caught, None
+    mutated = changed and spec.unchanged
     if raised is not None:
         if isinstance(case.expected, Raises) and raised.is_a(case.expected.kind):
             if changed:
                 return Failure(case, None, reply.printed, "it changed the board before raising")
             return None
-        cause = REAL_BOARD if changed and spec.unchanged else ""
-        return Failure(case, raised, reply.printed, cause=cause)
-    if spec.unchanged and changed:
+        return Failure(case, raised, reply.printed, changed=mutated).explained()
+    if mutated:
         return Failure(case, None, reply.printed, "it changed the board it was given",
-                       cause=REAL_BOARD)  # fmt: skip
+                       returned=answer, changed=True).explained()  # fmt: skip
     try:
         actual = spec.judge(answer, reply.args)
     except NotAnAnswer as problem:
         return Failure(case, None, reply.printed, f"it returned {_short(repr(answer))}: {problem}",
-                       cause=_printed_instead(answer, reply.printed))  # fmt: skip
+                       returned=answer).explained()  # fmt: skip
     except Exception as error:  # a judge refusing an answer that is no answer at all
         return Failure(case, None, reply.printed, f"it returned an unusable answer ({error})",
-                       cause=_printed_instead(answer, reply.printed))  # fmt: skip
+                       returned=answer).explained()  # fmt: skip
     if actual != case.expected:
-        cause = _printed_instead(answer, reply.printed) or _off_by_one(case.expected, actual)
-        return Failure(case, actual, reply.printed, cause=cause)
+        return Failure(case, actual, reply.printed, returned=answer).explained()
     return None
 
 
-REAL_BOARD = (
-    "it played on the board it was given instead of on a copy: "
-    "make one with board.copy() and play on that"
-)
-OFF_BY_ONE = "off by one: rows and columns count from 0 (row 0 is row 1 on the board)"
+def expected_text(show: Show, value: Any) -> str:
+    """The expected answer as the report shows it: an expected error in words.
 
-
-def _printed_instead(answer: Any, printed: str) -> str:
-    if answer is None and printed.strip():
-        return "it printed its answer instead of returning it: use return"
-    return ""
-
-
-def _off_by_one(expected: Any, actual: Any) -> str:
-    """The likely cause "off by one" when ``actual`` is ``expected`` shifted by one, else ''.
-
-    >>> _off_by_one(12, 13), _off_by_one("d3", "d4") != "", _off_by_one([(2, 3)], [(3, 3)]) != ""
-    ('off by one: a count or an index one too high', True, True)
-    >>> _off_by_one(12, 14), _off_by_one("d3", "f3")
-    ('', '')
+    >>> expected_text(repr, Raises(ValueError)), expected_text(repr, "d3")
+    ('should raise ValueError', "'d3'")
     """
-    if type(expected) is int and type(actual) is int and abs(expected - actual) == 1:
-        return f"off by one: a count or an index one too {'high' if actual > expected else 'low'}"
-    shifts = _shifts(expected, actual)
-    if shifts and len(set(shifts)) == 1 and shifts[0] != (0, 0):
-        return OFF_BY_ONE
-    return ""
-
-
-def _shifts(expected: Any, actual: Any) -> list[tuple[int, int]]:
-    """How each square of ``actual`` is shifted from ``expected`` (squares, names or lists)."""
-    if isinstance(expected, (list, tuple)) and len(expected) and not _pair(expected):
-        if not isinstance(actual, (list, tuple)) or len(actual) != len(expected):
-            return []
-        found = [_shifts(e, a) for e, a in zip(expected, actual, strict=True)]
-        return [s for shift in found for s in shift] if all(found) else []
-    first, second = _pair(expected), _pair(actual)
-    if first is None or second is None:
-        return []
-    shift = (second[0] - first[0], second[1] - first[1])
-    return [shift] if max(abs(shift[0]), abs(shift[1])) == 1 else []
-
-
-def _pair(value: Any) -> tuple[int, int] | None:
-    if isinstance(value, str):
-        try:
-            return tuple(square(value))  # type: ignore[return-value]
-        except ValueError:
-            return None
-    if isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
-        return (value[0], value[1])
-    return None
+    if isinstance(value, Raises):
+        return str(value)
+    return show(value)
 
 
 def _report(title: str, failures: list[Failure], total: int, show: Show, call: str | None) -> None:
@@ -416,15 +399,22 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
     print(f"First failing case: {case.name}")
     if call:
         print(f"  call:     {call.format(*case.args)}")
-    print(f"  expected: {show(case.expected)}")
-    if first.problem:
-        print(f"  but {first.problem}")
-    elif isinstance(first.actual, Raised):
-        print(f"  but it {first.actual}")
-        if first.actual.where:
-            print(f"  at:       {first.actual.where}")
-    else:
-        print(f"  actual:   {show(first.actual)}")
+    compared = _compared(show, first)  # two boards: the squares that differ, not both boards
+    expected = expected_text(show, case.expected)
+    if case.board is not None and str(case.board) in expected:  # drawn below: not twice
+        expected = expected.replace(str(case.board), "the board drawn below").strip()
+    for line in compared:
+        print(f"  {line}")
+    if not compared:
+        print(f"  expected: {expected}")
+        if first.problem:
+            print(f"  but {first.problem}")
+        elif isinstance(first.actual, Raised):
+            print(f"  but it {first.actual}")
+            if first.actual.where:
+                print(f"  at:       {first.actual.where}")
+        else:
+            print(f"  actual:   {show(first.actual)}")
     if first.printed:
         print("  it printed:", _short(first.printed.rstrip()))
     if first.cause:
@@ -443,10 +433,60 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
         got = f"but it {first.actual}"
     else:
         got = f"got {show(first.actual)}"
+    if compared:
+        expected, got = compared[0].split(":", 1)[1].strip(), "but " + compared[2].strip()
     _failed(
         f"{title}: {len(failures)} of {total} cases failed; first: {case.name}: "
-        f"expected {_short(show(case.expected), 120)}, {_short(got, 160)}"
+        f"expected {_short(expected.replace('below', 'above'), 120)}, {_short(got, 160)}"
     )
+
+
+def _compared(show: Show, failure: Failure) -> list[str]:
+    """The report's lines for answers that hold a board: expected and actual without their
+    boards, then the squares that differ ([] when the answers hold no two boards).
+
+    >>> from reversi import BLACK
+    >>> before, after = Board(4), Board(4)
+    >>> after.play("a2", BLACK)
+    [b2]
+    >>> for line in _compared(lambda text: "\\n" + text, Failure(Case("", (), str(after)), str(before))):
+    ...     print(line)
+    expected: the board
+    actual:   a board where
+      a2 should be Black; yours is empty
+      b2 should be Black; yours is White
+    """
+    if failure.problem or failure.raised:
+        return []
+    try:
+        expected, actual = show(failure.case.expected), show(failure.actual)
+    except Exception:
+        return []
+    wanted, got = _board_in(expected), _board_in(actual)
+    if not wanted or not got:
+        return []
+    differences = board_differences(wanted, got)
+    if differences is None:
+        return []
+    said_expected = _short(expected.replace(wanted, "").strip().rstrip(":"))
+    said_actual = _short(actual.replace(got, "").strip().rstrip(":"))
+    drawn = failure.case.board is not None and str(failure.case.board) == wanted
+    lines = [
+        f"expected: {said_expected or ('the board drawn below' if drawn else 'the board')}",
+        f"actual:   {said_actual + ', where' if said_actual else 'a board where'}",
+    ]
+    return lines + [f"  {line}" for line in differences]
+
+
+def _board_in(text: str) -> str:
+    """The text board inside ``text`` (from its row of letters to its last row), or ''."""
+    lines = text.splitlines()
+    for start, line in enumerate(lines):
+        letters = line.split()
+        if len(letters) >= 2 and letters == list("abcdefghijklmnop"[: len(letters)]):
+            rows = lines[start : start + 1 + len(letters)]
+            return "\n".join(rows) if len(rows) == 1 + len(letters) else ""
+    return ""
 
 
 def _failed(message: str) -> NoReturn:

@@ -33,6 +33,7 @@ __all__ = [
     "position",
     "discs",
     "board_text",
+    "board_differences",
 ]
 
 #: The Board methods an exercise may lend to a view (the rest are never reachable).
@@ -210,3 +211,53 @@ def board_text(board: Board, highlight: Iterable[Any] = ()) -> str:
     if marked:
         lines.append("(marked: " + " ".join(sq.name for sq in sorted(marked)) + ")")
     return "\n".join(lines)
+
+
+#: The most differing squares :func:`board_differences` names (it counts the others).
+_MAX_DIFFERENCES = 4
+_COLOR_WORDS = {"B": "Black", "W": "White", ".": "empty"}
+
+
+def board_differences(expected: str, actual: str) -> list[str] | None:
+    """The squares where two text boards of one size differ, in words: a few, then how many
+    more; None when the texts are not two boards of one size.
+
+    >>> from reversi import Board
+    >>> board_differences(str(Board(4)), str(Board(6)))
+    >>> after = Board(4)
+    >>> after.play("a2", BLACK)
+    [b2]
+    >>> board_differences(str(after), str(Board(4)))
+    ['a2 should be Black; yours is empty', 'b2 should be Black; yours is White']
+    """
+    wanted, got = _cells(expected), _cells(actual)
+    if wanted is None or got is None or len(wanted) != len(got):
+        return None
+    differ = [
+        f"{name} should be {_COLOR_WORDS[want]}; yours is {_COLOR_WORDS[have]}"
+        for name, want, have in (
+            (f"{'abcdefghijklmnop'[col]}{row + 1}", want, have)
+            for row in range(len(wanted))
+            for col, (want, have) in enumerate(zip(wanted[row], got[row], strict=True))
+        )
+        if want != have
+    ]
+    if len(differ) > _MAX_DIFFERENCES:
+        more = len(differ) - _MAX_DIFFERENCES + 1
+        differ = differ[: _MAX_DIFFERENCES - 1] + [f"and {more} more squares differ"]
+    return differ
+
+
+def _cells(text: str) -> list[str] | None:
+    """The letters of a text board (``B``, ``W``, ``.``) row by row, or None."""
+    lines = text.strip("\n").splitlines()
+    size = len(lines) - 1
+    if size < 1 or lines[0].split() != list("abcdefghijklmnop"[:size]):
+        return None
+    rows = []
+    for number, line in enumerate(lines[1:], start=1):
+        label, *cells = line.split()
+        if label != str(number) or len(cells) != size or set(cells) - set(_COLOR_WORDS):
+            return None
+        rows.append("".join(cells))
+    return rows

@@ -1,0 +1,201 @@
+"""The mistakes a failed case can point to, in one table: each kind, how to see it, its sentence.
+
+A failed case's *likely cause* is the sentence of the first kind in :data:`MISTAKES` whose
+detector sees it in the failure.  The order is the order of likelihood, most telling first:
+a board played on is the cause of whatever answer came with it; an answer printed instead of
+returned explains a missing answer; a swapped row and column is checked before off by one
+(``'c4'`` for ``'d3'`` is a swap, though the two squares are also diagonal neighbours); a
+value of the wrong sign before a value that is merely wrong.
+
+The self-check (:func:`course.grading.runner.verdict`) and the grader's feedback
+(:mod:`course.grading.checker`, :mod:`course.grading.feedback`) both call :func:`cause`, so
+a student reads the same sentence in the notebook and on the feedback page.
+
+>>> [kind.name for kind in MISTAKES]
+['board changed', 'printed', 'swapped', 'wrong sign', 'off by one', 'bit order']
+>>> from course.grading.runner import Case, Failure
+>>> cause(Failure(Case("row 2, column 3", (2, 3), "d3"), "c4"))
+'row and column swapped: a square is (row, col); the letter names the column, the number the row'
+>>> cause(Failure(Case("the start, depth 3", (), 3), -3))
+'the value has the wrong sign: whose point of view is it?'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from course.grading.runner import Failure
+
+__all__ = ["Mistake", "MISTAKES", "cause", "sentence"]
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One kind of mistake: its short ``name``, ``detect(expected, actual, failure)`` and
+    the ``sentence`` a student reads after "likely cause:"."""
+
+    name: str
+    sentence: str
+    detect: Callable[[Any, Any, Failure], bool]
+
+
+def _changed(expected: Any, actual: Any, failure: Failure) -> bool:
+    return failure.changed
+
+
+def _printed(expected: Any, actual: Any, failure: Failure) -> bool:
+    return failure.returned is None and bool(failure.printed.strip()) and not failure.raised
+
+
+def _swapped(expected: Any, actual: Any, failure: Failure) -> bool:
+    """Every square of ``actual`` is the square of ``expected`` read as (col, row), and
+    at least one of them is off the diagonal (a1 swapped is still a1).  One square counts
+    only when the function was given it (to name or to read it): a player choosing h1
+    instead of a8 has not swapped anything."""
+    pairs = _pairs(expected, actual)
+    if not pairs:
+        return False
+    if isinstance(expected, list | tuple) and _pair(expected) is None and len(pairs) > 1:
+        wanted = sorted((c, r) for (r, c), _ in pairs)
+        got = sorted(a for _, a in pairs)
+        return wanted == got and any(r != c for (r, c), _ in pairs)
+    given = failure.case is None or any(_pair(arg) == pairs[0][0] for arg in _inputs(failure))
+    return given and all(a == (e[1], e[0]) for e, a in pairs) and any(e != a for e, a in pairs)
+
+
+def _inputs(failure: Failure) -> list[Any]:
+    """The case's arguments, and all of them as one (``to_notation(2, 3)`` is given (2, 3))."""
+    return [failure.case.args, *failure.case.args]
+
+
+def _wrong_sign(expected: Any, actual: Any, failure: Failure) -> bool:
+    return _number(expected) and _number(actual) and expected != 0 and actual == -expected
+
+
+def _off_by_one(expected: Any, actual: Any, failure: Failure) -> bool:
+    if _number(expected) and _number(actual):
+        return type(expected) is int and type(actual) is int and abs(expected - actual) == 1
+    pairs = _pairs(expected, actual)
+    shifts = {(a[0] - e[0], a[1] - e[1]) for e, a in pairs}
+    return (
+        len(shifts) == 1
+        and (0, 0) not in shifts
+        and all(max(abs(dr), abs(dc)) == 1 for dr, dc in shifts)
+    )
+
+
+def _made(name: str) -> Callable[[Any, Any, Failure], bool]:
+    """A detector for a mistake the check worked out itself: the case's ``mistaken``
+    answers name what a function with that mistake returns."""
+
+    def detect(expected: Any, actual: Any, failure: Failure) -> bool:
+        case = failure.case
+        return case is not None and any(
+            kind == name and answer == actual for kind, answer in case.mistaken
+        )
+
+    return detect
+
+
+REAL_BOARD = (
+    "it played on the board it was given instead of on a copy: "
+    "make one with board.copy() and play on that"
+)
+OFF_BY_ONE = "off by one: rows and columns count from 0 (row 0 is row 1 on the board)"
+
+#: Every kind of mistake a likely cause can name, most telling first.
+MISTAKES: tuple[Mistake, ...] = (
+    Mistake("board changed", REAL_BOARD, _changed),
+    Mistake("printed", "it printed its answer instead of returning it: use return", _printed),
+    Mistake(
+        "swapped",
+        "row and column swapped: a square is (row, col); "
+        "the letter names the column, the number the row",
+        _swapped,
+    ),
+    Mistake("wrong sign", "the value has the wrong sign: whose point of view is it?", _wrong_sign),
+    Mistake("off by one", OFF_BY_ONE, _off_by_one),
+    Mistake(
+        "bit order",
+        "the cursor's bits are in the wrong order: they go clockwise from the top-left "
+        "(the top row left to right, down the right side, back along the bottom, up the left)",
+        _made("bit order"),
+    ),
+)
+
+
+def sentence(name: str) -> str:
+    """The sentence of the kind called ``name``."""
+    return next(kind.sentence for kind in MISTAKES if kind.name == name)
+
+
+def cause(failure: Failure, expected: Any = None) -> str:
+    """The sentence of the first kind of mistake seen in ``failure`` ('' if none is).
+
+    ``expected`` is the case's expected answer (read from the failure's case when it has one).
+    Whole numbers one apart are off by one in a count, not in a square:
+
+    >>> from course.grading.runner import Failure
+    >>> cause(Failure(None, 13), 12), cause(Failure(None, "a0"), "a1") == OFF_BY_ONE
+    ('off by one: a count or an index one too high', True)
+    >>> cause(Failure(None, 14), 12), cause(Failure(None, "f3"), "d3")
+    ('', '')
+    """
+    if failure.case is not None:
+        expected = failure.case.expected
+    for kind in MISTAKES:
+        try:
+            seen = kind.detect(expected, failure.actual, failure)
+        except Exception:  # an odd answer that a detector cannot read is no sign of it
+            seen = False
+        if seen:
+            if kind.name == "off by one" and _number(expected):
+                return f"off by one: a count or an index one too {_direction(expected, failure)}"
+            return kind.sentence
+    return ""
+
+
+def _direction(expected: Any, failure: Failure) -> str:
+    return "high" if failure.actual > expected else "low"
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+_NAME = re.compile(r"([a-z])(-?\d{1,3})")
+
+
+def _pair(value: Any) -> tuple[int, int] | None:
+    """A square as (row, col): from ``'d3'`` (also ``'a0'`` or ``'q1'``, one off the board)
+    or a pair of whole numbers; None for anything else."""
+    if isinstance(value, str):
+        match = _NAME.fullmatch(value.strip().lower())
+        if match is None:
+            return None
+        return int(match.group(2)) - 1, ord(match.group(1)) - ord("a")
+    if isinstance(value, tuple | list) and len(value) == 2 and all(type(v) is int for v in value):
+        return (value[0], value[1])
+    return None
+
+
+def _pairs(expected: Any, actual: Any) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """``(expected, actual)`` squares side by side, for one square or two lists of as many
+    squares; [] when the answers are not squares."""
+    one, other = _pair(expected), _pair(actual)
+    if one is not None and other is not None:
+        return [(one, other)]
+    if not isinstance(expected, list | tuple) or not isinstance(actual, list | tuple):
+        return []
+    if len(expected) != len(actual) or not expected:
+        return []
+    found = [(_pair(e), _pair(a)) for e, a in zip(expected, actual, strict=True)]
+    return (
+        [(e, a) for e, a in found if e is not None and a is not None]
+        if all(e is not None and a is not None for e, a in found)
+        else []
+    )
