@@ -132,12 +132,17 @@ def test_every_exercise_states_the_one_tie_rule_in_the_same_words():
     assert stated == {f"{folder}/{name}" for folder in ("source", "exercises") for name in CHOOSING}
     assert all(len(found) == 1 for found in rules.values() if found)
     (rule,) = {found[0] for found in rules.values() if found}
-    assert "the *first* in reading order" in rule and "max(moves, key=...)" in rule
+    # Seed 002's computer player: "farthest to the right and down" of equally good moves.
+    assert "the *last* in reading order" in rule and "farthest down" in rule and "(`>=`)" in rule
 
 
-def test_no_notebook_or_guide_breaks_ties_for_the_last_move():
+def test_no_notebook_or_guide_breaks_ties_for_the_first_move():
     texts = [*SOURCES, *COPIES, *sorted((ROOT / "notebooks").glob("*.ipynb"))]
-    pattern = re.compile(r"last of (them|equal|ties|equally)", re.IGNORECASE)
+    pattern = re.compile(  # the old rule stated ("takes the first of them"), not a mention of it
+        r"\b(takes?|keeps?|picks?|plays?|chooses?)\s+the\s+\*?first\*?"
+        r"(\s+of\s+(them|equal\w*|ties)|\s+in\s+reading\s+order)",
+        re.IGNORECASE,
+    )
     for path in texts:
         for cell in cells(path):
             assert not pattern.search(cell.source), f"{path.name}: {cell.source[:80]!r}"
