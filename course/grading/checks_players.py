@@ -44,6 +44,7 @@ _GREEDY_POSITIONS = (
     (8, 10, 55), (8, 143, 54),  # three and four corners
     (6, 1, 14), (6, 10, 25), (10, 4, 49), (10, 10, 84), (10, 0, 37),  # other board sizes
     (8, 0, 0), (8, 0, 2), (6, 0, 2), (10, 0, 2),  # ties for the most flips, no corner
+    (8, 11, 47), (6, 11, 25),  # ties far apart: b1 and b8; c2 and e2 in one row
 )  # fmt: skip
 
 
