@@ -4,36 +4,33 @@ The expected moves come from :class:`reversi.players.GreedyPlayer` and
 :class:`reversi.players.PositionalPlayer`; the expected scores from
 :func:`reversi.evaluation.positional`.  Both players keep the course's one tie rule, the
 CS106 program's (seed 002): of equally good moves, the last in reading order, the one
-farthest down and then farthest right.  An answer that picks another of the equally good
-moves is told so: the tie rule is the only thing it missed.
+farthest down and then farthest right.  Each case lists the other, equally good moves as
+``tie rule`` mistakes, so an answer that picks one of them is told the tie rule as its
+likely cause (:mod:`course.grading.mistakes`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from course.grading import answers
 from course.grading.cases import pass_positions, random_game, sample_positions, seeded
-from course.grading.runner import Case, Judge, run
-from course.grading.views import BoardView, position
+from course.grading.runner import Case, run
+from course.grading.views import BoardView
 from reversi import PASS, Board, Color, Square
 from reversi.evaluation import positional
-from reversi.players import GreedyPlayer, Player, PositionalPlayer
+from reversi.players import GreedyPlayer, PositionalPlayer
 
 __all__ = [
-    "TIE_RULE",
     "greedy_move",
     "greedy_games",
     "positional_score",
     "positional_move",
 ]
 
-#: The course's one tie rule (the CS106 program's), as the feedback says it.
-TIE_RULE = (
-    "among equally good moves, take the last in reading order (farthest down, then farthest right)"
-)
+#: ``(kind of mistake, the answer it gives)`` pairs of a case (:attr:`Case.mistaken`).
+_Mistaken = tuple[tuple[str, Any], ...]
 
 _CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
@@ -77,53 +74,33 @@ def _show_move(value: Any) -> str:
     return "PASS" if value is PASS else str(value)
 
 
-@dataclass(frozen=True)
-class _Tied:
-    """A move as good as the expected one, which only the tie rule puts second."""
-
-    move: Square
-    expected: Square
-    alike: str  # what makes them equally good: "turns as many discs as"
-
-    def __str__(self) -> str:
-        return f"{self.move}, which {self.alike} {self.expected}: {TIE_RULE}"
+def _move(value: Any) -> Any:
+    return answers.move(value, 16)
 
 
-def _judge(oracle: Player, worth: Callable[[Board, Color, Square], Any], alike: str) -> Judge:
-    """Judge a returned move against ``oracle``'s; an equally good other move is a :class:`_Tied`."""
-
-    def judge(answer: Any, args: tuple[Any, ...]) -> Any:
-        view, color = args
-        move = answers.move(answer, 16)
-        board = position(view)
-        expected = oracle.choose_move(board.copy(), color)
-        if move is PASS or expected is PASS or move == expected:
-            return move
-        assert isinstance(move, Square) and isinstance(expected, Square)
-        if move in board.legal_moves(color) and worth(board, color, move) == worth(
-            board, color, expected
-        ):
-            return _Tied(move, expected, alike)
-        return move
-
-    return judge
+def _tied(board: Board, color: Color, expected: Any, worth: Callable[[Square], Any]) -> _Mistaken:
+    """The other moves exactly as good as ``expected``: answers that only broke the tie
+    the wrong way (see :mod:`course.grading.mistakes`, ``tie rule``)."""
+    if expected is PASS:
+        return ()
+    best = worth(expected)
+    return tuple(("tie rule", move) for move in board.legal_moves(color)
+                 if move != expected and worth(move) == best)  # fmt: skip
 
 
-def _greedy_worth(board: Board, color: Color, move: Square) -> tuple[int, int]:
-    """What the greedy rule ranks a move by: first its corner (a1 best), then its flips."""
-    corners = [sq for _, sq in _corners(board)]
-    rank = len(corners) - corners.index(move) if move in corners else 0
-    return rank, len(board.flips(move, color))
+def _greedy_tied(board: Board, color: Color, expected: Any) -> _Mistaken:
+    if any(sq in board.legal_moves(color) for _, sq in _corners(board)):
+        return ()  # the corner order decides, not the tie rule
+    return _tied(board, color, expected, lambda move: len(board.flips(move, color)))
 
 
-def _positional_worth(board: Board, color: Color, move: Square) -> int:
-    after = board.copy()
-    after.play(move, color)
-    return positional(after.bits(color), after.bits(color.opponent), board.size)
+def _positional_tied(board: Board, color: Color, expected: Any) -> _Mistaken:
+    def worth(move: Square) -> int:
+        after = board.copy()
+        after.play(move, color)
+        return positional(after.bits(color), after.bits(color.opponent), board.size)
 
-
-_GREEDY_JUDGE = _judge(GreedyPlayer(), _greedy_worth, "turns as many discs as")
-_POSITIONAL_JUDGE = _judge(PositionalPlayer(), _positional_worth, "scores as much as")
+    return _tied(board, color, expected, worth)
 
 
 def _player_view(board: Board) -> BoardView:
@@ -166,12 +143,13 @@ def greedy_move(function: Any) -> None:
         board, color = _position(size, seed, ply)
         expected = oracle.choose_move(board.copy(), color)
         label = f"{size}x{size} game {seed}, after {ply} moves, {color} ({_describe(board, color)})"
-        cases.append(Case(label, (_player_view(board), color), expected, board, (expected,)))
+        cases.append(Case(label, (_player_view(board), color), expected, board, (expected,),
+                          mistaken=_greedy_tied(board, color, expected)))
     for label, board, color in pass_positions()[:2]:
         cases.append(
             Case(f"{label} ({color} has no move)", (_player_view(board), color), PASS, board)
         )
-    run("greedy_move", function, cases, outcome=_GREEDY_JUDGE, show=_show_move)
+    run("greedy_move", function, cases, _move, show=_show_move)
 
 
 def greedy_games(function: Any) -> None:
@@ -183,8 +161,9 @@ def greedy_games(function: Any) -> None:
         expected = oracle.choose_move(board.copy(), color)
         described = f"{label} ({_describe(board, color)})"
         highlight = () if expected is PASS else (expected,)
-        cases.append(Case(described, (_player_view(board), color), expected, board, highlight))
-    run("greedy_games", function, cases, outcome=_GREEDY_JUDGE, show=_show_move)
+        cases.append(Case(described, (_player_view(board), color), expected, board, highlight,
+                          mistaken=_greedy_tied(board, color, expected)))
+    run("greedy_games", function, cases, _move, show=_show_move)
 
 
 # -- 08 a positional evaluation ---------------------------------------------------------------
@@ -217,5 +196,6 @@ def positional_move(function: Any) -> None:
     for label, board, color in found:
         expected = oracle.choose_move(board.copy(), color)
         highlight = () if expected is PASS else (expected,)
-        cases.append(Case(label, (_player_view(board), color), expected, board, highlight))
-    run("positional_move", function, cases, outcome=_POSITIONAL_JUDGE, show=_show_move)
+        cases.append(Case(label, (_player_view(board), color), expected, board, highlight,
+                          mistaken=_positional_tied(board, color, expected)))
+    run("positional_move", function, cases, _move, show=_show_move)

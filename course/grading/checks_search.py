@@ -9,12 +9,11 @@ one ply, a finished game gets its final score at any depth).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from course.grading import answers
 from course.grading.cases import early_ends, pass_positions, random_game
-from course.grading.checks_players import TIE_RULE
 from course.grading.runner import Case, NotAnAnswer, run
 from reversi import BLACK, PASS, Board, Color, Square
 from reversi.evaluation import evaluate
@@ -105,15 +104,15 @@ def minimax_nodes(function: Any) -> None:
 
 @dataclass(frozen=True)
 class _Judged:
-    """A move and its minimax value, shown together; a student who picked another of the
-    equally good moves is also told the tie rule (the last of them), the one thing missed."""
+    """A move and its minimax value, shown together so that a student who picked an
+    equally good move sees that only the tie rule (the last of them) was missed; the case
+    names those moves as ``tie rule`` mistakes too (:mod:`course.grading.mistakes`)."""
 
     value: float
     move: Any = None
-    note: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return f"{self.move}, worth {self.value}" + (f": {self.note}" if self.note else "")
+        return f"{self.move}, worth {self.value}"
 
 
 def _move_values(board: Board, color: Color, depth: int) -> dict[Any, float]:
@@ -149,7 +148,9 @@ def best_move(function: Any) -> None:
         values = _move_values(board, color, depth)
         last = _last_best(values)
         best = _Judged(values[last], last) if last is not None else PASS
-        cases.append(Case(label, (board, color, depth), best, board, tuple(values)))
+        tied = tuple(("tie rule", _Judged(value, move)) for move, value in values.items()
+                     if move != last and value == values[last])  # fmt: skip
+        cases.append(Case(label, (board, color, depth), best, board, tuple(values), mistaken=tied))
 
     def judge(answer: Any, args: tuple[Any, ...]) -> Any:
         board, color, depth = args
@@ -160,9 +161,7 @@ def best_move(function: Any) -> None:
         if move not in values:
             raise NotAnAnswer(f"{move} is not a legal move for {color}")
         assert isinstance(move, Square)
-        last = _last_best(values)
-        tied = move != last and values[move] == values[last]
-        return _Judged(values[move], move, TIE_RULE if tied else "")
+        return _Judged(values[move], move)
 
     run("best_move", function, cases, outcome=judge, show=str)
 

@@ -3,7 +3,9 @@
 A failed case's *likely cause* is the sentence of the first kind in :data:`MISTAKES` whose
 detector sees it in the failure.  The order is the order of likelihood, most telling first:
 a board played on is the cause of whatever answer came with it; an answer printed instead of
-returned explains a missing answer; a swapped row and column is checked before off by one
+returned explains a missing answer; a move the check knows to be exactly as good as the
+expected one points to the tie rule, before any guess from where the two squares lie; a
+swapped row and column is checked before off by one
 (``'c4'`` for ``'d3'`` is a swap, though the two squares are also diagonal neighbours); a
 value of the wrong sign before a value that is merely wrong.
 
@@ -12,7 +14,7 @@ The self-check (:func:`course.grading.runner.verdict`) and the grader's feedback
 a student reads the same sentence in the notebook and on the feedback page.
 
 >>> [kind.name for kind in MISTAKES]
-['board changed', 'printed', 'swapped', 'wrong sign', 'off by one', 'bit order']
+['board changed', 'printed', 'tie rule', 'swapped', 'wrong sign', 'off by one', 'bit order']
 >>> from course.grading.runner import Case, Failure
 >>> cause(Failure(Case("row 2, column 3", (2, 3), "d3"), "c4"))
 'row and column swapped: a square is (row, col); the letter names the column, the number the row'
@@ -111,6 +113,12 @@ OFF_BY_ONE = "off by one: rows and columns count from 0 (row 0 is row 1 on the b
 MISTAKES: tuple[Mistake, ...] = (
     Mistake("board changed", REAL_BOARD, _changed),
     Mistake("printed", "it printed its answer instead of returning it: use return", _printed),
+    Mistake(
+        "tie rule",
+        "the tie rule: among equally good moves, take the last in reading order "
+        "(farthest down, then farthest right)",
+        _made("tie rule"),
+    ),
     Mistake(
         "swapped",
         "row and column swapped: a square is (row, col); "

@@ -22,6 +22,8 @@ class Wrong:
 
 
 LETTERS = '"abcdefghijklmnop"'
+#: What the report says of an answer that broke a tie the old way (the first of equal moves).
+TIE_RULE = f"  likely cause: {sentence('tie rule')}\n"
 
 WRONG = [
     # 01 squares
@@ -371,7 +373,7 @@ WRONG = [
         "greedy_move",
         "first of equal moves",
         "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (0, last), (last, last), (last, 0)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count > most:\n            best, most = move, count\n    return best",
-        "among equally good moves, take the last in reading order",
+        TIE_RULE,
     ),
     Wrong(
         "07_greedy",
@@ -395,7 +397,7 @@ WRONG = [
         "greedy_games",
         "first of equal moves in games",
         "def greedy_move(board, color):\n    moves = board.legal_moves(color)\n    if not moves:\n        return PASS\n    last = board.size - 1\n    for corner in [(0, 0), (0, last), (last, last), (last, 0)]:\n        if corner in moves:\n            return corner\n    best, most = None, -1\n    for move in moves:\n        count = len(board.flips(move, color))\n        if count > most:\n            best, most = move, count\n    return best",
-        "among equally good moves, take the last in reading order",
+        TIE_RULE,
     ),
     Wrong(
         "08_positional",
@@ -427,7 +429,7 @@ WRONG = [
         "positional_move",
         "first of equal moves",
         "def positional_move(board, color):\n    best, top = PASS, None\n    for move in board.legal_moves(color):\n        after = board.copy()\n        after.play(move, color)\n        score = positional_score(after, color)\n        if top is None or score > top:\n            best, top = move, score\n    return best",
-        "among equally good moves, take the last in reading order",
+        TIE_RULE,
     ),
     Wrong(
         "09_minimax",
@@ -483,7 +485,7 @@ WRONG = [
         "best_move",
         "first of equally good moves",
         "def best_move(board, color, depth):\n    best, top = PASS, -math.inf\n    for move in board.legal_moves(color):\n        child = board.copy()\n        child.play(move, color)\n        value = -minimax(child, color.opponent, depth - 1, NodeCounter())\n        if best == PASS or value > top:\n            best, top = move, value\n    return best",
-        "among equally good moves, take the last in reading order",
+        TIE_RULE,
     ),
     Wrong(
         "09_minimax",
