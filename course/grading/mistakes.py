@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from course.grading.runner import Failure
 
-__all__ = ["Mistake", "MISTAKES", "cause", "sentence"]
+# the table is data; cause() and sentence() are the grader's inside (typed, not a student's surface)
+__all__ = ["Mistake", "MISTAKES"]
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,6 @@ __all__ = [
     "SELF_CHECK",
     "REAL_BOARD",
     "OFF_BY_ONE",
-    "expected_text",
     "Case",
     "Raises",
     "Raised",
@@ -187,7 +186,7 @@ class Failure:
         """Whether the function raised an error instead of answering."""
         return isinstance(self.actual, Raised)
 
-    def explained(self) -> Failure:
+    def _with_cause(self) -> Failure:
         """This failure with its likely cause filled in (:func:`course.grading.mistakes.cause`)."""
         if not self.cause:
             self.cause = cause(self)
@@ -357,20 +356,20 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
             if changed:
                 return Failure(case, None, reply.printed, "it changed the board before raising")
             return None
-        return Failure(case, raised, reply.printed, changed=mutated).explained()
+        return Failure(case, raised, reply.printed, changed=mutated)._with_cause()
     if mutated:
         return Failure(case, None, reply.printed, "it changed the board it was given",
-                       returned=answer, changed=True).explained()  # fmt: skip
+                       returned=answer, changed=True)._with_cause()  # fmt: skip
     try:
         actual = spec.judge(answer, reply.args)
     except NotAnAnswer as problem:
         return Failure(case, None, reply.printed, f"it returned {_short(repr(answer))}: {problem}",
-                       returned=answer).explained()  # fmt: skip
+                       returned=answer)._with_cause()  # fmt: skip
     except Exception as error:  # a judge refusing an answer that is no answer at all
         return Failure(case, None, reply.printed, f"it returned an unusable answer ({error})",
-                       returned=answer).explained()  # fmt: skip
+                       returned=answer)._with_cause()  # fmt: skip
     if actual != case.expected:
-        return Failure(case, actual, reply.printed, returned=answer).explained()
+        return Failure(case, actual, reply.printed, returned=answer)._with_cause()
     return None
 
 

@@ -33,7 +33,6 @@ __all__ = [
     "position",
     "discs",
     "board_text",
-    "board_differences",
 ]
 
 #: The Board methods an exercise may lend to a view (the rest are never reachable).
