@@ -10,12 +10,14 @@ the cases' plain arguments and sends back plain answers.  The verdict is compute
 this process, by the same :func:`~course.grading.runner.verdict` as the notebook's
 self-check, on the notebook's cases and on grade-time cases drawn from the teacher's seed.
 
-One notebook is one sandboxed run with one wall clock (:func:`budget`), which nothing
-the answer sends can extend.  A cell that runs too long is stopped by the harness and
-costs only its own questions; a question that runs too long is ended by the harness
-(each question runs in a child process of its own) and costs only itself; if the whole
-run stops (a crash, ``os._exit``, a memory bomb, the wall clock), the questions with no
-answer yet score 0, and nothing is run again.
+A notebook is graded in one sandboxed run with one wall clock (:func:`budget`), which
+nothing the answer sends can extend.  A cell that runs too long costs only its own
+questions and the cells after it; a question that runs too long costs only itself.  Where
+the harness can fork (bubblewrap) it stops them itself, each question in a child process of
+its own; where it cannot (Pyodide), the grader's clock ends the run and the run starts again
+without that cell or question (:func:`_attempts`).  A cell that stops Python (a crash,
+``os._exit``) is left out the same way; a run that stops while a forked question runs
+leaves the questions with no answer yet at 0.
 """
 
 from __future__ import annotations

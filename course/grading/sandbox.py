@@ -142,7 +142,6 @@ class Limits:
     memory_mb: int = 512
     file_mb: int = 1
     open_files: int = 64
-    processes: int = 64
     line_bytes: int = 8 << 20
     total_bytes: int = 32 << 20
     lines: int = 10_000
@@ -160,7 +159,7 @@ class Limits:
                     f"limits: {name} must be a number of seconds above 0 and at most "
                     f"{_MOST_SECONDS:g}, not {shown(value)}"
                 )
-        for name in ("memory_mb", "file_mb", "open_files", "processes", "line_bytes",
+        for name in ("memory_mb", "file_mb", "open_files", "line_bytes",
                      "total_bytes", "lines"):  # fmt: skip
             value = getattr(self, name)
             least = 0 if name == "file_mb" else 1

@@ -273,12 +273,12 @@ def _escaped():
                  "Deno.readDirSync('/')", "Deno.env.toObject()", "Deno.hostname()",
                  "Deno.writeTextFileSync({out!r}, 'hacked')",
                  "new Deno.Command('id').outputSync()", "Deno.dlopen('libc.so.6', {{}})",
-                 "Deno.listen({{port: 0}})", "Deno.openKv"):
+                 "Deno.listen({{port: 0}})"):
         try:
-            if js.eval(code) is not None and not code.endswith("openKv"):
-                return True
+            js.eval(code)  # a refusal raises (NotCapable); anything else is an escape
         except Exception:
-            pass
+            continue
+        return True
     return False
 
 def leader(board):
