@@ -1,0 +1,68 @@
+"""A self-check stops a student's runaway function by time and by memory, with or without threads."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from course.grading import limits
+from course.grading.limits import Overrun, bounded
+
+
+@pytest.fixture(params=["threads", "browser"])
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "browser":
+        monkeypatch.setattr(limits, "has_threads", lambda: False)
+    return str(request.param)
+
+
+def spin() -> None:
+    count = 0
+    while True:
+        count += 1
+
+
+def hoard() -> None:
+    path = []
+    while True:
+        path.append([len(path)])
+
+
+def quick(n: int) -> int:
+    return sum(range(n))
+
+
+def test_an_endless_loop_is_stopped_after_its_time(mode: str) -> None:
+    with pytest.raises(Overrun, match=r"your walk ran for 0.3 s and was stopped: does the loop step"), bounded("walk", seconds=0.3):
+        spin()
+
+
+def test_an_endless_append_is_stopped_by_memory(mode: str) -> None:
+    with pytest.raises(Overrun, match=r"your walk used more than 40 MB and was stopped"), bounded("walk", seconds=60, megabytes=40):
+        hoard()
+
+
+def test_a_correct_answer_comes_back_untouched_and_nothing_is_raised_later(mode: str) -> None:
+    for _ in range(200):
+        with bounded("total", seconds=5):
+            answer = quick(1000)
+        assert answer == 499500
+    assert sum(range(10**6)) == 499999500000  # no late exception lands after the block
+
+
+def test_the_previous_trace_hook_is_restored(mode: str) -> None:
+    before = sys.gettrace()
+    with pytest.raises(Overrun), bounded("walk", seconds=0.2):
+        spin()
+    assert sys.gettrace() is before
+
+
+def test_an_error_of_the_students_own_passes_through(mode: str) -> None:
+    with pytest.raises(ZeroDivisionError), bounded("walk"):
+        quick(1) // 0
+
+
+def test_memory_is_read_on_this_system() -> None:
+    reading = limits.resident_bytes()
+    assert reading is not None and reading > 10 * 2**20
