@@ -24,17 +24,6 @@ from typing import ParamSpec, TypeVar
 from reversi.callables import require_callable
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "NO_CHARTS",
-    "BROWSER_GAMES",
-    "BROWSER_TIME_LIMITS",
-    "in_browser",
-    "can_draw_charts",
-    "needs_matplotlib",
-    "browser_games",
-    "level_options",
-]
-
 P = ParamSpec("P")
 T = TypeVar("T")
 

@@ -28,16 +28,6 @@ from reversi.evaluation import STABLE, weights
 from reversi.game import Game, Ply
 from reversi.notation import BLACK, Square
 
-__all__ = [
-    "advantage",
-    "evaluation_curve",
-    "evaluation_steps",
-    "heatmap",
-    "nodes_chart",
-    "plot_evaluation",
-    "weights_chart",
-]
-
 
 def advantage(thought: Thought) -> float:
     """A search's value in evaluation points; a sure result of n discs counts n stable discs.

@@ -31,8 +31,6 @@ from pathlib import Path, PurePosixPath
 
 from reversi.errors import ReversiError
 
-__all__ = ["VERSION", "INTEGRITY", "PyodideError"]
-
 VERSION = "314.0.7"
 #: The npm registry's ``dist.integrity`` of pyodide@VERSION (SHA-512 of the tarball).
 INTEGRITY = (

@@ -36,18 +36,6 @@ from reversi.notation import BLACK, Color, Square
 from reversi.outcome import Outcome
 from reversi.players import PLAYER_KINDS, Player, make_player
 
-__all__ = [
-    "GameRecord",
-    "Standing",
-    "TournamentResult",
-    "entrant",
-    "play_game",
-    "plot_crosstable",
-    "plot_standings",
-    "random_openings",
-    "round_robin",
-]
-
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 

@@ -35,15 +35,6 @@ from reversi.errors import ArgumentError, shown
 from reversi.notation import PASS, Color, Move, check_color
 from reversi.players import Player, StrongPlayer
 
-__all__ = [
-    "CLOCK_TICK",
-    "ComputerTurn",
-    "Host",
-    "THREADS",
-    "threads_available",
-    "Background",
-]
-
 #: How often the clock is checked in a timed game, in seconds.
 CLOCK_TICK = 0.2
 

@@ -5,7 +5,7 @@ whether the person was clicking or the clock ran out by itself) and the answers
 the :class:`~.background.Background` tasks need (the narrow
 :class:`~.background.Host` interface).  It may not word a message (see
 :mod:`.messages`) or import a widget.  A computer move is worked out for one
-:attr:`~.state._BoardState.version` of the game; a move for a position that has
+:attr:`~.state.BoardState.version` of the game; a move for a position that has
 since been undone, reloaded or replaced is dropped instead of played.
 """
 
@@ -21,18 +21,14 @@ from course.board.background import Background, ComputerTurn
 from course.board.events import Event, EventKind
 from course.board.messages import Tone
 from course.board.settings import COMPUTER_WAIT, Settings
-from course.board.state import _BoardState
+from course.board.state import BoardState
 from reversi.errors import ReversiError, TimeExpiredError
 from reversi.game import Clock
 from reversi.notation import PASS, Color, Move, Square
 from reversi.players import Player
 
-#: Nothing here is called from outside the board: the clock and computer players are a layer
-#: of :class:`course.board.controller.GameController`, which its module exports.
-__all__: list[str] = []
 
-
-class _ComputerAndClock(_BoardState):
+class ComputerAndClock(BoardState):
     """A board state whose clock runs and whose computer players move by themselves.
 
     ``autostart=False`` keeps computer players still until :meth:`start`.

@@ -9,7 +9,7 @@ players are :mod:`.computer`.  A :class:`GameController` holds the
 :class:`~.settings.Settings`.  The view turns clicks and button presses into
 calls (``click(square)``, ``request_undo()``, ``save("lunch")``...) and listens
 for :class:`~.events.Event` objects to know what to redraw.  Each call answers in
-:attr:`~.state._BoardState.message`, the status line; a refused action says why in
+:attr:`~.state.BoardState.message`, the status line; a refused action says why in
 the :attr:`~.messages.Tone.REFUSAL` tone and changes nothing.
 
 >>> controller = GameController()
@@ -31,7 +31,7 @@ import time
 from typing import Any
 
 from course.board import messages as say
-from course.board.computer import _ComputerAndClock
+from course.board.computer import ComputerAndClock
 from course.board.events import Event, EventKind
 from course.board.seats import seat_player
 from course.board.settings import GAME_SETTINGS, Settings
@@ -41,10 +41,8 @@ from reversi.game import Clock, Game
 from reversi.notation import BLACK, WHITE, Color, Square, SquareLike
 from reversi.players import Player
 
-__all__ = ["Event", "EventKind", "GameController", "Settings"]
 
-
-class GameController(_ComputerAndClock):
+class GameController(ComputerAndClock):
     """One board's game, scores and settings, driven by calls and observed through events.
 
     ``black`` and ``white`` are player kinds from :data:`~reversi.players.PLAYER_KINDS`

@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from reversi.errors import ArgumentError, shown
 from reversi.notation import Color, Square
 
-__all__ = ["Event", "EventKind", "Listener", "MoveEvent"]
-
 
 class EventKind(str, enum.Enum):
     """Why the view is being told something."""

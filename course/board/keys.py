@@ -21,13 +21,6 @@ from reversi.callables import require_callable
 from reversi.errors import ArgumentError, shown
 from reversi.notation import Square
 
-__all__ = [
-    "ARROWS",
-    "PLAY_KEYS",
-    "LONGEST_TYPED",
-    "KeyboardPlay",
-]
-
 #: Arrow keys and how they move the keyboard's cursor (rows, columns).
 ARROWS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
 

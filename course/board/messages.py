@@ -27,40 +27,6 @@ from reversi.notation import Color, Square, check_color
 from reversi.outcome import EndReason, Outcome
 from reversi.players import Player
 
-__all__ = [
-    "Tone",
-    "score",
-    "who",
-    "to_move",
-    "turn_line",
-    "countdown",
-    "result",
-    "spoken_position",
-    "new_game",
-    "moved",
-    "passed",
-    "out_of_time",
-    "game_over",
-    "undo_asked",
-    "undo_question",
-    "undo_answered",
-    "resigned",
-    "player_changed",
-    "takes_effect_later",
-    "loaded",
-    "saved",
-    "STOPPED",
-    "SETTINGS_CHANGED",
-    "CLICK_A_SQUARE",
-    "GAME_IS_OVER",
-    "NO_UNDO_YET",
-    "NO_UNDO_WAITING",
-    "please_wait",
-    "must_pass_first",
-    "computer_never_asks",
-    "error",
-]
-
 
 class Tone(enum.Enum):
     """How the status line should look: a normal message, a refusal, or an unexpected error."""

@@ -24,20 +24,6 @@ from reversi.board import PawnCounts
 from reversi.errors import ArgumentError, shown
 from reversi.scores import Scoreboard
 
-__all__ = [
-    "LOG_STYLE",
-    "STYLE",
-    "ROWS_STYLE",
-    "pawns_html",
-    "scores_html",
-    "log_html",
-    "TONE_LOOKS",
-    "status_html",
-    "live_html",
-    "error_html",
-    "display",
-]
-
 #: Ten whole lines high: a line's height divides the box's, so the top line is never cut in half.
 LOG_STYLE = (
     "max-height: 200px; overflow-y: auto; display: flex; "

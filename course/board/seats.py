@@ -7,6 +7,7 @@ apart on screen with the one naming rule of :mod:`reversi.players.naming`
 builds players through :func:`reversi.players.make_player` (in the browser
 classroom with :func:`course.browser.level_options`) and never touches a game or a widget.
 
+>>> from reversi.notation import BLACK, WHITE
 >>> seat_player(BLACK, "human", None).name
 'Black'
 >>> seat_player(WHITE, "greedy", None).name
@@ -16,10 +17,8 @@ classroom with :func:`course.browser.level_options`) and never touches a game or
 from __future__ import annotations
 
 from course.browser import level_options
-from reversi.notation import BLACK, WHITE, Color
+from reversi.notation import Color
 from reversi.players import PLAYER_KINDS, Player, make_player, validate_name
-
-__all__ = ["BLACK", "WHITE", "seat_player"]
 
 
 def seat_player(color: Color, who: str | Player, name: str | None) -> Player:

@@ -15,13 +15,6 @@ from reversi.errors import ArgumentError, shown
 from reversi.game import MAX_UNDO_LIMIT
 from reversi.outcome import NoMovePolicy
 
-__all__ = [
-    "COMPUTER_WAIT",
-    "GAME_SETTINGS",
-    "SWITCHES",
-    "Settings",
-]
-
 #: How long a computer waits before moving when ``Settings.computer_waits`` is on so people can follow it.
 COMPUTER_WAIT = 2.0
 

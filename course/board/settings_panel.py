@@ -24,14 +24,6 @@ from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
 from reversi.players import PLAYER_KINDS
 
-__all__ = [
-    "SIZES",
-    "TIME_LIMITS",
-    "PANELS",
-    "PANEL_TITLES",
-    "SettingsPanel",
-]
-
 SIZES = list(range(4, 17, 2))
 TIME_LIMITS = [("No limit", None), ("5 s", 5.0), ("10 s", 10.0), ("30 s", 30.0), ("60 s", 60.0)]
 PANELS = ("pawns", "scores", "log")

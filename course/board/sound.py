@@ -20,12 +20,6 @@ import ipywidgets
 
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "RATE",
-    "move_sound",
-    "SoundPlayer",
-]
-
 RATE = 22050
 
 

@@ -2,7 +2,7 @@
 
 This module owns what a board holds (the game, scores, settings, players, the
 status line and its :class:`~.messages.Tone`) and the one path by which a change
-is announced: :meth:`_BoardState._changed` bumps the version, scores a finished
+is announced: :meth:`BoardState._changed` bumps the version, scores a finished
 game and tells the listeners.  It reads the game to answer the view's questions
 (hints, the last move, whether Undo or Pass apply); it may not word a message
 (:mod:`.messages` does), change the game (the actions in :mod:`.controller` and
@@ -25,12 +25,8 @@ from reversi.players import Player
 from reversi.saves import SaveFolder
 from reversi.scores import Scoreboard
 
-#: Nothing here is called from outside the board: the state is the bottom layer of
-#: :class:`course.board.controller.GameController`, which its module exports.
-__all__: list[str] = []
 
-
-class _BoardState:
+class BoardState:
     """A board's game, scores, settings and status line, and its listeners.
 
     ``players`` maps each colour to its player; ``clock`` is the time source of

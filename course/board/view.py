@@ -27,25 +27,20 @@ from typing import Any, NamedTuple
 import ipywidgets
 from ipycanvas import Canvas, hold_canvas
 
+from course.pictures.palette import SCREEN
 from reversi.board import Board
 from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, COLUMN_LETTERS, PASS, WHITE, Color, Move, Square, check_color
-
-__all__ = [
-    "BoardGeometry",
-    "BoardCanvas",
-]
 
 #: The board's colours, safe for colour-blind eyes: every pair that must be told apart keeps a
 #: contrast of at least 3:1 under a simulation of protanopia, deuteranopia and tritanopia (see
 #: :data:`MUST_DIFFER` and the tests), and the markers differ by shape too: a legal move is a
 #: dot, the last move a light frame, the keyboard cursor a double frame,
 #: the expected line numbered square tiles.
-PALETTE = {
-    "frame": "#0f3d22", "board": "#2e8b57", "grid": "#0b3d1f", "coord": "#f0f0f0",
-    BLACK: "#141414", WHITE: "#f4f4f4", "rim": "#8a8a8a", "hint": "#fff07a", "hint-rim": "#141414",
-    "last-move": "#ffffff", "cursor": "#141414", "cursor-inner": "#fff07a", "line-ring": "#fff07a",
-}  # fmt: skip
+#: The colours are the kit's one palette (:data:`course.pictures.palette.SCREEN`), shared with the
+#: static pictures.
+PALETTE: dict[str | Color, str] = {key: colour for key, colour in SCREEN.items()}
+PALETTE.update({BLACK: SCREEN["black"], WHITE: SCREEN["white"]})
 
 #: Pairs of colours a person must tell apart on the board (tested against colour-blind vision).
 MUST_DIFFER = (

@@ -52,12 +52,6 @@ from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, WHITE, Move, Square
 from reversi.players import Player
 
-__all__ = [
-    "GameWidget",
-    "play",
-    "present",
-]
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 

@@ -27,12 +27,6 @@ from course.contest.roundrobin import (
 from course.grading.sandbox import IsolationError, Sandbox, sandbox_options
 from reversi.errors import ArgumentError, ReversiError, shown
 
-__all__ = [
-    "run_tournament",
-    "add_arguments",
-    "run",
-]
-
 #: What :func:`run` reads from its flags (:func:`add_arguments` declares them).
 _FLAGS = ("folder", "levels", "move_time", "total_time", "games_per_pair", "out", "seed", "sandbox")
 

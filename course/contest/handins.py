@@ -23,15 +23,6 @@ from course.grading import notebook as nbfile
 from course.grading.notebook import NotebookError
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "PROJECT_NAMES",
-    "MAX_BYTES",
-    "MAX_CELLS",
-    "Entrant",
-    "collect",
-    "player_cells",
-]
-
 #: The names of the project's notebook (``player.ipynb``, ``12_player.ipynb`` ...).
 PROJECT_NAMES = ("player", "project_tournament", "tournament")
 _PROJECT = re.compile(r"(?:\d\d_)?(?:" + "|".join(PROJECT_NAMES) + r")")

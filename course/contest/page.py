@@ -25,14 +25,6 @@ from course.pictures.svg import board_svg
 from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK
 
-__all__ = [
-    "CHART_COLORS",
-    "write_results",
-    "leaderboard_page",
-    "results_chart",
-    "game_page",
-]
-
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1d1d1d; max-width: 60rem; }
 table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; }

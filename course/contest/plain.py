@@ -35,14 +35,6 @@ from reversi.board import Board, check_position
 from reversi.errors import ArgumentError, shown
 from reversi.notation import MAX_SIZE, MIN_SIZE, Color
 
-__all__ = [
-    "PLAYER",
-    "runtime_text",
-    "plain",
-    "encode",
-    "decode_plain",
-]
-
 #: The names a player's notebook may use in the tournament, and the methods its boards have.
 PLAYER = Entry(
     "tournament_player",

@@ -26,11 +26,6 @@ from course.pictures.svg import board_svg
 from course.tournament import entrant, random_openings
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "Practice",
-    "try_player",
-]
-
 #: The most games :func:`try_player` plays at once.
 _MAX_GAMES = 100
 

@@ -31,17 +31,6 @@ from reversi.notation import BLACK, PASS, WHITE, Color, Square, check_color
 from reversi.outcome import Outcome
 from reversi.players import Player
 
-__all__ = [
-    "Answer",
-    "Seat",
-    "LevelSeat",
-    "FunctionSeat",
-    "Forfeit",
-    "Played",
-    "referee",
-    "positions",
-]
-
 #: The longest reason a forfeit keeps, and the longest answer a seat gives.
 _REASON = 100_000
 

@@ -25,17 +25,6 @@ from reversi.callables import guarded_callback
 from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.players import LEVELS
 
-__all__ = [
-    "LEVEL_KINDS",
-    "Progress",
-    "DEFAULT_SETTINGS",
-    "Row",
-    "Settings",
-    "Contest",
-    "level_entrants",
-    "play_contest",
-]
-
 #: The most openings a contest draws (:func:`course.tournament.random_openings` draws at most 1000).
 _MAX_OPENINGS = 1000
 #: The kit's levels by kind: ``{"beginner": Beginner, ...}``.

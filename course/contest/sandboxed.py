@@ -25,12 +25,6 @@ from reversi.board import Board, check_position
 from reversi.errors import ArgumentError, shown
 from reversi.notation import Color
 
-__all__ = [
-    "RUNNER",
-    "LINE_BYTES",
-    "SandboxSeat",
-]
-
 RUNNER = Path(__file__).resolve().parent / "runtime" / "runner.py"
 #: Longest answer line read back (a move is a few bytes).
 LINE_BYTES = 4096

@@ -33,13 +33,6 @@ from reversi.cursormap import (
     sample_maps,
 )
 
-__all__ = [
-    "KEY_DIRECTIONS",
-    "APPLY_KEYS",
-    "DEFAULT_MAP",
-    "CursorMapController",
-]
-
 KEY_DIRECTIONS = {
     "ArrowUp": Direction.UP,
     "ArrowDown": Direction.DOWN,

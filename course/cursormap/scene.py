@@ -25,20 +25,6 @@ from dataclasses import dataclass
 from reversi.cursormap import MAX_SIDE, OFFSETS, Cursor, CursorMap, Field, Position, Value
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "MAX_PIXELS",
-    "PALETTE",
-    "OWNER_LETTERS",
-    "CURSOR_FRAME",
-    "Rect",
-    "Text",
-    "Ellipse",
-    "Polygon",
-    "Shape",
-    "Layout",
-    "scene",
-]
-
 #: The widest picture asked for, in pixels.
 MAX_PIXELS = 4096
 

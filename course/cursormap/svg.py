@@ -15,14 +15,6 @@ from course.cursormap.scene import FONT, Ellipse, Layout, Polygon, Rect, Shape, 
 from reversi.cursormap import Cursor, CursorGame, CursorMap, MapFileError, parse_map
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "cursormap_svg",
-    "CursorMapPicture",
-    "point_at",
-    "MapErrorReport",
-    "preview_map",
-]
-
 
 def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")

@@ -26,12 +26,6 @@ from course.cursormap.svg import cursormap_svg
 from reversi.cursormap import CursorMap, sample_text
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "BUTTONS",
-    "CursorMapWidget",
-    "play_cursormap",
-]
-
 BUTTONS = {  # css suffix: (label, tooltip)
     "up": ("↑", "Move the cursor up (arrow up)"),
     "left": ("←", "Move the cursor left (arrow left)"),
