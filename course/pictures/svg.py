@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from html import escape
 from itertools import islice
 
+from course.pictures.palette import THEMES
 from reversi.board import Board
 from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.game import Game
@@ -30,7 +31,6 @@ __all__ = [
     "CELL",
     "MARGIN",
     "MAX_PIXELS",
-    "COLORS",
     "board_svg",
     "game_svg",
     "BoardPicture",
@@ -41,19 +41,6 @@ CELL = 40  # SVG units per square; the picture is scaled to size_px
 MARGIN = 20  # room for the coordinates
 MAX_PIXELS = 10_000  # the widest picture drawn
 
-COLORS = {
-    "frame": "#0f3d22",
-    "board": "#2e8b57",
-    "grid": "#0b3d1f",
-    "coord": "#f0f0f0",
-    "black": "#141414",
-    "white": "#f4f4f4",
-    "white-rim": "#8a8a8a",
-    "highlight": "#ffe066",
-    "marker": "#ffd23f",
-    "last-move": "#e63b2e",
-}
-
 
 def board_svg(
     board: Board,
@@ -63,11 +50,14 @@ def board_svg(
     last_move: SquareLike | None = None,
     size_px: int | None = None,
     coordinates: bool = True,
+    theme: str = "screen",
 ) -> str:
     """The board as an SVG document (a string).
 
-    ``highlight`` squares are tinted yellow, ``markers`` get a small dot (legal
-    moves, say), ``last_move`` a red frame.  Squares are written ``'d3'`` or
+    ``highlight`` squares are filled yellow, ``markers`` get a small dot with a dark
+    rim (legal moves, say), ``last_move`` a white frame: the palette and shapes of
+    :mod:`course.pictures.palette`.  ``theme="print"`` draws for paper: white
+    squares, dark outlines, grey highlights, hollow dots and a black frame.  Squares are written ``'d3'`` or
     ``(row, col)``; a square that is not on the board raises
     :class:`~reversi.errors.NotationError`.  Columns are lettered a, b, ... along
     the top and rows numbered 1, 2, ... down the left side, as in ``print(board)``.
@@ -82,6 +72,11 @@ def board_svg(
     framed = board.square(last_move) if last_move is not None else None
     if not isinstance(coordinates, bool):
         raise ArgumentError(f"coordinates must be True or False, not {shown(coordinates)}")
+    if not isinstance(theme, str) or theme not in THEMES:
+        raise ArgumentError(
+            f"theme must be one of {', '.join(map(repr, THEMES))}, not {shown(theme)}"
+        )
+    colors = THEMES[theme]
     margin = MARGIN if coordinates else 0
     full = 2 * margin + n * CELL
     pixels = _pixels(size_px, full)
@@ -98,28 +93,28 @@ def board_svg(
         f'height="{pixels}" viewBox="0 0 {full} {full}">',
         f"<desc>{escape(repr(board))}</desc>",
         f'<rect class="frame" x="0" y="0" width="{full}" height="{full}" '
-        f'fill="{COLORS["frame"]}"/>',
+        f'fill="{colors["frame"]}"/>',
         f'<rect class="board" x="{margin}" y="{margin}" width="{n * CELL}" height="{n * CELL}" '
-        f'fill="{COLORS["board"]}"/>',
+        f'fill="{colors["board"]}"/>',
     ]
     for sq in tinted:
         x, y = corner(sq)
         parts.append(
             f'<rect class="highlight" x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
-            f'fill="{COLORS["highlight"]}" fill-opacity="0.45"/>'
+            f'fill="{colors["highlight"]}"/>'
         )
     lines = []
     for i in range(n + 1):
         at = margin + i * CELL
         lines.append(f"M{margin} {at}H{margin + n * CELL}M{at} {margin}V{margin + n * CELL}")
     parts.append(
-        f'<path class="grid" d="{"".join(lines)}" stroke="{COLORS["grid"]}" stroke-width="1.5" '
+        f'<path class="grid" d="{"".join(lines)}" stroke="{colors["grid"]}" stroke-width="1.5" '
         'fill="none"/>'
     )
     radius = CELL * 0.42
     for color, fill, rim in (
-        (BLACK, COLORS["black"], "#000"),
-        (WHITE, COLORS["white"], COLORS["white-rim"]),
+        (BLACK, colors["black"], colors["black"]),
+        (WHITE, colors["white"], colors["rim"]),
     ):
         for sq in board.discs(color):
             cx, cy = centre(sq)
@@ -132,17 +127,18 @@ def board_svg(
         cx, cy = centre(sq)
         parts.append(
             f'<circle class="marker" cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.12:g}" '
-            f'fill="{COLORS["marker"]}"><title>{sq}</title></circle>'
+            f'fill="{colors["hint"]}" stroke="{colors["hint-rim"]}" stroke-width="1.5">'
+            f"<title>{sq}</title></circle>"
         )
     if framed is not None:
         x, y = corner(framed)
         parts.append(
             f'<rect class="last-move" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
-            f'height="{CELL - 4}" fill="none" stroke="{COLORS["last-move"]}" stroke-width="3"/>'
+            f'height="{CELL - 4}" fill="none" stroke="{colors["last-move"]}" stroke-width="3"/>'
         )
     if coordinates:
         style = (
-            f'fill="{COLORS["coord"]}" font-family="sans-serif" font-size="13" text-anchor="middle"'
+            f'fill="{colors["coord"]}" font-family="sans-serif" font-size="13" text-anchor="middle"'
         )
         for i in range(n):
             mid = margin + i * CELL + CELL / 2
