@@ -17,13 +17,11 @@ in any way a student notices.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import sys
 import sysconfig
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -96,12 +94,11 @@ def has_threads() -> bool:
     return sys.platform != "emscripten"
 
 
-@contextlib.contextmanager
-def bounded(what: str, seconds: float = SECONDS, megabytes: int = MEGABYTES) -> Iterator[None]:
-    """Run the block, stopping it with :class:`Overrun` after ``seconds`` or ``megabytes`` more."""
-    watch: _Watchdog | _Tracer = (_Watchdog if has_threads() else _Tracer)(what, seconds, megabytes)
-    with watch:
-        yield
+def bounded(what: str, seconds: float | None = None, megabytes: int | None = None) -> _Watchdog | _Tracer:
+    """Run the block, stopping it with :class:`Overrun` after ``seconds`` or ``megabytes`` more
+    (by default :data:`SECONDS` and :data:`MEGABYTES`)."""
+    watch = _Watchdog if has_threads() else _Tracer
+    return watch(what, SECONDS if seconds is None else seconds, MEGABYTES if megabytes is None else megabytes)
 
 
 class _Watchdog:
@@ -139,8 +136,8 @@ class _Watchdog:
             self.done.set()
             if self.reason is not None and not isinstance(error, Overrun):
                 _raise_in(self.target, None)  # withdraw an exception not yet delivered
-        if self.reason is not None:
-            raise Overrun(self.reason) from None
+        if self.reason is not None:  # keep the student's line, where it was stopped
+            raise Overrun(self.reason).with_traceback(getattr(error, "__traceback__", None)) from None
 
 
 def _untraced() -> tuple[str, ...]:

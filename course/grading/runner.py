@@ -23,10 +23,11 @@ import linecache
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from course.grading.limits import Overrun, bounded
 from course.grading.mistakes import OFF_BY_ONE, REAL_BOARD, cause
 from course.grading.views import BoardView, board_differences, board_text, position
 from reversi import Board
@@ -305,7 +306,10 @@ def run(
     if not callable(function):
         print(f"{title}: 0/{len(cases)} cases passed {SELF_CHECK}")
         _failed(f"{title}: expected a function, got {_short(repr(function))}")
-    replies = [call_here(function, case) for case in cases]
+    replies: list[Reply] = []
+    for case in cases:  # after a runaway call, the other cases are not run again
+        stopped = replies and replies[-1].raised and replies[-1].raised.is_a(Overrun)
+        replies.append(replace(replies[-1], args=case.args) if stopped else call_here(function, case))
     failures = [
         f for case, reply in zip(cases, replies, strict=True) if (f := verdict(spec, case, reply))
     ]
@@ -326,7 +330,9 @@ def call_here(function: Any, case: Case) -> Reply:
     args = tuple(_fresh(arg) for arg in case.args)
     printed = io.StringIO()
     try:
-        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed), bounded(
+            getattr(function, "__name__", "function")
+        ):
             answer = function(*args)
     except (Exception, SystemExit) as error:  # KeyboardInterrupt passes: nbval's time-out uses it
         return Reply(args, raised=Raised.of(error), printed=printed.getvalue())

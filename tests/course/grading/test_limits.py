@@ -66,3 +66,34 @@ def test_an_error_of_the_students_own_passes_through(mode: str) -> None:
 def test_memory_is_read_on_this_system() -> None:
     reading = limits.resident_bytes()
     assert reading is not None and reading > 10 * 2**20
+
+
+def runaway_walk(start, direction, size):  # type: ignore[no-untyped-def]
+    squares = []
+    row, col = start
+    while 0 <= row < size and 0 <= col < size:  # forgets to step
+        squares.append((row + direction[0], col + direction[1]))
+    return squares
+
+
+def stuck_walk(start, direction, size):  # type: ignore[no-untyped-def]
+    row, col = start
+    while 0 <= row < size and 0 <= col < size:  # neither steps nor grows
+        pass
+    return []
+
+
+@pytest.mark.parametrize("walk", [runaway_walk, stuck_walk])
+def test_a_self_check_stops_a_runaway_walk_once_and_names_the_students_line(
+    mode: str, walk: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from course.grading import checks
+
+    monkeypatch.setattr(limits, "SECONDS", 0.5)
+    monkeypatch.setattr(limits, "MEGABYTES", 100)
+    with pytest.raises(AssertionError, match="and was stopped"):
+        checks.walk(walk)
+    shown = capsys.readouterr().out
+    assert "0/12 cases passed" in shown
+    assert "in runaway_walk: squares.append" in shown or "in stuck_walk: while" in shown
+    assert "walk ran for 0.5 s" in shown or "walk used more than 100 MB" in shown
