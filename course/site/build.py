@@ -28,6 +28,7 @@ from typing import Any
 from course import pyodide
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError
+from course.site.notebooks import _copy_notebooks
 from course.site.patches import _patch_kernel
 from course.site.wheels import STANDINS, _build_standin, _canonical, _read_wheel, _sha256
 
@@ -42,7 +43,6 @@ __all__ = [
     "PYODIDE_VERSION",
     "STAMP_FILE",
     "TEACHER_NAMES",
-    "PYODIDE_KERNELSPEC",
     "COMPRESSIBLE",
 ]
 
@@ -242,10 +242,7 @@ class _SiteBuild:
 
     def _prepare_lite(self, lessons: list[Path], exercises: list[Path]) -> None:
         shutil.rmtree(self.lite, ignore_errors=True)
-        for folder, notebooks in (("lessons", lessons), ("exercises", exercises)):
-            (self.lite / "files" / folder).mkdir(parents=True)
-            for notebook in notebooks:
-                _browser_notebook(notebook, self.lite / "files" / folder / notebook.name)
+        _copy_notebooks({"lessons": lessons, "exercises": exercises}, self.lite / "files", REPO)
         config = {
             "LiteBuildConfig": {
                 "contents": ["files"],
@@ -371,18 +368,6 @@ class _SiteBuild:
             raise SiteError(
                 f"{' '.join(command[:3])} ... failed (exit {done.returncode}):\n" + "\n".join(tail)
             )
-
-
-#: The browser kernel's own name: a notebook that names another (``python3``) makes
-#: JupyterLab guess, and a cell run while it guesses opens a "Select Kernel" dialog.
-PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
-
-
-def _browser_notebook(source: Path, target: Path) -> None:
-    """Copy a notebook into the site, naming the browser kernel in its metadata."""
-    notebook = json.loads(source.read_text(encoding="utf-8"))
-    notebook.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
-    target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _kit_stamp(lessons: Path = LESSONS, exercises: Path = EXERCISES) -> str:

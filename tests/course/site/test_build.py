@@ -14,8 +14,6 @@ from course.site import SiteError, standin_numpy
 from course.site.build import (
     EXERCISES,
     LESSONS,
-    PYODIDE_KERNELSPEC,
-    _browser_notebook,
     _compress_site,
     _released_notebooks,
     _site_size,
@@ -154,17 +152,6 @@ def test_the_command_checks_its_flags_before_any_work(
     with pytest.raises(SystemExit) as stopped:
         main(["serve", "--site", str(tmp_path / "notes.txt")])
     assert stopped.value.code == 2 and "--site" in capsys.readouterr().err
-
-
-def test_a_notebook_in_the_site_names_the_browser_kernel_and_keeps_its_cells(
-    tmp_path: Path,
-) -> None:
-    source = LESSONS / "00_welcome.ipynb"
-    target = tmp_path / "00_welcome.ipynb"
-    _browser_notebook(source, target)
-    before, after = json.loads(source.read_text()), json.loads(target.read_text())
-    assert after["metadata"]["kernelspec"] == PYODIDE_KERNELSPEC
-    assert after["cells"] == before["cells"] and after["nbformat"] == 4
 
 
 @pytest.mark.parametrize(
