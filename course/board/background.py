@@ -31,8 +31,7 @@ from typing import Protocol
 
 from reversi.board import Board
 from reversi.engine import Thought, think
-from reversi.errors import ArgumentError, shown
-from reversi.notation import PASS, Color, Move, check_color
+from reversi.notation import PASS, Color, Move
 from reversi.players import Player, StrongPlayer
 
 #: How often the clock is checked in a timed game, in seconds.
@@ -48,23 +47,6 @@ class ComputerTurn:
     player: Player
     board: Board
     wait: float = 0.0  # seconds to wait before thinking, so people can follow
-
-    def __post_init__(self) -> None:
-        if type(self.version) is not int:
-            raise ArgumentError(f"a computer turn's version must be a whole number, not {shown(self.version)}")
-        check_color(self.color)
-        if not isinstance(self.player, Player):
-            raise ArgumentError(f"a computer turn's player must be a Player, not {shown(self.player)}")
-        if not isinstance(self.board, Board):
-            raise ArgumentError(f"a computer turn's board must be a Board, not {shown(self.board)}")
-        _seconds(self.wait, "a computer turn's wait")
-
-
-def _seconds(value: object, name: str) -> float:
-    """A number of seconds from 0 to a day, or the kit's error naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 86_400:
-        raise ArgumentError(f"{name} must be a number of seconds from 0 to 86400, not {shown(value)}")
-    return float(value)
 
 
 class Host(Protocol):
@@ -101,9 +83,6 @@ class Host(Protocol):
     def report_error(self, error: BaseException) -> None:
         """Show an unexpected error; computer players rest afterwards."""
 
-
-#: The methods a :class:`Host` must have (its two properties are read only once tasks run).
-_HOST_METHODS = ("computer_turn", "set_thinking", "play_computer_move", "tick", "report_error")
 
 #: Whether this Python can run a search in a worker thread (Pyodide cannot); tests may set it.
 THREADS = sys.platform != "emscripten"
@@ -183,11 +162,6 @@ class Background:
     """
 
     def __init__(self, host: Host, started: bool = True) -> None:
-        missing = [name for name in _HOST_METHODS if not callable(getattr(host, name, None))]
-        if missing:
-            raise ArgumentError(f"host must have the methods of a Host ({', '.join(missing)} missing), not {shown(host)}")
-        if not isinstance(started, bool):
-            raise ArgumentError(f"started must be True or False, not {shown(started)}")
         self.host = host
         self.started = started
         self._computer: asyncio.Task[None] | None = None
@@ -196,7 +170,6 @@ class Background:
 
     def hold(self, seconds: float) -> None:
         """The view needs ``seconds`` to show the last change: the next computer move waits."""
-        seconds = _seconds(seconds, "seconds")
         if seconds > 0:
             self._busy_until = max(self._busy_until, time.monotonic() + seconds)
 

@@ -35,8 +35,7 @@ from course.board.computer import ComputerAndClock
 from course.board.events import Event, EventKind
 from course.board.seats import seat_player
 from course.board.settings import GAME_SETTINGS, Settings
-from reversi.callables import require_callable
-from reversi.errors import ArgumentError, NotationError, ReversiError, shown
+from reversi.errors import NotationError, ReversiError
 from reversi.game import Clock, Game
 from reversi.notation import BLACK, WHITE, Color, Square, SquareLike
 from reversi.players import Player
@@ -67,13 +66,7 @@ class GameController(ComputerAndClock):
             BLACK: seat_player(BLACK, black, black_name),
             WHITE: seat_player(WHITE, white, white_name),
         }
-        settings = settings if settings is not None else Settings()
-        if not isinstance(settings, Settings):  # the checks at the boundary (issue 19)
-            raise ArgumentError(f"settings must be a Settings record, not {shown(settings)}")
-        if not isinstance(autostart, bool):
-            raise ArgumentError(f"autostart must be True or False, not {shown(autostart)}")
-        require_callable(clock, "clock", "returning seconds")
-        super().__init__(players, settings, saves_folder, clock, autostart)
+        super().__init__(players, settings or Settings(), saves_folder, clock, autostart)
         self.message = say.new_game(self.game)
         self.background.schedule()
 
@@ -238,7 +231,7 @@ class GameController(ComputerAndClock):
     def _apply_or_postpone(self, what: str, kind: EventKind) -> None:
         if not self.game.plies and not self.game.is_over:
             self.game = self._fresh_game()
-            self._changed(Event(EventKind.NEW_GAME, say._join(f"{what}.", say.to_move(self.game))))
+            self._changed(Event(EventKind.NEW_GAME, say.sentences(f"{what}.", say.to_move(self.game))))
             self._emit(Event(kind, self.message))
         else:
             self._tell(kind, say.takes_effect_later(what))

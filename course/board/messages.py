@@ -23,7 +23,7 @@ import math
 
 from reversi.errors import ArgumentError, shown
 from reversi.game import Game
-from reversi.notation import Color, Square, check_color
+from reversi.notation import Color, Square
 from reversi.outcome import EndReason, Outcome
 from reversi.players import Player
 
@@ -41,30 +41,9 @@ class Tone(enum.Enum):
     ERROR = "error"
 
 
-def _join(*sentences: str) -> str:
+def sentences(*sentences: str) -> str:
     """Sentences for the status line, skipping empty ones."""
     return " ".join(s.strip() for s in sentences if s.strip())
-
-
-# -- the checks at the boundary: a value these sentences cannot read is refused, naming it --
-
-
-def _game(game: object) -> Game:
-    if not isinstance(game, Game):
-        raise ArgumentError(f"game must be a Game, not {shown(game)}")
-    return game
-
-
-def _text(value: object, name: str) -> str:
-    if not isinstance(value, str):
-        raise ArgumentError(f"{name} must be text, not {shown(value)}")
-    return value
-
-
-def _flag(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise ArgumentError(f"{name} must be True or False, not {shown(value)}")
-    return value
 
 
 def score(black: int, white: int) -> str:
@@ -74,7 +53,7 @@ def score(black: int, white: int) -> str:
 
 def who(game: Game, color: Color) -> str:
     """``'White (Greedy)'``, or just ``'White'`` when the player is named after the colour."""
-    name = _game(game).player(check_color(color)).name
+    name = game.player(color).name
     return str(color) if name == str(color) else f"{color} ({name})"
 
 
@@ -83,7 +62,7 @@ def who(game: Game, color: Color) -> str:
 
 def to_move(game: Game) -> str:
     """Who is to do what now (empty once the game is over)."""
-    if _game(game).is_over:
+    if game.is_over:
         return ""
     asker = game.pending_undo
     if asker is not None:
@@ -95,9 +74,7 @@ def to_move(game: Game) -> str:
 
 def turn_line(game: Game, thinking: Color | None = None) -> str:
     """The line above the board: the result, a computer thinking, or who is to move."""
-    if thinking is not None:
-        check_color(thinking)
-    outcome = _game(game).outcome
+    outcome = game.outcome
     if outcome is not None:
         return f"Game over: {result(outcome)}"
     if thinking is not None and thinking is game.turn:
@@ -107,7 +84,7 @@ def turn_line(game: Game, thinking: Color | None = None) -> str:
 
 def countdown(game: Game) -> str:
     """``'Black (Ann): 12 s left'`` in a timed game, else an empty string."""
-    left = _game(game).time_left()
+    left = game.time_left()
     if left is None or game.is_over:
         return ""
     return f"{who(game, game.turn)}: {math.ceil(left)} s left"
@@ -124,8 +101,6 @@ _WHY = {
 
 def result(outcome: Outcome) -> str:
     """How a game ended, in one sentence."""
-    if not isinstance(outcome, Outcome):
-        raise ArgumentError(f"outcome must be an Outcome (a game's result), not {shown(outcome)}")
     counts = score(outcome.black, outcome.white)
     if outcome.reason is EndReason.RESIGNATION and outcome.winner is not None:
         return f"{outcome.winner} wins, {counts}: {outcome.winner.opponent} resigned."
@@ -146,7 +121,7 @@ def spoken_position(game: Game) -> str:
     >>> spoken_position(game)
     'Last move: Black d3, turning 1 disc. Discs: Black 4, White 1. White to move.'
     """
-    counts = _game(game).counts()
+    counts = game.counts()
     said = []
     if game.plies:
         ply = game.plies[-1]
@@ -162,7 +137,7 @@ def spoken_position(game: Game) -> str:
         said.append("No move yet.")
     said.append(f"Discs: Black {counts.black}, White {counts.white}.")
     said.append(f"Game over: {result(game.outcome)}" if game.outcome else to_move(game))
-    return _join(*said)
+    return sentences(*said)
 
 
 # -- what happened ----------------------------------------------------------------------
@@ -170,65 +145,49 @@ def spoken_position(game: Game) -> str:
 
 def new_game(game: Game) -> str:
     """``'New game.'`` and who is to move."""
-    return _join("New game.", to_move(game))
+    return sentences("New game.", to_move(game))
 
 
 def moved(game: Game, color: Color, at: Square, turned: int) -> str:
     """A move just played by ``color`` at ``at``, turning ``turned`` discs."""
-    _game(game), check_color(color)
-    if not isinstance(at, Square):
-        raise ArgumentError(f"at must be a Square such as square('d3'), not {shown(at)}")
-    if isinstance(turned, bool) or not isinstance(turned, int) or turned < 0:
-        raise ArgumentError(f"turned must be a whole number of discs, not {shown(turned)}")
     discs = "disc" if turned == 1 else "discs"
-    return _join(f"{color} played {at} and turned {turned} {discs}.", to_move(game))
+    return sentences(f"{color} played {at} and turned {turned} {discs}.", to_move(game))
 
 
 def passed(game: Game, color: Color, by_computer: bool) -> str:
     """``color`` just passed (by itself when ``by_computer``)."""
-    _game(game), check_color(color), _flag(by_computer, "by_computer")
     if by_computer:
-        return _join(f"{who(game, color)} has no legal move and passes.", to_move(game))
-    return _join(f"{color} passed.", to_move(game))
+        return sentences(f"{who(game, color)} has no legal move and passes.", to_move(game))
+    return sentences(f"{color} passed.", to_move(game))
 
 
 def out_of_time(game: Game, color: Color, limit: float | None) -> str:
     """``color`` just lost its turn to the clock (``limit`` seconds per move, if known)."""
-    _game(game), check_color(color)
-    if limit is not None and (
-        isinstance(limit, bool) or not isinstance(limit, int | float) or not 0 < limit < math.inf
-    ):
-        raise ArgumentError(f"limit must be a number of seconds or None, not {shown(limit)}")
     per_move = f" ({limit:g} s per move)" if limit is not None else ""
-    return _join(f"{color} ran out of time{per_move} and lost the turn.", to_move(game))
+    return sentences(f"{color} ran out of time{per_move} and lost the turn.", to_move(game))
 
 
 def game_over(game: Game, before: str) -> str:
     """``before`` followed by the result, once a game has just ended."""
-    _text(before, "before")
-    outcome = _game(game).outcome
-    if outcome is None:
-        raise ArgumentError("game_over needs a game that has ended, and this one goes on")
-    return _join(before, f"Game over: {result(outcome)}")
+    outcome = game.outcome
+    assert outcome is not None, "game_over is said only once a game has ended"
+    return sentences(before, f"Game over: {result(outcome)}")
 
 
 def undo_asked(game: Game, asker: Color) -> str:
     """``asker`` just asked to undo; the other side is asked to answer."""
-    _game(game), check_color(asker)
     return f"{asker} asks to take back their last move. {who(game, asker.opponent)}: accept or decline?"
 
 
 def undo_question(game: Game, answerer: Color) -> str:
     """The question beside the Accept and Decline buttons."""
-    _game(game), check_color(answerer)
     return f"{who(game, answerer)}: {answerer.opponent} asks to take back their last move."
 
 
 def undo_answered(game: Game, asker: Color, accepted: bool) -> str:
     """``asker``'s undo request was just accepted or declined."""
-    _game(game), check_color(asker), _flag(accepted, "accepted")
     verdict = "accepted" if accepted else "declined"
-    return _join(f"{who(game, asker.opponent)} {verdict} {asker}'s undo request.", to_move(game))
+    return sentences(f"{who(game, asker.opponent)} {verdict} {asker}'s undo request.", to_move(game))
 
 
 def resigned(game: Game, color: Color) -> str:
@@ -238,9 +197,6 @@ def resigned(game: Game, color: Color) -> str:
 
 def player_changed(color: Color, player: Player) -> str:
     """``'White is now played by Greedy.'``, naming the kind only when the name hides it."""
-    check_color(color)
-    if not isinstance(player, Player):
-        raise ArgumentError(f"player must be a Player, not {shown(player)}")
     if player.is_human:
         return f"{color} is now played by {player.name}, a person"
     if player.name == player.label:
@@ -250,20 +206,17 @@ def player_changed(color: Color, player: Player) -> str:
 
 def takes_effect_later(what: str) -> str:
     """A setting of the next game, changed now."""
-    _text(what, "what")
     return f"{what}: this takes effect when you press New game."
 
 
 def loaded(game: Game, name: str) -> str:
     """The save ``name`` was just loaded into ``game``."""
-    _game(game), _text(name, "name")
     state = f"Game over: {result(game.outcome)}" if game.outcome else to_move(game)
-    return _join(f"Loaded {name!r}.", state)
+    return sentences(f"Loaded {name!r}.", state)
 
 
 def saved(name: str, path: object) -> str:
     """The game was just saved as ``name`` at ``path``."""
-    _text(name, "name")
     return f"Saved as {name!r} ({path})."
 
 
@@ -281,7 +234,6 @@ NO_UNDO_WAITING = "There is no undo request waiting for a person's answer."
 
 def please_wait(game: Game, thinking: bool, stopped: bool) -> str:
     """A person clicked while a computer player is to move."""
-    _game(game), _flag(thinking, "thinking"), _flag(stopped, "stopped")
     doing = "is thinking" if thinking else "moves next"
     extra = " (stopped: press Continue)" if stopped else ""
     return f"Please wait: {who(game, game.turn)}, the computer, {doing}{extra}."
@@ -289,18 +241,14 @@ def please_wait(game: Game, thinking: bool, stopped: bool) -> str:
 
 def must_pass_first(color: Color) -> str:
     """A person clicked a square but ``color`` has no legal move."""
-    check_color(color)
     return f"{color} has no legal move: press Pass to hand the turn over."
 
 
 def computer_never_asks(color: Color) -> str:
     """Undo asked for a computer player."""
-    check_color(color)
     return f"{color} is played by the computer, which never asks to undo."
 
 
 def error(exception: BaseException) -> str:
     """An unexpected error, for the status line."""
-    if not isinstance(exception, BaseException):
-        raise ArgumentError(f"exception must be an exception, not {shown(exception)}")
     return f"Error: {type(exception).__name__}: {exception}"

@@ -18,8 +18,6 @@ import ipywidgets as w
 
 from course.board.controller import GameController
 from course.pictures.pawns import SAMPLE_PAWNS
-from reversi.callables import require_callable
-from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
 from reversi.players import PLAYER_KINDS
@@ -32,23 +30,6 @@ PANEL_TITLES = {"pawns": "discs", "scores": "scores", "log": "game log"}
 WIDE = {"style": {"description_width": "initial"}}
 
 Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
-
-
-def _checked(guard: Guard) -> Guard:
-    """``guard`` whose every answer is a function, and whose errors are the kit's, naming it."""
-
-    def wrap(callback: Callable[..., Any]) -> Callable[..., Any]:
-        try:
-            wrapped = guard(callback)
-        except ReversiError:
-            raise
-        except Exception as error:  # the caller's function can raise anything
-            raise ArgumentError(f"the guard function raised {type(error).__name__}: {shown(str(error))}") from error
-        if not callable(wrapped):
-            raise ArgumentError(f"the guard function returned {shown(wrapped)}, not a function")
-        return wrapped
-
-    return wrap
 
 
 class SettingsPanel:
@@ -67,17 +48,8 @@ class SettingsPanel:
         show_panel: Callable[[str, bool], None],
         panels: tuple[str, ...] = PANELS,
     ) -> None:
-        if not isinstance(controller, GameController):
-            raise ArgumentError(f"controller must be a GameController, not {shown(controller)}")
-        require_callable(guard, "guard", "wrapping each callback")
-        require_callable(set_pawn_images, "set_pawn_images", "taking two picture paths")
-        require_callable(show_panel, "show_panel", "taking a panel's name and True or False")
-        if not isinstance(panels, tuple | list) or not all(
-            isinstance(p, str) and p in PANELS for p in panels
-        ):
-            raise ArgumentError(f"panels must be a tuple of names from {', '.join(PANELS)}, not {shown(panels)}")
         self.controller = controller
-        self.guard = _checked(guard)
+        self.guard = guard
         self.set_pawn_images = set_pawn_images
         self.player_controls: dict[Color, tuple[w.Dropdown, w.Text]] = {}
         self.setting_controls: dict[str, w.ValueWidget] = {}
