@@ -494,11 +494,16 @@ def _board_in(text: str) -> str:
     return ""
 
 
+class CheckFailed(AssertionError):
+    """A self-check that failed: Jupyter shows its one line, not a traceback through the kit
+    (the report printed above says which case, why, and the student's own line)."""
+
+    def _render_traceback_(self) -> list[str]:  # IPython's hook for how an error is shown
+        return [f"\x1b[0;31mSelf-check failed:\x1b[0m {self}"]
+
+
 def _failed(message: str) -> NoReturn:
-    """Fail the self-check.  Jupyter shows this short frame, not the kit's: the others
-    carry ``__tracebackhide__``; the report printed above says which case and why."""
-    # The self-check failed: read the report above (the case, expected, actual, your line).
-    raise AssertionError(message)
+    raise CheckFailed(message)
 
 
 def _draw(board: Board, highlight: Iterable[Any] = ()) -> None:
