@@ -11,6 +11,9 @@ to_notation: 11/11 cases passed (self-check; the grade is computed separately)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from course.grading.checks_board import (
     count_discs,
     figure2,
@@ -38,7 +41,6 @@ from course.grading.checks_players import (
     positional_score,
 )
 from course.grading.checks_search import (
-    NodeCounter,
     alphabeta_prunes,
     alphabeta_value,
     alphabeta_window,
@@ -46,42 +48,47 @@ from course.grading.checks_search import (
     minimax_nodes,
     minimax_value,
 )
+from course.grading.earlier import checking_earlier_first
 
-__all__ = [
-    "NodeCounter",
-    # 01-04
-    "to_notation",
-    "from_notation",
-    "count_discs",
-    "leader",
-    "walk",
-    "neighbours",
-    "figure2",
-    "flips",
-    "is_legal",
-    # 05-06
-    "play",
-    "replay",
-    "legal_moves",
-    "must_pass",
-    "game_over",
-    "winner",
-    # 07-10
-    "greedy_move",
-    "greedy_games",
-    "positional_score",
-    "positional_move",
-    "minimax_value",
-    "minimax_nodes",
-    "best_move",
-    "alphabeta_value",
-    "alphabeta_window",
-    "alphabeta_prunes",
-    # 11-12
-    "parse_definitions",
-    "definition_errors",
-    "map_lines",
-    "map_line_errors",
-    "combine",
-    "apply_cursor",
-]
+#: Every check by name, as a table entry's question names it.
+CHECKS: dict[str, Callable[[Any], None]] = {
+    check.__name__: check
+    for check in (
+        to_notation,
+        from_notation,
+        count_discs,
+        leader,
+        walk,
+        neighbours,
+        figure2,
+        flips,
+        is_legal,
+        play,
+        replay,
+        legal_moves,
+        must_pass,
+        game_over,
+        winner,
+        greedy_move,
+        greedy_games,
+        positional_score,
+        positional_move,
+        minimax_value,
+        minimax_nodes,
+        best_move,
+        alphabeta_value,
+        alphabeta_window,
+        alphabeta_prunes,
+        parse_definitions,
+        definition_errors,
+        map_lines,
+        map_line_errors,
+        combine,
+        apply_cursor,
+    )
+}
+
+# Every check first names the student's own earlier functions that fail their checks
+# (a wrong legal_moves under must_pass): see course.grading.earlier.
+CHECKS = {name: checking_earlier_first(check, dict(CHECKS)) for name, check in CHECKS.items()}
+globals().update(CHECKS)

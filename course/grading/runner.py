@@ -19,229 +19,28 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import io
-import linecache
-import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from course.grading.limits import Overrun, bounded
-from course.grading.mistakes import OFF_BY_ONE, REAL_BOARD, cause
+from course.grading.mistakes import cause
+from course.grading.records import (
+    Case,
+    Failure,
+    Judge,
+    NotAnAnswer,
+    Raised,
+    Raises,
+    Reply,
+    Show,
+    Spec,
+)
 from course.grading.views import BoardView, board_differences, board_text, position
 from reversi import Board
-from reversi.callables import require_callable
-from reversi.errors import ArgumentError, ReversiError, shown
 
-__all__ = [
-    "SELF_CHECK",
-    "REAL_BOARD",
-    "OFF_BY_ONE",
-    "Case",
-    "Raises",
-    "Raised",
-    "Failure",
-    "NotAnAnswer",
-    "Reply",
-    "Spec",
-    "collect",
-    "run",
-    "call_here",
-    "verdict",
-]
-
-Show = Callable[[Any], str]
-Judge = Callable[[Any, tuple[Any, ...]], Any]
 SELF_CHECK = "(self-check; the grade is computed separately)"
-
-
-@dataclass(frozen=True)
-class Case:
-    """One call of the student's function and the answer the oracle expects.
-
-    ``args`` are copied before each call (a :class:`~reversi.Board` or a view of one gets
-    a fresh copy), so a function that changes its arguments cannot spoil later cases.
-    ``board`` is drawn when the case fails, with ``highlight`` squares marked.
-    """
-
-    name: str
-    args: tuple[Any, ...]
-    expected: Any
-    board: Board | None = None
-    highlight: tuple[Any, ...] = ()
-    picture: str | None = None  # a text picture for cases without a Reversi board
-    #: ``(kind of mistake, the answer a function with that mistake gives)``, worked out by
-    #: the check where only it can (see :mod:`course.grading.mistakes`).
-    mistaken: tuple[tuple[str, Any], ...] = ()
-
-
-@dataclass(frozen=True)
-class Raises:
-    """The expected answer "raises ``kind``", and ``also`` what else should hold.
-
-    >>> print(Raises(ValueError, "and leave the board as it was"))
-    should raise ValueError and leave the board as it was
-    """
-
-    kind: type[BaseException]
-    also: str = ""
-
-    def __str__(self) -> str:
-        return " ".join(["should raise", self.kind.__name__] + [self.also] * bool(self.also))
-
-
-@dataclass(frozen=True)
-class Raised:
-    """Stands for "the function raised this error" where an answer was expected.
-
-    ``names`` are the qualified names of the error's classes (``builtins.ValueError``...),
-    so that a subclass counts; ``line`` is the error's ``line`` when it is a whole number.
-    """
-
-    kind: str = ""
-    message: str = ""
-    names: tuple[str, ...] = field(default=(), compare=False)
-    line: int | None = field(default=None, compare=False)
-    where: str = field(default="", compare=False)  # the student's line that raised it
-
-    def __post_init__(self) -> None:
-        for name in ("kind", "message", "where"):
-            if not isinstance(getattr(self, name), str):
-                raise ArgumentError(f"Raised's {name} must be text, not {shown(getattr(self, name))}")
-        if not isinstance(self.names, tuple) or not all(isinstance(n, str) for n in self.names):
-            raise ArgumentError(f"Raised's names must be a tuple of class names, not {shown(self.names)}")
-        if self.line is not None and type(self.line) is not int:
-            raise ArgumentError(f"Raised's line must be a whole number or None, not {shown(self.line)}")
-
-    @classmethod
-    def of(cls, error: BaseException) -> Raised:
-        """What ``error`` was: its class's name and names, its message, the student's line."""
-        if not isinstance(error, BaseException):
-            raise ArgumentError(f"Raised.of needs an exception, not {shown(error)}")
-        line = getattr(error, "line", None)
-        names = tuple(f"{c.__module__}.{c.__qualname__}" for c in type(error).__mro__)
-        message = str.__str__(str(error))[:500] if _plain_str(error) else "(unreadable)"
-        return cls(type(error).__name__, message, names, line if type(line) is int else None,
-                   _where(error))  # fmt: skip
-
-    def is_a(self, kind: type[BaseException]) -> bool:
-        """Whether the error raised was a ``kind`` (or a subclass of it)."""
-        if not isinstance(kind, type):
-            raise ArgumentError(f"is_a needs an error class, not {shown(kind)}")
-        return f"{kind.__module__}.{kind.__qualname__}" in self.names
-
-    def __str__(self) -> str:
-        return f"raised {self.kind}: {self.message}" if self.message else f"raised {self.kind}"
-
-
-#: The kit's folders: frames there are the kit's, not the student's.
-_KIT = tuple(str(Path(__file__).resolve().parents[n]) + os.sep for n in (1,)) + (
-    str(Path(sys.modules[Board.__module__].__file__ or ".").resolve().parent) + os.sep,
-)
-
-
-def _where(error: BaseException) -> str:
-    """``'line 5: return row[8]'``: the last line of the student's own code the error passed."""
-    trace, found = error.__traceback__, ""
-    while trace is not None:
-        code = trace.tb_frame.f_code
-        name = code.co_filename
-        if (
-            not name.startswith(_KIT)
-            and not name.startswith(sys.prefix + os.sep)
-            and "<frozen" not in name
-        ):
-            text = linecache.getline(name, trace.tb_lineno).strip()
-            found = f"line {trace.tb_lineno} of your code, in {code.co_name}: {text}"[:300]
-        trace = trace.tb_next
-    return found
-
-
-def _plain_str(error: BaseException) -> bool:
-    try:
-        return type(str(error)) is str
-    except Exception:
-        return False
-
-
-@dataclass
-class Failure:
-    """A case whose answer was wrong, with what the function printed while it ran, and the
-    likely cause when the check can tell (``cause``, from :mod:`course.grading.mistakes`).
-
-    ``returned`` is what the function returned before it was judged, ``changed`` whether it
-    changed a board it was given where it should not have.
-    """
-
-    case: Case
-    actual: Any
-    printed: str = ""
-    problem: str = ""
-    cause: str = ""
-    returned: Any = field(default=None, repr=False, compare=False)
-    changed: bool = field(default=False, compare=False)
-
-    @property
-    def raised(self) -> bool:
-        """Whether the function raised an error instead of answering."""
-        return isinstance(self.actual, Raised)
-
-    def _with_cause(self) -> Failure:
-        """This failure with its likely cause filled in (:func:`course.grading.mistakes.cause`)."""
-        if not self.cause:
-            self.cause = cause(self)
-        return self
-
-
-class NotAnAnswer(ReversiError, ValueError):
-    """A returned value of the wrong kind (a normaliser raises it with the reason)."""
-
-
-@dataclass
-class Reply:
-    """What one call gave: an answer or a raised error, its output, the arguments after it."""
-
-    args: tuple[Any, ...]
-    answer: Any = None
-    raised: Raised | None = None
-    printed: str = ""
-
-
-@dataclass(frozen=True)
-class Spec:
-    """A check as data: its cases and how to judge an answer (what :func:`run` was given)."""
-
-    title: str
-    cases: Sequence[Case]
-    judge: Judge
-    show: Show = repr
-    call: str | None = None
-    unchanged: bool = True
-    catch: Callable[[Raised], Any] | None = None
-    overall: Callable[[list[tuple[Any, ...]]], str | None] | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.title, str):
-            raise ArgumentError(f"a check's title must be text, not {shown(self.title)}")
-        _check_cases(self.cases, empty=True)
-        require_callable(self.judge, "judge", "judging an answer")
-        require_callable(self.show, "show", "showing an answer")
-        if self.call is not None and not isinstance(self.call, str):
-            raise ArgumentError(f"call must be text or None, not {shown(self.call)}")
-        if not isinstance(self.unchanged, bool):
-            raise ArgumentError(f"unchanged must be True or False, not {shown(self.unchanged)}")
-        for name in ("catch", "overall"):
-            if getattr(self, name) is not None:
-                require_callable(getattr(self, name), name, "or None")
-
-
-def _check_cases(cases: object, empty: bool) -> None:
-    """Refuse ``cases`` unless they are a list (or tuple) of :class:`Case` (some, unless ``empty``)."""
-    if not isinstance(cases, list | tuple) or not all(isinstance(case, Case) for case in cases):
-        raise ArgumentError(f"cases must be a list of Case, not {shown(cases)}")
-    if not cases and not empty:
-        raise ArgumentError("a self-check needs at least one case")
 
 
 _COLLECTING: contextvars.ContextVar[list[Spec] | None] = contextvars.ContextVar(
@@ -264,6 +63,11 @@ def collect() -> Iterator[list[Spec]]:
         yield found
     finally:
         _COLLECTING.reset(token)
+
+
+def collecting() -> bool:
+    """Whether :func:`run` records its checks now (inside :func:`collect`) instead of running them."""
+    return _COLLECTING.get() is not None
 
 
 def run(
@@ -291,12 +95,6 @@ def run(
     calls together (a reason to fail, or None).
     """
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
-    if not isinstance(title, str):
-        raise ArgumentError(f"title must be text, not {shown(title)}")
-    _check_cases(cases, empty=False)
-    require_callable(normalise, "normalise", "turning an answer into plain values")
-    if outcome is not None:
-        require_callable(outcome, "outcome", "judging an answer and the arguments after the call")
     judge = outcome or (lambda answer, args: normalise(answer))
     spec = Spec(title, cases, judge, show, call, unchanged, catch, overall)
     collecting = _COLLECTING.get()
@@ -325,8 +123,6 @@ def run(
 def call_here(function: Any, case: Case) -> Reply:
     """Call ``function`` on fresh copies of the case's arguments in this process."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
-    if not isinstance(case, Case) or not isinstance(case.args, tuple):
-        raise ArgumentError(f"call_here needs a Case with a tuple of arguments, not {shown(case)}")
     args = tuple(_fresh(arg) for arg in case.args)
     printed = io.StringIO()
     try:
@@ -345,9 +141,6 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
     The reply's arguments are the ones the function saw, after the call; the case's own
     arguments are the originals, never handed to student code.
     """
-    for value, kind in ((spec, Spec), (case, Case), (reply, Reply)):
-        if not isinstance(value, kind):
-            raise ArgumentError(f"verdict needs a {kind.__name__}, not {shown(value)}")
     before = [board for arg in case.args if (board := _board_of(arg)) is not None]
     after = [board for arg in reply.args if (board := _board_of(arg)) is not None]
     changed = len(before) != len(after) or any(a != b for a, b in zip(after, before, strict=False))
@@ -362,21 +155,28 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
             if changed:
                 return Failure(case, None, reply.printed, "it changed the board before raising")
             return None
-        return Failure(case, raised, reply.printed, changed=mutated)._with_cause()
+        return _caused(Failure(case, raised, reply.printed, changed=mutated))
     if mutated:
-        return Failure(case, None, reply.printed, "it changed the board it was given",
-                       returned=answer, changed=True)._with_cause()  # fmt: skip
+        said = "it changed the board it was given"
+        return _caused(Failure(case, None, reply.printed, said, returned=answer, changed=True))
     try:
         actual = spec.judge(answer, reply.args)
     except NotAnAnswer as problem:
-        return Failure(case, None, reply.printed, f"it returned {_short(repr(answer))}: {problem}",
-                       returned=answer)._with_cause()  # fmt: skip
+        said = f"it returned {_short(repr(answer))}: {problem}"
+        return _caused(Failure(case, None, reply.printed, said, returned=answer))
     except Exception as error:  # a judge refusing an answer that is no answer at all
-        return Failure(case, None, reply.printed, f"it returned an unusable answer ({error})",
-                       returned=answer)._with_cause()  # fmt: skip
+        said = f"it returned an unusable answer ({error})"
+        return _caused(Failure(case, None, reply.printed, said, returned=answer))
     if actual != case.expected:
-        return Failure(case, actual, reply.printed, returned=answer)._with_cause()
+        return _caused(Failure(case, actual, reply.printed, returned=answer))
     return None
+
+
+def _caused(failure: Failure) -> Failure:
+    """``failure`` with its likely cause filled in (:func:`course.grading.mistakes.cause`)."""
+    if not failure.cause:
+        failure.cause = cause(failure)
+    return failure
 
 
 def expected_text(show: Show, value: Any) -> str:

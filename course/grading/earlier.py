@@ -1,0 +1,76 @@
+"""Before a check runs, the student's own functions that the answer calls are checked first.
+
+The commonest reason a later answer fails is an earlier one: a ``must_pass`` built on a
+wrong ``legal_moves`` fails every case, and its own report only shows the symptom.  So a
+check first looks at the names the student's function uses; each one that is another
+exercise answer of the student's (a function defined in the notebook, with a check of the
+same name) is checked quietly, and a failing one is named before the report:
+
+    Check your legal_moves first: it fails 3 of 9 of its own cases, and must_pass calls it.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from course.grading.runner import call_here, collect, collecting, verdict
+
+Check = Callable[[Any], None]
+
+
+def used_names(function: Any) -> set[str]:
+    """The global names ``function``'s code (and the code nested in it) refers to."""
+    code = getattr(function, "__code__", None)
+    found: set[str] = set()
+    stack = [code] if isinstance(code, types.CodeType) else []
+    while stack:
+        current = stack.pop()
+        found.update(current.co_names)
+        stack.extend(const for const in current.co_consts if isinstance(const, types.CodeType))
+    return found
+
+
+def _students(function: Any, name: str) -> Any:
+    """The student's own function called ``name`` beside ``function``, if there is one."""
+    candidate = getattr(function, "__globals__", {}).get(name)
+    module = getattr(candidate, "__module__", "") or ""
+    if not isinstance(candidate, types.FunctionType) or module.split(".")[0] in ("course", "reversi"):
+        return None
+    return candidate
+
+
+def failing_earlier(function: Any, title: str, checks: Mapping[str, Check]) -> Iterator[str]:
+    """A line for each of the student's functions used by ``function`` that fails its own check."""
+    for name in sorted(used_names(function) & checks.keys() - {title}):
+        helper = _students(function, name)
+        if helper is None or helper is function:
+            continue
+        with collect() as specs:
+            checks[name](helper)
+        failed = total = 0
+        for spec in specs:
+            for case in spec.cases:
+                total += 1
+                failed += verdict(spec, case, call_here(helper, case)) is not None
+        if failed:
+            yield (
+                f"Check your {name} first: it fails {failed} of {total} of its own cases, "
+                f"and {title} calls it: its own check cell shows which."
+            )
+
+
+def checking_earlier_first(check: Check, checks: Mapping[str, Check]) -> Check:
+    """``check``, which first names the student's failing earlier functions (see the module)."""
+
+    @functools.wraps(check)
+    def checked(function: Any) -> None:
+        __tracebackhide__ = True  # IPython shows the student's cell, not the kit
+        if not collecting():
+            for line in failing_earlier(function, check.__name__, checks):
+                print(line)
+        check(function)
+
+    return checked
