@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from course.grading import checks
-from reversi import BLACK, WHITE
 from course.grading.runner import collect
+from reversi import BLACK, WHITE
 
 
 def wrong_legal_moves(board, color):  # type: ignore[no-untyped-def]
