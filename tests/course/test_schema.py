@@ -1,0 +1,147 @@
+"""course.schema: bounded JSON and typed records; hostile bytes give a SchemaError, never a crash."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from course.schema import Field, Limits, Schema, SchemaError, read_json, text
+
+LIMITS = Limits(bytes=10_000, depth=8, items=100)
+
+
+@dataclass(frozen=True)
+class Hello:
+    name: str
+    age: int = 0
+    watch: bool = False
+    tags: list[str] | None = None
+
+
+HELLO = Schema(
+    "a 'hello' message",
+    (
+        Field("name", str, limit=9, what="the name"),
+        Field("age", int, required=False, limit=150),
+        Field("watch", bool, required=False),
+        Field("tags", list, required=False, limit=3),
+    ),
+    Hello,
+    ignored=frozenset({"type"}),
+)
+
+
+def test_a_record_is_built_from_clean_values():
+    assert HELLO.load('{"type": "hello", "name": " Ada ", "age": 36}', LIMITS) == Hello("Ada", 36)
+    assert HELLO.load(b'{"name": "Bo", "watch": true, "tags": ["a"]}', LIMITS) == Hello(
+        "Bo", watch=True, tags=["a"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        (b"[" * 1000, "nests deeper than 8 levels"),
+        (b"[" * 100_000, "is 100000 bytes; at most 10000"),
+        (b"{" * 9, "nests deeper than 8 levels"),
+        (b"[" + b"1," * 200 + b"1]", "more than 100 items"),
+        (b"\xff\xfe", "is not UTF-8 text"),
+        (b'{"name": NaN}', "NaN is not a number JSON allows"),
+        (b'{"name": 1e999}', "too large"),
+        (b'{"name": "x"', "is not valid JSON"),
+        (b'{"name": ' + b"9" * 5000 + b"}", "is not valid JSON"),
+        (b"[]", "must be a JSON object, not list"),
+        (b'{"name": "x", "size": 1}', "has no field 'size'"),
+        (b'{"age": 3}', "needs the field 'name'"),
+        (b'{"name": 3}', "field 'name' of a 'hello' message must be str, not int"),
+        (b'{"name": "x", "age": true}', "must be int, not bool"),
+        (b'{"name": "x", "age": 151}', "must be from 0 to 150"),
+        (b'{"name": "x", "tags": [1, 2, 3, 4]}', "holds 4 items; at most 3"),
+        (b'{"name": "   "}', "the name is blank"),
+        (b'{"name": "Maximilian"}', "the name 'Maximilian' has 10 characters; at most 9"),
+        (b'{"name": "a\\u0000"}', "control character"),
+        (b'{"name": "\\ud800"}', "control character"),
+    ],
+)
+def test_a_refusal_names_the_input_and_the_reason(raw, reason):
+    with pytest.raises(SchemaError) as refused:
+        HELLO.load(raw, LIMITS)
+    assert reason in str(refused.value)
+
+
+def test_depth_is_measured_outside_strings_only():
+    inside = json.dumps({"name": "[" * 50})
+    with pytest.raises(SchemaError, match="at most 9"):
+        HELLO.load(inside, LIMITS)  # read to the end: the brackets in the string are text
+    assert read_json('["[[[[\\"[[["]', "x", Limits(bytes=100, depth=1)) == ['[[[["[[[']
+
+
+def test_a_field_clean_step_can_refuse():
+    def upper_only(value: str) -> str:
+        if not value.isupper():
+            raise SchemaError(f"{value!r} is not upper case")
+        return value
+
+    schema = Schema("a code", (Field("code", str, limit=4, clean=upper_only),), dict)
+    assert schema.read({"code": "AB"}) == {"code": "AB"}
+    with pytest.raises(SchemaError, match="'ab' is not upper case"):
+        schema.read({"code": "ab"})
+
+
+def test_text_keeps_spaces_when_asked():
+    assert text(" a ", "x", 5, strip=False) == " a "
+
+
+def test_describe():
+    assert HELLO.fields[0].describe() == "name: str, 1-9 characters"
+    assert HELLO.fields[1].describe() == "age (optional): int, 0 to 150"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400))
+def test_any_bytes_give_a_record_or_a_schema_error(raw):
+    try:
+        record = HELLO.load(raw, LIMITS)
+    except SchemaError as refused:
+        assert str(refused).startswith(("a 'hello' message", "field", "the name", "'name'"))
+        return
+    assert isinstance(record, Hello)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='[]{},:"\\ 0a1tfnule.-', max_size=300))
+def test_json_like_text_never_escapes(raw):
+    try:
+        value = read_json(raw, "x", Limits(bytes=1000, depth=4, items=50))
+    except SchemaError as refused:
+        assert str(refused).startswith("x ")
+        return
+    assert value == json.loads(raw)  # what is read is what JSON says
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values)
+def test_well_formed_json_within_limits_reads_back(value):
+    raw = json.dumps(value)
+    assert read_json(raw, "x", Limits(bytes=10**6, depth=40, items=10**4)) == value
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["name", "age", "watch", "tags", "other"]), json_values, max_size=5))
+def test_any_object_gives_a_record_or_a_schema_error(data):
+    try:
+        record = HELLO.read(data)
+    except SchemaError:
+        return
+    assert isinstance(record, Hello) and 1 <= len(record.name) <= 9
