@@ -29,15 +29,16 @@ from reversi.errors import ArgumentError, shown
 MAX_PIXELS = 4096
 
 # Two shades per owner colour (Owner.color): ON is the strong one, OFF the pale one.  The blue
-# and the red (Okabe and Ito's blue and vermilion) stay apart for colour-blind eyes, and each
+# and the red stay apart for colour-blind eyes (tests/course/board/test_colours.py), and each
 # player's fields carry a letter too (OWNER_LETTERS), so no one tells owners by colour alone.
 PALETTE = {
     "blue": {Value.ON: "#0062a3", Value.OFF: "#b9d7ee"},
-    "red": {Value.ON: "#c24f00", Value.OFF: "#f6c9a6"},
+    "red": {Value.ON: "#b2182b", Value.OFF: "#f6bfb3"},
     "grey": {Value.ON: "#666666", Value.OFF: "#cfcfcf"},
 }
-#: The letter in the corner of a player's field: A for player one (blue), B for player two (red).
-OWNER_LETTERS = {"one": "A", "two": "B"}
+#: The letter in the corner of a player's field, as in `print(map)` and the map files: B for player
+#: one (blue), R for player two (red).
+OWNER_LETTERS = {"one": "B", "two": "R"}
 EMPTY_FILL = "#f4f0e6"  # an empty field: plain paper
 ICE_FILL = "#e4f3fb"  # the ice a penguin stands on
 BACKGROUND = "#fbfaf7"
