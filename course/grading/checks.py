@@ -48,7 +48,7 @@ from course.grading.checks_search import (
     minimax_nodes,
     minimax_value,
 )
-from course.grading.earlier import checking_earlier_first
+from course.grading.precheck import checking_earlier_first
 
 #: Every check by name, as a table entry's question names it.
 CHECKS: dict[str, Callable[[Any], None]] = {
@@ -89,6 +89,6 @@ CHECKS: dict[str, Callable[[Any], None]] = {
 }
 
 # Every check first names the student's own earlier functions that fail their checks
-# (a wrong legal_moves under must_pass): see course.grading.earlier.
+# (a wrong legal_moves under must_pass): see course.grading.precheck.
 CHECKS = {name: checking_earlier_first(check, dict(CHECKS)) for name, check in CHECKS.items()}
 globals().update(CHECKS)

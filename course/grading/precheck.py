@@ -1,4 +1,11 @@
-"""Before a check runs, the student's own functions that the answer calls are checked first.
+"""What a check looks at before it calls the student's function.
+
+First, the answer must not use the kit's own implementations.  The grader runs answer
+cells without the kit (``import reversi`` there is an error), so a ``flips`` that calls
+``reversi.rules`` would pass here and score 0 there; the self-check refuses it with the
+grader's own words (:func:`kit_import`).
+
+Then, the student's own functions that the answer calls are checked first.
 
 The commonest reason a later answer fails is an earlier one: a ``must_pass`` built on a
 wrong ``legal_moves`` fails every case, and its own report only shows the symptom.  So a
@@ -16,7 +23,42 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from course.grading.runner import call_here, collect, collecting, verdict
+from course.grading.runner import CheckFailed, call_here, collect, collecting, verdict
+from course.grading.table import TABLE
+
+#: The kit's own packages, which answer cells may not import.
+KIT = ("reversi", "course")
+
+
+def kit_import(answer: str, package: str) -> str:
+    """The one sentence the self-check and the grader give for an answer that uses the kit."""
+    return (
+        f"your {answer} answer uses {package}, the kit's own code: answers are graded without "
+        f"the kit, so write it with what the exercise's first cell gives you"
+    )
+
+
+def _offered(check: str) -> set[str]:
+    """The names the exercise of ``check`` gives its answer cells (as the grader's sandbox does)."""
+    for entry in TABLE:
+        if any(question.check == check for question in entry.questions):
+            return {*entry.names, *entry.lends, *entry.asked, *entry.modules}
+    return set()
+
+
+def kit_used(function: Any, check: str) -> str | None:
+    """The kit package ``function`` reaches beyond what its exercise offers, if any."""
+    offered = _offered(check)
+    namespace = getattr(function, "__globals__", {})
+    for name in sorted(used_names(function) - offered):
+        if name.split(".")[0] in KIT:
+            return name.split(".")[0]  # ``import reversi.rules`` inside the function
+        value = namespace.get(name)
+        module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+        package = str(module or "").split(".")[0]
+        if package in KIT and not isinstance(value, (str, int, float, tuple)):
+            return package
+    return None
 
 Check = Callable[[Any], None]
 
@@ -69,6 +111,11 @@ def checking_earlier_first(check: Check, checks: Mapping[str, Check]) -> Check:
     def checked(function: Any) -> None:
         __tracebackhide__ = True  # IPython shows the student's cell, not the kit
         if not collecting():
+            package = kit_used(function, check.__name__)
+            if package is not None:
+                reason = kit_import(getattr(function, "__name__", check.__name__), package)
+                print(f"{check.__name__}: not checked: {reason}.")
+                raise CheckFailed(f"{check.__name__}: {reason}")
             for line in failing_earlier(function, check.__name__, checks):
                 print(line)
         check(function)

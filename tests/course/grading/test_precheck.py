@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from course.grading import checks
+from course.grading.precheck import kit_import, kit_used
 from course.grading.runner import collect
 from reversi import BLACK, WHITE
 
@@ -68,3 +69,40 @@ def test_the_grader_collecting_checks_runs_no_earlier_check() -> None:
     with collect() as found:
         checks.must_pass(make_must_pass(counting_legal_moves))
     assert [spec.title for spec in found] == ["must_pass"] and calls == []
+
+
+KIT_FLIPS = """
+from reversi import rules
+
+def flips(board, square, color):
+    return rules.flips(board, square, color)
+"""
+
+LOCAL_IMPORT_FLIPS = """
+def flips(board, square, color):
+    import reversi.rules
+    return reversi.rules.flips(board, square, color)
+"""
+
+
+@pytest.mark.parametrize("source", [KIT_FLIPS, LOCAL_IMPORT_FLIPS])
+def test_an_answer_using_the_kit_is_refused_with_the_graders_words(
+    source: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    namespace: dict[str, object] = {"BLACK": BLACK, "WHITE": WHITE}
+    exec(source, namespace)  # noqa: S102 - the test's own text
+    with pytest.raises(AssertionError) as refused:
+        checks.flips(namespace["flips"])
+    assert str(refused.value) == f"flips: {kit_import('flips', 'reversi')}"
+    assert capsys.readouterr().out.startswith("flips: not checked: your flips answer uses reversi")
+
+
+def test_what_the_exercise_offers_is_not_the_kit_s_implementation() -> None:
+    from reversi import Board
+
+    def count_discs(board, color):  # type: ignore[no-untyped-def]
+        size = board.size
+        return sum(board[row, col] == color for row in range(size) for col in range(size))
+
+    assert kit_used(count_discs, "count_discs") is None
+    assert kit_used(lambda: Board, "count_discs") is None  # Board is offered to every exercise
