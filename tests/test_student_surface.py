@@ -1,18 +1,19 @@
-"""Every public name of ``reversi`` and ``course``, by construction: any value either works or is
-refused with the kit's own error, and a refusal changes nothing.
+"""The student surface, by construction: any value either works or is refused with the kit's
+own error, and a refusal changes nothing.
 
-The test is driven by the signatures (:func:`inspect.signature`) of everything the two
-packages, and every module of theirs that declares ``__all__`` (every module of ``reversi``
-does, and ``course.grading.checks``, ``course.arguments``...), export there, and of the public methods
-of the classes among them: a new public function, method or module is covered the day it is
-exported, with no list to update.  A self-check of ``course.grading.checks`` may fail the
-way a test fails, with an AssertionError that starts with its own name.  Each
-parameter gets any value: the kit's own (a board, a colour, a game, a square), or hostile
-ones (None, NaN, infinities, huge and negative integers, wrong types, text in every Unicode
-category, functions that raise or return nonsense, iterators that never end).  An escaping
-exception that is not a :class:`~reversi.errors.ReversiError` fails the test, and so does a
-call that does not return within :data:`CALL_SECONDS` (a hang) or a refused call that changed
-the object it was called on.
+The surface is what lessons and exercises call: every function, method and class that
+:func:`reversi.surface.student` decorates (:data:`reversi.surface.SURFACE`), in ``reversi``
+and in ``course``; a new one is covered the day it is decorated, with no list to update.
+The rest of the kit is typed (``mypy --strict``) and trusts its types; what comes from
+outside as bytes is fuzzed at its boundary (``tests/test_boundaries.py``, the schema's,
+the class server's and the save and map files' tests).  A self-check of
+``course.grading.checks`` may fail the way a test fails, with an AssertionError that starts
+with its own name.  Each parameter gets any value: the kit's own (a board, a colour, a game,
+a square), or hostile ones (None, NaN, infinities, huge and negative integers, wrong types,
+text in every Unicode category, functions that raise or return nonsense, iterators that
+never end, deep nesting).  An escaping exception that is not a
+:class:`~reversi.errors.ReversiError` fails the test, and so does a call that does not return
+within :data:`CALL_SECONDS` (a hang) or a refused call that changed the object it was called on.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import math
 import os
 import pkgutil
 import signal
+import sys
 import tempfile
 import traceback
 from collections.abc import Callable
@@ -41,6 +43,7 @@ import course
 import reversi
 from reversi import BLACK, PASS, WHITE, Board, Game, ReversiError, Square
 from reversi.saves import game_to_dict
+from reversi.surface import SURFACE
 
 #: Examples per public name (``REVERSI_FUZZ_EXAMPLES=500`` for a deeper run by hand).
 EXAMPLES = int(os.environ.get("REVERSI_FUZZ_EXAMPLES", "25"))
@@ -76,12 +79,22 @@ def _forever() -> Any:
     return itertools.count()
 
 
+def _deep(kind: type, depth: int = 100_000) -> Any:
+    value: Any = kind()
+    for _ in range(depth):
+        value = kind([value])
+    return value
+
+
+DEEP_LIST = _deep(list)
+DEEP_TUPLE = _deep(tuple)
+
 HOSTILE = st.one_of(
     st.sampled_from(
         [None, True, False, 0, -1, 1, 2, 3, 7, 8, 16, 17, 99, -(10**9), 10**9, 10**31, 10**400,
          math.nan, math.inf, -math.inf, 0.0, -0.0, 1e-300, 1e300, 0.5, "", " ", "d3", "D3",
          "pass", "a1", "z9", "black", "white", "\n", "game\n", "x" * 5000, "\x00", b"d3",
-         (), [], {}, (3, 2), (99, 99), ("a", "b"), [(2, 3)], {"d3"}, object(), BLACK, WHITE, PASS,
+         (), [], {}, (3, 2), (99, 99), DEEP_LIST, DEEP_TUPLE, ("a", "b"), [(2, 3)], {"d3"}, object(), BLACK, WHITE, PASS,
          Square(2, 3)]
     ),
     st.integers(),
@@ -124,59 +137,34 @@ KIT_VALUES = _kit_values()
 VALUES = st.one_of(KIT_VALUES, HOSTILE)
 
 
-def _exported(module: Any) -> list[tuple[str, Any]]:
-    return [(f"{module.__name__}.{name}", getattr(module, name)) for name in module.__all__]
-
-
-def _is_error_class(thing: Any) -> bool:
-    return inspect.isclass(thing) and issubclass(thing, BaseException)
-
-
-def _is_type_alias(thing: Any) -> bool:
-    return type(thing).__module__ in ("typing", "collections.abc", "types") and not inspect.isroutine(thing)
-
-
-def _declaring_modules() -> list[Any]:
-    """The two packages and every module of theirs that declares its public names in ``__all__``."""
-    modules = [reversi, course]
+def _modules() -> None:
+    """Import every module of both packages, so every decorated name is on the surface."""
     for package in (reversi, course):
         for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
-            if not any(part.startswith("_") for part in info.name.split(".")):
-                module = importlib.import_module(info.name)
-                if hasattr(module, "__all__"):
-                    modules.append(module)
-    return modules
+            if ".runtime" not in info.name and not info.name.endswith("__main__"):
+                importlib.import_module(info.name)
 
 
 def _targets() -> list[tuple[str, Any]]:
-    """Every callable the packages' ``__all__`` lists name, and the public methods of their classes."""
+    """Every callable on the student surface: functions and classes as they are, methods on an
+    object built from the kit's own values."""
+    _modules()
     found: list[tuple[str, Any]] = []
-    seen: set[int] = set()
-    for name, thing in [pair for module in _declaring_modules() for pair in _exported(module)]:
-        if not callable(thing) or _is_error_class(thing) or id(thing) in seen:
+    for thing in SURFACE:
+        module = sys.modules[thing.__module__]
+        path = thing.__qualname__.split(".")
+        name = f"{thing.__module__}.{thing.__qualname__}"
+        if len(path) == 1:
+            found.append((name, thing))
             continue
-        if _is_type_alias(thing):
-            continue  # a name for a type (``Clock = Callable[[], float]``), not something to call
-        seen.add(id(thing))
-        if inspect.isclass(thing) and inspect.isabstract(thing):
-            continue  # made only through its subclasses, which are exported and covered
-        found.append((name, thing))
-        if inspect.isclass(thing) and issubclass(thing, enum.Enum):
-            continue  # called with one value: see _arguments
-        if inspect.isclass(thing):
-            for attribute, member in sorted(vars(thing).items()):
-                if attribute.startswith("_"):
-                    continue
-                if isinstance(member, property):  # read, as a call without arguments
-                    found.append((f"{name}().{attribute}", (thing, attribute)))
-                    continue
-                if not callable(member):
-                    continue
-                if isinstance(member, staticmethod | classmethod):
-                    found.append((f"{name}.{attribute}", getattr(thing, attribute)))
-                else:
-                    found.append((f"{name}().{attribute}", (thing, attribute)))
-    return found
+        cls = getattr(module, path[0])
+        if path[1] == "__init__":
+            found.append((f"{thing.__module__}.{path[0]}", cls))
+        elif isinstance(inspect.getattr_static(cls, path[1]), staticmethod | classmethod):
+            found.append((name, getattr(cls, path[1])))
+        else:
+            found.append((f"{thing.__module__}.{path[0]}().{path[1]}", (cls, path[1])))
+    return sorted(found, key=lambda pair: pair[0])
 
 
 TARGETS = _targets()
@@ -324,21 +312,9 @@ def test_any_value_is_taken_or_refused_with_the_kits_own_error(name: str, target
         _check(name, lambda: _call(target, args, kwargs))
 
 
-def test_every_module_of_reversi_declares_its_public_names() -> None:
-    """So the fuzz above reaches the whole of ``reversi`` by construction: a module says what is
-    public in ``__all__`` (an empty list when its face is a command, like ``reversi.terminal``),
-    and whatever it lists is fuzzed."""
-    undeclared = [
-        info.name
-        for info in pkgutil.walk_packages(reversi.__path__, "reversi.")
-        if not any(part.startswith("_") for part in info.name.split("."))
-        and not hasattr(importlib.import_module(info.name), "__all__")
-    ]
-    assert undeclared == []
-
-
-def test_every_exported_callable_is_fuzzed() -> None:
-    """The fuzz above covers what both packages export (a check that the list is not empty)."""
+def test_the_surface_is_what_students_call() -> None:
+    """The decorated names include the lessons' and exercises' own (a check that the list is
+    not empty, and that the decorator reached both packages)."""
     names = {name for name, _ in TARGETS}
-    assert "reversi.Board" in names and "reversi.Game().play" in names
-    assert any(name.startswith("course.") for name in names)
+    assert any(name.startswith("reversi.") and "Board" in name for name in names), sorted(names)
+    assert any(name.startswith("course.") for name in names), sorted(names)
