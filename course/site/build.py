@@ -29,7 +29,7 @@ from course import pyodide
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError
 from course.site.notebooks import _copy_notebooks
-from course.site.patches import _patch_kernel
+from course.site.patches import _patch_kernel, _patch_lab
 from course.site.wheels import STANDINS, _build_standin, _canonical, _read_wheel, _sha256
 
 #: Its face is the command ``python -m course site build`` (:mod:`course.site.cli`); the build
@@ -154,7 +154,8 @@ class _SiteBuild:
         self._prepare_lite(lessons, exercises)
         self._lay_out_pyodide(core, lock, pinned, lock_wheels, [kit, *runtime])
         self._jupyter_lite_build()
-        _patch_kernel(self.out)  # cross-origin isolation works (plain-http LAN addresses)
+        _patch_kernel(self.out)  # the kernel's files on any address (see course.site.patches)
+        _patch_lab(self.out)  # no lost first cell
         (self.out / STAMP_FILE).write_text(_kit_stamp(self.lessons, self.exercises) + "\n")
         self.say(_size_report(self.out))
         _compress_site(self.out)

@@ -75,7 +75,7 @@ def _site_notebook(
     notebook: dict[str, Any], folder: str, shipped: frozenset[str], kit_folder: str
 ) -> dict[str, Any]:
     """The site's copy of a notebook (its JSON): texts joined, dead links made words, the browser kernel named."""
-    copy = json.loads(json.dumps(notebook))
+    copy: dict[str, Any] = json.loads(json.dumps(notebook))
     copy.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
     for cell in copy.get("cells", []):
         cell["source"] = _joined(cell.get("source", ""))

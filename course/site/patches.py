@@ -1,4 +1,6 @@
-"""Two fixes to the built JupyterLite site, so the kernel runs with cross-origin isolation.
+"""Fixes to the built JupyterLite site: a kernel with files on any address, and no lost first cell.
+
+The first two fix the kernel under cross-origin isolation.
 
 On a plain-http LAN address (``http://192.168.1.20:8765``) a browser runs no service
 worker, so the Pyodide kernel reaches its files (``/drive``) only when the page is
@@ -21,6 +23,16 @@ Pyodide stops for good: about one kernel start in ten on a busy machine).
 :func:`_fix_answer_write` writes the characters from the last to the third, then the
 first two at once with ``Atomics.store``: the kernel wakes only on a whole answer.
 
+:func:`_fix_lan_files` gives the kernel its files where it has no drive (a plain-http LAN
+address is not a secure context, so the browser runs neither a service worker nor an
+isolated page): the JavaScript of :mod:`course.site.lan_files`.
+
+:func:`_fix_first_cell` keeps a cell run before the kernel is there: JupyterLab's
+``CodeCell.execute`` dropped a cell whose session had no kernel yet (the prompt stayed
+``[ ]``, the kernel idle: a third of fresh pages lost the student's first run, and a Run
+All in the first seconds ran nothing).  The cell now shows ``[*]`` and waits for the
+session's kernel (at most two minutes), then runs.
+
 The build pins the kernel's version, so the patterns are known: a bundle that holds the
 pattern and cannot be patched, or a site with none of it, is refused rather than served
 half-working.
@@ -39,6 +51,7 @@ import re
 from pathlib import Path
 
 from course.site import SiteError
+from course.site.lan_files import PAGE_FILES, WORKER_FILES, WORKER_SYNC
 
 #: The fixes are the site build's inside (:func:`_patch_kernel` runs on every build).
 __all__ = [
@@ -61,6 +74,86 @@ WHOLE_WRITE = (
 )
 
 
+#: The page starts the kernel: ``let OPTS=this.initRemoteOptions(ARGS);return REMOTE.initialize(OPTS).then(``
+REMOTE_START = re.compile(
+    r"let ([\w$]+)=this\.initRemoteOptions\(([\w$]+)\);return ([\w$]+)\.initialize\(\1\)\.then\("
+)
+#: The worker mounts its drive: ``async initFilesystem(OPTS){``
+FILESYSTEM = re.compile(r"async initFilesystem\(([\w$]+)\)\{")
+#: The worker runs a cell: ``let RESULT=await this._kernel.run(REQUEST.code)``
+CELL_RUN = re.compile(r"(let [\w$]+=await this\._kernel\.run\([\w$]+\.code\))([,;])")
+#: JupyterLab drops a cell with no kernel: ``if(!SRC.trim()||!(null==(K=CTX.session)?void 0:K.kernel))return void``
+DROPPED_CELL = re.compile(
+    r"if\(!([\w$]+)\.trim\(\)\|\|!\(null==\(([\w$]+)=([\w$]+)\.session\)\?void 0:\2\.kernel\)\)"
+    r"return void ([\w$]+)\.sharedModel"
+)
+#: ``(context, model) => Promise``: shows the cell queued and waits for the session's kernel.
+WAIT_FOR_KERNEL = (
+    '(async(c,m)=>{m.executionState="running";try{await c.ready}catch(e){}'
+    "for(let t=0;t<2400&&!c.isDisposed&&!(c.session&&c.session.kernel);t++)"
+    "await new Promise(d=>setTimeout(d,50))})"
+)
+#: Where JupyterLab's own code is in a built site.
+LAB_BUILD = Path("build")
+
+
+def _fix_lan_files(source: str) -> tuple[str, int]:
+    """``source`` with the kernel given its files where it has no drive; and how many places changed."""
+    source, page = REMOTE_START.subn(
+        lambda m: (
+            f"let {m[1]}=this.initRemoteOptions({m[2]});return {PAGE_FILES}({m[2]}.contentsManager,"
+            f"{m[1]},this._worker).then({m[1]}=>{m[3]}.initialize({m[1]})).then("
+        ),
+        source,
+    )
+    source, files = FILESYSTEM.subn(
+        lambda m: (
+            f"{m[0]}if(!{m[1]}.mountDrive&&{m[1]}.kitFiles)return void {WORKER_FILES}(this,{m[1]});"
+        ),
+        source,
+    )
+    sync = f"$kitSynced=(()=>{{try{{{WORKER_SYNC}}}catch(failed){{console.warn(failed)}}}})()"
+    source, runs = CELL_RUN.subn(lambda m: f"{m[1]},{sync}{m[2]}", source)
+    return source, page + files + runs
+
+
+def _fix_first_cell(source: str) -> tuple[str, int]:
+    """``source`` with a cell run before the kernel is there kept until it is; and how many."""
+    return DROPPED_CELL.subn(
+        lambda m: (
+            f"if({m[1]}.trim()&&!(null==({m[2]}={m[3]}.session)?void 0:{m[2]}.kernel))"
+            f"await {WAIT_FOR_KERNEL}({m[3]},{m[4]});{m[0]}"
+        ),
+        source,
+    )
+
+
+def _patch_lab(site: Path) -> int:
+    """Fix JupyterLab's bundle in the built ``site``: no lost first cell.  Returns how many places.
+
+    Raises :class:`SiteError` when no bundle holds the pattern (another JupyterLab).
+    """
+    changed = 0
+    for bundle in sorted((Path(site) / LAB_BUILD).glob("*.js")):
+        source = bundle.read_text(encoding="utf-8")
+        if "clearExecution" not in source:
+            continue
+        if WAIT_FOR_KERNEL in source:  # patched already
+            changed += source.count(WAIT_FOR_KERNEL)
+            continue
+        fixed, count = _fix_first_cell(source)
+        if count:
+            bundle.write_text(fixed, encoding="utf-8")
+            Path(f"{bundle}.gz").unlink(missing_ok=True)
+            changed += count
+    if changed != 1:
+        raise SiteError(
+            f"JupyterLab's cell run was found {changed} times in {Path(site) / LAB_BUILD}, not once: "
+            "the JupyterLab version is not the one the build pins"
+        )
+    return changed
+
+
 def _fix_wait_async(source: str) -> tuple[str, int]:
     """``source`` with every coincident wait made safe, and how many were changed."""
     return WAIT_THEN.subn(SETTLED, source)
@@ -81,13 +174,15 @@ def _patch_kernel(site: Path) -> int:
     bundles = sorted(static.glob("*.js"))
     if not bundles:
         raise SiteError(f"the built site has no kernel bundles in {static}")
-    changed = writes_fixed = 0
+    changed = writes_fixed = lan = 0
     for bundle in bundles:
         source = bundle.read_text(encoding="utf-8")
         fixed, count = _fix_wait_async(source)
         fixed, writes = _fix_answer_write(fixed)
+        fixed, places = _fix_lan_files(fixed)
         writes_fixed += writes
-        count += writes
+        lan += places
+        count += writes + places
         if ".value.then(" in fixed:
             raise SiteError(
                 f"{bundle.name}: a coincident wait in a form this kit does not know; "
@@ -101,5 +196,10 @@ def _patch_kernel(site: Path) -> int:
         what = "wait" if changed == writes_fixed else "answer write"
         raise SiteError(
             f"no coincident {what} found in {static}: the kernel's version is not the one the build pins"
+        )
+    if lan < 3:
+        raise SiteError(
+            f"the kernel's start, drive and cell run were not all found in {static}: "
+            "the kernel's version is not the one the build pins"
         )
     return changed

@@ -1,4 +1,4 @@
-"""The fix to the kernel's bundled coincident: what it changes, what it refuses."""
+"""The fixes to the built site's JavaScript: what each changes, what the build refuses."""
 
 from __future__ import annotations
 
@@ -9,12 +9,32 @@ from pathlib import Path
 import pytest
 
 from course.site import SiteError
-from course.site.patches import KERNEL_STATIC, _fix_answer_write, _fix_wait_async, _patch_kernel
+from course.site.patches import (
+    KERNEL_STATIC,
+    LAB_BUILD,
+    _fix_answer_write,
+    _fix_first_cell,
+    _fix_lan_files,
+    _fix_wait_async,
+    _patch_kernel,
+    _patch_lab,
+)
 
 #: The two forms seen in jupyterlite-pyodide-kernel 0.8.6 (page chunk and worker), cut short.
 PAGE = "return L&&u&&(c=1),A(u,s).value.then(()=>{let e=s[1];return A(u,s).value.then(()=>t(e))})"
 WORKER = "u=(e,t)=>e?re(t,0):(ge(t,0),ut);return u(f,o).value.then(()=>1)"
 WRITE = "for(let t=new Pe(o.buffer),i=0;i<e.length;i++)t[i]=e.charCodeAt(i)"
+#: The kernel's start in the page, its drive and its cell run in the worker (0.8.6, cut short).
+START = "let s=this.initRemoteOptions(e);return t.initialize(s).then(this._ready.resolve)"
+DRIVE = 'async initFilesystem(e){if(e.mountDrive){let t="/drive"}}'
+RUN = "let l=await this._kernel.run(e.code),h=this.formatResult(l);"
+LAN = START + ";" + DRIVE + RUN
+#: JupyterLab 4.6's CodeCell.execute, cut short.
+CELL_RUN = (
+    "x.execute=async function(n,i,o){var r;let s,a=n.model,l=a.sharedModel.getSource();"
+    "if(!l.trim()||!(null==(r=i.session)?void 0:r.kernel))return void a.sharedModel.transact(()=>{a.clearExecution()},!1);"
+    "return RUN(l)}"
+)
 
 
 def site_with(tmp_path: Path, **bundles: str) -> Path:
@@ -89,8 +109,8 @@ def test_in_node_the_answer_is_written_whole_first_word_last() -> None:
 
 
 def test_a_site_is_patched_in_place_and_its_stale_gzip_copies_dropped(tmp_path: Path) -> None:
-    site = site_with(tmp_path, page=PAGE + WRITE, worker=WORKER + WRITE, other="let x = 1;")
-    assert _patch_kernel(site) == 5
+    site = site_with(tmp_path, page=PAGE + WRITE, worker=WORKER + WRITE + LAN, other="let x = 1;")
+    assert _patch_kernel(site) == 8
     static = site / KERNEL_STATIC
     for name in ("page", "worker"):
         assert ".value.then(" not in (static / f"{name}.js").read_text()
@@ -113,3 +133,69 @@ def test_a_wait_in_an_unknown_form_is_refused_and_nothing_is_written(tmp_path: P
     with pytest.raises(SiteError, match="odd.js: a coincident wait in a form"):
         _patch_kernel(site)
     assert (site / KERNEL_STATIC / "odd.js").read_text() == "A(u, s).value.then(()=>1)"
+
+
+def test_a_kernel_without_the_start_drive_and_run_the_build_knows_is_refused(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(SiteError, match="start, drive and cell run were not all found"):
+        _patch_kernel(site_with(tmp_path, page=PAGE + WRITE + START))
+
+
+def test_the_lan_files_go_in_where_the_kernel_starts_mounts_and_runs() -> None:
+    fixed, count = _fix_lan_files(LAN)
+    assert count == 3
+    assert (
+        "(e.contentsManager,s,this._worker).then(s=>t.initialize(s)).then(this._ready.resolve)"
+        in fixed
+    )
+    assert (
+        "async initFilesystem(e){if(!e.mountDrive&&e.kitFiles)return void ((kernel, options)"
+        in fixed
+    )
+    assert fixed.endswith(",h=this.formatResult(l);") and "this._kitSync&&this._kitSync()" in fixed
+    start, drive, run = (_fix_lan_files(piece)[0] for piece in (START, DRIVE, RUN))
+    script = f"class K{{a(e,t){{{start}}}{drive}async c(e){{{run}}}}}"
+    checked = subprocess.run(
+        ["node", "--check", "-"], input=script, capture_output=True, text=True, timeout=30
+    )
+    assert checked.returncode == 0, checked.stderr
+
+
+FIRST_CELL_CHECK = """
+const x = {};
+const RUN = (code) => "ran " + code;
+SOURCE;
+const model = {executionState: "idle", sharedModel: {getSource: () => "1 + 1", transact: (f) => f()},
+               clearExecution() { this.executionState = "idle"; }};
+const context = {session: null, isDisposed: false, ready: Promise.resolve()};
+const states = [];
+setTimeout(() => { states.push(model.executionState); context.session = {kernel: {}}; }, 120);
+x.execute({model}, context, {}).then((result) => console.log(JSON.stringify([result, ...states])));
+"""
+
+
+def test_in_node_a_cell_run_before_the_kernel_waits_for_it_where_the_original_drops_it() -> None:
+    script = FIRST_CELL_CHECK.replace("SOURCE", CELL_RUN)
+    dropped = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=30)
+    assert json.loads(dropped.stdout) == [None]
+    fixed, count = _fix_first_cell(CELL_RUN)
+    assert count == 1
+    kept = subprocess.run(["node", "-e", FIRST_CELL_CHECK.replace("SOURCE", fixed)],
+                          capture_output=True, text=True, timeout=30)  # fmt: skip
+    assert kept.returncode == 0, kept.stderr
+    assert json.loads(kept.stdout) == ["ran 1 + 1", "running"]  # queued ([*]) while it waited
+
+
+def test_jupyterlabs_bundle_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
+    (tmp_path / LAB_BUILD).mkdir()
+    bundle = tmp_path / LAB_BUILD / "jlab_core.js"
+    bundle.write_text(CELL_RUN)
+    (tmp_path / LAB_BUILD / "other.js").write_text("clearExecution();")
+    assert _patch_lab(tmp_path) == 1
+    patched = bundle.read_text()
+    assert "c.session&&c.session.kernel" in patched
+    assert _patch_lab(tmp_path) == 1 and bundle.read_text() == patched  # patched once only
+    bundle.write_text("clearExecution(); /* another JupyterLab */")
+    with pytest.raises(SiteError, match="found 0 times"):
+        _patch_lab(tmp_path)
