@@ -41,6 +41,9 @@ from course.grading.checks_players import (
     positional_score,
 )
 from course.grading.checks_search import (
+    NodeCounter as NodeCounter,  # the counter exercise 09 hands out
+)
+from course.grading.checks_search import (
     alphabeta_prunes,
     alphabeta_value,
     alphabeta_window,
