@@ -36,8 +36,17 @@ in their last twenty moves, so this is where extra time counts most.
 
 The search reads the clock and asks ``should_stop`` every :data:`POLL_EVERY`
 positions (a few milliseconds), and stops when the next reading would come
-after the deadline, so a time limit is kept and a Stop button works at once.  It reports through a callback: after every finished depth it
+after the deadline, so a time limit is kept and a Stop button works at once.
+It reports through a callback: after every finished depth it
 passes a :class:`Thought` (depth, best move, value, principal variation, nodes).
+
+**One search in slices.**  Without threads (Pyodide in a browser) the event loop
+must get a turn every few hundredths of a second.  :func:`thinking` is the same
+search as a generator: it pauses (yields) when a slice of ``slice_seconds`` is
+over and goes on where it was when resumed, with its table, its move order and
+its depth, so a search in slices finds exactly what one search finds.  Only the
+positions near the root (more than :data:`PLAIN_DEPTH` plies to go) pause; the
+rest of the tree is the plain recursion, as fast as ever.
 """
 
 from __future__ import annotations
@@ -45,19 +54,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Annotated
 
 from reversi import bitboard
 from reversi.board import Board
 from reversi.callables import guarded_callback, guarded_clock, guarded_flag, guarded_score
-from reversi.endgame import Solver, check_search
-from reversi.errors import ArgumentError, SearchStopped, shown
+from reversi.endgame import Seconds, Solver, Steps, run_to_end
+from reversi.errors import SearchStopped
 from reversi.evaluation import FINAL_DISC_VALUE, final_score, strong_score, weight_masks
-from reversi.notation import PASS, Color, Move, Square
-
-__all__ = [
-    "Thought",
-    "think",
-]
+from reversi.notation import PASS, Color, Move
+from reversi.surface import Between, student
 
 #: Read the clock and the stop flag once per this many positions.
 POLL_EVERY = 64
@@ -68,10 +74,16 @@ MAX_DEPTH = 60
 #: Before a win/draw/loss proof, the share of the time limit given to the ordinary deepening.
 MIDGAME_SHARE = 0.3
 
+#: With at most this many plies to go a position is searched without pauses (a few milliseconds).
+PLAIN_DEPTH = 3
+
 #: More than any score a position can have.
 INFINITY = 10**15
 
 Score = Callable[[int, int, bitboard.Geometry], int]
+
+#: How many squares from the end the exact solver (or the win/draw/loss proof) takes over.
+Empties = Annotated[int, Between(0, 256)]
 
 
 @dataclass(frozen=True)
@@ -96,23 +108,6 @@ class Thought:
     seconds: float
     exact: bool = False
     outcome: int | None = None
-
-    def __post_init__(self) -> None:
-        numbers = {"depth": self.depth, "value": self.value, "nodes": self.nodes}
-        for name, number in numbers.items():
-            if type(number) is not int:
-                raise ArgumentError(f"a thought's {name} is a whole number, not {shown(number)}")
-        if not isinstance(self.seconds, int | float) or isinstance(self.seconds, bool):
-            raise ArgumentError(f"a thought's seconds are a number, not {shown(self.seconds)}")
-        if not isinstance(self.line, tuple) or not all(isinstance(m, Square) or m is PASS for m in self.line):
-            raise ArgumentError(f"a thought's line is a tuple of moves, not {shown(self.line)}")
-        if not (isinstance(self.move, Square) or self.move is PASS):
-            raise ArgumentError(f"a thought's move is a Square or PASS, not {shown(self.move)}")
-        if type(self.exact) is not bool or self.outcome not in (None, 1, 0, -1):
-            raise ArgumentError(
-                f"a thought's exact is True or False and its outcome 1, 0, -1 or None, "
-                f"not {shown(self.exact)} and {shown(self.outcome)}"
-            )
 
     @property
     def discs(self) -> int | None:
@@ -141,9 +136,10 @@ class Engine(Solver):
         clock: Callable[[], float] = time.perf_counter,
         deadline: float | None = None,
         should_stop: Callable[[], bool] | None = None,
+        slice_seconds: float | None = None,
         score: Score = strong_score,
     ) -> None:
-        super().__init__(size, clock, deadline, should_stop)
+        super().__init__(size, clock, deadline, should_stop, slice_seconds)
         self.poll_every = POLL_EVERY  # the evaluation makes a position slower than in the solver
         self.score = score
         self.order = weight_masks(size)
@@ -160,24 +156,15 @@ class Engine(Solver):
     def alphabeta(self, player: int, opponent: int, depth: int, alpha: int, beta: int) -> int:
         """The ``depth``-ply minimax value for ``player`` (to move), if inside ``(alpha, beta)``."""
         self.nodes += 1
-        if self.nodes >= self._next_poll:
+        if self.nodes >= self.next_poll:
             self.poll()
         if depth == 0:
             return self.score(player, opponent, self.geo)
-        key = (player, opponent)
-        entry = self.depth_table.get(key)
-        first = 0
-        if entry is not None:
-            searched, low, high, first = entry
-            if searched == depth:
-                if low >= beta or low == high:
-                    return low
-                if high <= alpha:
-                    return high
-        moves = bitboard.legal_moves(player, opponent, self.geo)
+        found = self.look_up(player, opponent, depth, alpha, beta)
+        if isinstance(found, int):
+            return found
+        moves, first = found
         if not moves:
-            if not bitboard.legal_moves(opponent, player, self.geo):
-                return final_score(player, opponent)
             return -self.alphabeta(opponent, player, depth - 1, -beta, -alpha)  # a pass
         start_alpha, best, best_move = alpha, -INFINITY, 0
         for move in self.ordered(moves, first):
@@ -195,12 +182,66 @@ class Engine(Solver):
                     alpha = value
                     if alpha >= beta:
                         break
-        low = best if best > start_alpha else -INFINITY
-        high = best if best < beta else INFINITY
-        self.depth_table[key] = (depth, low, high, best_move)
+        self.store((player, opponent), depth, start_alpha, beta, best, best_move)
         return best
 
-    def deepen(self, player: int, opponent: int, depth: int, moves: list[int]) -> dict[int, int]:
+    def alphabeta_steps(self, player: int, opponent: int, depth: int, alpha: int, beta: int) -> Steps[int]:
+        """:meth:`alphabeta`, pausing before a move when the slice is over (the same search)."""
+        if depth <= PLAIN_DEPTH:
+            return self.alphabeta(player, opponent, depth, alpha, beta)
+        self.nodes += 1
+        if self.nodes >= self.next_poll:
+            self.poll()
+        found = self.look_up(player, opponent, depth, alpha, beta)
+        if isinstance(found, int):
+            return found
+        moves, first = found
+        if not moves:
+            return -(yield from self.alphabeta_steps(opponent, player, depth - 1, -beta, -alpha))
+        start_alpha, best, best_move = alpha, -INFINITY, 0
+        for move in self.ordered(moves, first):
+            yield from self.pause()
+            flipped = self.flips(move.bit_length() - 1, player, opponent)
+            child = (opponent & ~flipped, player | move | flipped)
+            if best_move and beta - alpha > 1:
+                value = -(yield from self.alphabeta_steps(*child, depth - 1, -alpha - 1, -alpha))
+                if alpha < value < beta:
+                    value = -(yield from self.alphabeta_steps(*child, depth - 1, -beta, -value))
+            else:
+                value = -(yield from self.alphabeta_steps(*child, depth - 1, -beta, -alpha))
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        self.store((player, opponent), depth, start_alpha, beta, best, best_move)
+        return best
+
+    def look_up(self, player: int, opponent: int, depth: int, alpha: int, beta: int) -> int | tuple[int, int]:
+        """The value, if the table (at this depth) or the end of the game tells it; else
+        the legal moves (0: a pass) and the best move remembered (0: none)."""
+        entry = self.depth_table.get((player, opponent))
+        first = 0
+        if entry is not None:
+            searched, low, high, first = entry
+            if searched == depth:
+                if low >= beta or low == high:
+                    return low
+                if high <= alpha:
+                    return high
+        moves = bitboard.legal_moves(player, opponent, self.geo)
+        if not moves and not bitboard.legal_moves(opponent, player, self.geo):
+            return final_score(player, opponent)
+        return moves, first
+
+    def store(self, key: tuple[int, int], depth: int, alpha: int, beta: int, best: int, move: int) -> None:
+        """Remember what a ``depth``-ply search in ``(alpha, beta)`` proved: bounds and best move."""
+        low = best if best > alpha else -INFINITY
+        high = best if best < beta else INFINITY
+        self.depth_table[key] = (depth, low, high, move)
+
+    def deepen(self, player: int, opponent: int, depth: int, moves: list[int]) -> Steps[dict[int, int]]:
         """Search each root move ``depth`` plies deep, in the given order; the values by move.
 
         Only the best move's value is exact; the others are bounds showing that
@@ -209,14 +250,14 @@ class Engine(Solver):
         values: dict[int, int] = {}
         alpha = -INFINITY
         for move in moves:
-            flipped = self.flips(move.bit_length() - 1, player, opponent)
-            child = (opponent & ~flipped, player | move | flipped)
+            yield from self.pause()
+            child = self.after(move, player, opponent)
             if values:
-                value = -self.alphabeta(*child, depth - 1, -alpha - 1, -alpha)
+                value = -(yield from self.alphabeta_steps(*child, depth - 1, -alpha - 1, -alpha))
                 if value > alpha:
-                    value = -self.alphabeta(*child, depth - 1, -INFINITY, -value)
+                    value = -(yield from self.alphabeta_steps(*child, depth - 1, -INFINITY, -value))
             else:
-                value = -self.alphabeta(*child, depth - 1, -INFINITY, INFINITY)
+                value = -(yield from self.alphabeta_steps(*child, depth - 1, -INFINITY, INFINITY))
             values[move] = value
             alpha = max(alpha, value)
         return values
@@ -234,21 +275,26 @@ class Engine(Solver):
             entry = self.depth_table.get((player, opponent))
             if entry is None or not entry[3]:
                 break
-            move = entry[3]
-            flipped = self.flips(move.bit_length() - 1, player, opponent)
-            line.append(move)
-            player, opponent = opponent & ~flipped, player | move | flipped
+            line.append(entry[3])
+            player, opponent = self.after(entry[3], player, opponent)
         return line
 
+    def thought(self, depth: int, line: list[int] | tuple[int, ...], value: int, start: float,
+                exact: bool = False) -> Thought:
+        """A :class:`Thought` of this search: ``line`` (bits) leads, ``start`` is when it began."""
+        moves = tuple(self.move_of(bit) for bit in line)
+        return Thought(depth, moves[0], value, moves, self.nodes, self.clock() - start, exact)
 
+
+@student
 def think(
     board: Board,
     color: Color,
     *,
-    time_limit: float | None = None,
-    max_depth: int = MAX_DEPTH,
-    solve_empties: int = 14,
-    wld_empties: int = 0,
+    time_limit: Seconds | None = None,
+    max_depth: Annotated[int, Between(1, MAX_DEPTH)] = MAX_DEPTH,
+    solve_empties: Empties = 14,
+    wld_empties: Empties = 0,
     clock: Callable[[], float] = time.perf_counter,
     should_stop: Callable[[], bool] | None = None,
     on_thought: Callable[[Thought], object] | None = None,
@@ -264,56 +310,70 @@ def think(
     proof (see the module's docstring).  ``on_thought`` is called with
     each finished depth's :class:`Thought`.  Without a legal move the answer is
     ``PASS``; if not even depth 1 finishes, the first move in search order.
-    Every option is given by name.  Arguments it cannot take raise
-    :class:`~reversi.errors.ArgumentError` naming them, and so does a function
-    handed in that misbehaves (a clock returning NaN or going backwards, a score
-    that is not a whole number, any of them raising): see :mod:`reversi.callables`.
+    Every option is given by name.  A function handed in that misbehaves (a
+    clock returning NaN or going backwards, a score that is not a whole number,
+    any of them raising) raises :class:`~reversi.errors.ArgumentError` naming it:
+    see :mod:`reversi.callables`.
 
     >>> from reversi.notation import BLACK
     >>> thought = think(Board(), BLACK, max_depth=4)
     >>> thought.depth, Board().is_legal(thought.move, BLACK), len(thought.line)
     (4, True, 4)
     """
-    time_limit = check_search(board, color, time_limit)
-    for name, value, lowest, highest in (("search depth", max_depth, 1, MAX_DEPTH),
-                                         ("solve_empties", solve_empties, 0, 256),
-                                         ("wld_empties", wld_empties, 0, 256)):
-        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
-            raise ArgumentError(f"{name} {shown(value)} is not a whole number "
-                                f"from {lowest} to {highest}")
+    return run_to_end(thinking(
+        board, color, time_limit=time_limit, max_depth=max_depth, solve_empties=solve_empties,
+        wld_empties=wld_empties, clock=clock, should_stop=should_stop, on_thought=on_thought,
+        score=score))
+
+
+@student
+def thinking(
+    board: Board,
+    color: Color,
+    *,
+    time_limit: Seconds | None = None,
+    max_depth: Annotated[int, Between(1, MAX_DEPTH)] = MAX_DEPTH,
+    solve_empties: Empties = 14,
+    wld_empties: Empties = 0,
+    clock: Callable[[], float] = time.perf_counter,
+    should_stop: Callable[[], bool] | None = None,
+    on_thought: Callable[[Thought], object] | None = None,
+    score: Score = strong_score,
+    slice_seconds: Annotated[float, Between(0, 60)] | None = None,
+) -> Steps[Thought]:
+    """:func:`think` as a generator that pauses (yields ``None``) after each slice of ``slice_seconds``.
+
+    Resumed with ``next()``, it goes on where it stopped; its return value
+    (``StopIteration.value``) is :func:`think`'s answer.  The time limit counts
+    the time between slices too.  Without ``slice_seconds`` it never pauses.
+    """
     clock = guarded_clock(clock)
-    stop = guarded_flag(should_stop)
     report = guarded_callback(on_thought, "on_thought")
-    if score is not strong_score:
-        score = guarded_score(score, INFINITY)
     start = clock()
     deadline = None if time_limit is None else start + time_limit
-    engine = Engine(board.size, clock, deadline, stop, score)
+    engine = Engine(board.size, clock, deadline, guarded_flag(should_stop), slice_seconds,
+                    score if score is strong_score else guarded_score(score, INFINITY))
     player, opponent = board.bits(color), board.bits(color.opponent)
-    size = board.size
     moves = list(engine.ordered(bitboard.legal_moves(player, opponent, engine.geo), 0))
     if not moves:
         return Thought(0, PASS, 0, (), 0, 0.0)
-    thought = Thought(0, _square(moves[0], size), 0, (_square(moves[0], size),), 0, 0.0)
+    first = engine.move_of(moves[0])
+    thought = Thought(0, first, 0, (first,), 0, 0.0)  # if not even depth 1 finishes
     empties = board.count(None)
     prove = solve_empties < empties <= wld_empties
-    if prove and deadline is not None and time_limit is not None:
+    if prove and time_limit is not None:
         engine.deadline = start + MIDGAME_SHARE * time_limit
     for depth in range(1, max_depth + 1):
         try:
             # Solve once a few depths have given a fallback answer (the solve may run out of time).
             if empties <= solve_empties and (depth > 4 or (empties <= 10 and depth > 2)):
-                thought = _solve(engine, player, opponent, size, start)
+                thought = yield from solved(engine, player, opponent, start)
             else:
-                values = engine.deepen(player, opponent, depth, moves)
+                values = yield from engine.deepen(player, opponent, depth, moves)
                 moves.sort(key=lambda move: -values[move])  # stable: ties keep their order
                 best = moves[0]
-                flipped = engine.flips(best.bit_length() - 1, player, opponent)
-                line = [best, *engine.depth_line(opponent & ~flipped, player | best | flipped,
-                                                 depth - 1)]
-                thought = Thought(depth, _square(best, size), values[best],
-                                  tuple(_square(m, size) for m in line), engine.nodes,
-                                  clock() - start)
+                line = [best, *engine.depth_line(*engine.after(best, player, opponent), depth - 1)]
+                thought = engine.thought(depth, line, values[best], start)
         except SearchStopped:
             break
         if report is not None:
@@ -323,7 +383,7 @@ def think(
     if prove and thought.depth:
         engine.deadline = deadline
         try:
-            thought = _prove(engine, player, opponent, moves, thought)
+            thought = yield from proved(engine, player, opponent, moves, thought)
         except SearchStopped:
             pass
         else:
@@ -332,19 +392,16 @@ def think(
     return replace(thought, nodes=engine.nodes, seconds=clock() - start)
 
 
-def _solve(engine: Engine, player: int, opponent: int, size: int, start: float) -> Thought:
+def solved(engine: Engine, player: int, opponent: int, start: float) -> Steps[Thought]:
     """The exact solution as a :class:`Thought` (the table gives its line)."""
-    limit = size * size + 1
-    move, discs = engine.root(player, opponent, -limit, limit)
-    flipped = engine.flips(move.bit_length() - 1, player, opponent)
-    line = (move, *engine.line(opponent & ~flipped, player | move | flipped))
+    limit = engine.squares + 1
+    move, discs = yield from engine.root(player, opponent, -limit, limit)
+    line = (move, *engine.line(*engine.after(move, player, opponent)))
     empties = (engine.geo.full & ~(player | opponent)).bit_count()
-    return Thought(empties, _square(move, size), discs * FINAL_DISC_VALUE,
-                   tuple(_square(m, size) for m in line), engine.nodes,
-                   engine.clock() - start, exact=True)
+    return engine.thought(empties, line, discs * FINAL_DISC_VALUE, start, exact=True)
 
 
-def _prove(engine: Engine, player: int, opponent: int, moves: list[int], thought: Thought) -> Thought:
+def proved(engine: Engine, player: int, opponent: int, moves: list[int], thought: Thought) -> Steps[Thought]:
     """``thought`` with a move proved to win (else draw) if there is one, and the outcome.
 
     ``moves`` are tried in the deepening's order.  Each is a root search for the
@@ -354,8 +411,7 @@ def _prove(engine: Engine, player: int, opponent: int, moves: list[int], thought
     best, best_move = -2, moves[0]
     for move in moves:
         alpha = max(best, -1)
-        flipped = engine.flips(move.bit_length() - 1, player, opponent)
-        _, reply = engine.root(opponent & ~flipped, player | move | flipped, -1, -alpha)
+        _, reply = yield from engine.root(*engine.after(move, player, opponent), -1, -alpha)
         if -reply > best:
             best, best_move = -reply, move
             if best > 0:
@@ -363,13 +419,5 @@ def _prove(engine: Engine, player: int, opponent: int, moves: list[int], thought
     outcome = (best > 0) - (best < 0)
     if outcome < 0:
         return replace(thought, outcome=-1)
-    size = engine.geo.size
-    flipped = engine.flips(best_move.bit_length() - 1, player, opponent)
-    line = (best_move, *engine.line(opponent & ~flipped, player | best_move | flipped))
-    return replace(thought, move=_square(best_move, size),
-                   line=tuple(_square(m, size) for m in line), nodes=engine.nodes, exact=False,
-                   outcome=outcome)
-
-
-def _square(bit: int, size: int) -> Move:
-    return Square(*divmod(bit.bit_length() - 1, size)) if bit else PASS
+    line = tuple(engine.move_of(bit) for bit in (best_move, *engine.line(*engine.after(best_move, player, opponent))))
+    return replace(thought, move=line[0], line=line, nodes=engine.nodes, exact=False, outcome=outcome)

@@ -11,8 +11,8 @@ nothing starts: the host calls ``tick()`` or plays the moves itself.
 
 Pyodide, the kernel of a course site in the browser, has no threads
 (``sys.platform == "emscripten"``).  There :func:`_work_out` takes the thread-free
-path: a strong player's search runs in slices, one depth at a time, on the loop
-itself, and between slices the loop gets its turn (clicks, Stop, the clock);
+path: a strong player's search runs on the loop itself, pausing every few hundredths
+of a second, and between slices the loop gets its turn (clicks, Stop, the clock);
 the other players, quick by design, move after one turn of the loop.
 :func:`threads_available` says which path is taken; tests force the thread-free
 one in CPython.
@@ -30,12 +30,15 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from reversi.board import Board
-from reversi.engine import Thought, think
+from reversi.engine import thinking
 from reversi.notation import PASS, Color, Move
 from reversi.players import Player, StrongPlayer
 
 #: How often the clock is checked in a timed game, in seconds.
 CLOCK_TICK = 0.2
+
+#: Without threads, a search hands the loop a turn after this many seconds of work.
+SLICE_SECONDS = 0.04
 
 
 @dataclass(frozen=True)
@@ -118,40 +121,31 @@ async def _sliced_search(
     color: Color,
     still_wanted: Callable[[], bool] = lambda: True,
 ) -> Move:
-    """A strong player's move found one depth per slice, the loop running between slices.
+    """A strong player's move from one search run in slices, the loop running between slices.
 
-    Each slice is :func:`~reversi.engine.think` one depth deeper, with the time
-    left of the player's limit (the slices together keep to it); the player's
-    ``on_thought`` hears every new depth and ``last_thought`` keeps the last, as
-    in the threaded search.  The search ends when the time is up, the line
-    reaches the end of the game, the depth reaches the player's ``max_depth``,
-    or ``still_wanted()`` turns false (for example after :meth:`StrongPlayer.stop`
-    changed the game's version).
+    The search (:func:`~reversi.engine.thinking`) pauses after every
+    :data:`SLICE_SECONDS` and goes on where it was, its table and depth kept, so
+    it finds what one uninterrupted search finds in the player's time limit
+    (which counts the time between slices too).  The player's ``on_thought``
+    hears every new depth and ``last_thought`` keeps the answer, as in the
+    threaded search.  ``still_wanted()`` turning false (for example after
+    :meth:`StrongPlayer.stop` changed the game's version) ends it early.
     """
     if not board.has_legal_move(color):
         return PASS
-    clock, start = player.clock, player.clock()
-    best: Thought | None = None
-    empties = board.count(None)
-    for depth in range(1, player.max_depth + 1):
-        left = player.time_limit - (clock() - start)
-        if left <= 0 or not still_wanted():
-            break
-        thought = think(
-            board, color, time_limit=left, max_depth=depth, solve_empties=player.solve_empties,
-            clock=clock, should_stop=lambda: not still_wanted(),
-        )  # fmt: skip
-        finished = thought.exact or thought.depth >= depth
-        if finished or best is None:
-            best = thought
-        if finished and player.on_thought is not None:
-            player.on_thought(thought)
-        if not finished or thought.exact or depth > 2 * empties:
-            break
+    steps = thinking(
+        board, color, time_limit=player.time_limit, max_depth=player.max_depth,
+        solve_empties=player.solve_empties, wld_empties=player.wld_empties, clock=player.clock,
+        should_stop=lambda: not still_wanted(), on_thought=player.on_thought,
+        slice_seconds=SLICE_SECONDS,
+    )  # fmt: skip
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            player.last_thought = end.value
+            return player.last_thought.move
         await asyncio.sleep(0)  # the loop's turn: clicks, Stop, the clock, the thinking view
-    assert best is not None
-    player.last_thought = best
-    return best.move
 
 
 class Background:

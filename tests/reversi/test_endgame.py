@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from reversi import endgame
 from reversi.board import Board
-from reversi.endgame import Solver, rays, solve
+from reversi.endgame import Solver, run_to_end, solve
 from reversi.errors import SearchStopped
+from reversi.lastsquares import rays
 from reversi.notation import BLACK, PASS, Color, Square
 from reversi.players import PositionalPlayer, RandomPlayer
 
@@ -170,7 +171,7 @@ def test_a_full_table_forgets_the_positions_nearest_the_end_and_the_answer_stays
     solver = Solver(8)
     solver.table_limit = 50  # forget over and over
     player, opponent = board.bits(color), board.bits(color.opponent)
-    bit, value = solver.root(player, opponent, -65, 65)
+    bit, value = run_to_end(solver.root(player, opponent, -65, 65))
     assert value == roomy.value
     assert len(solver.table) <= 50
     assert solver.nodes > roomy.nodes  # it had to find some positions again

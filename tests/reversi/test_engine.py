@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from reversi import bitboard
 from reversi.board import Board
 from reversi.endgame import solve
-from reversi.engine import Thought, think
+from reversi.engine import Thought, think, thinking
 from reversi.evaluation import FINAL_DISC_VALUE, final_score, score, strong_score
 from reversi.notation import BLACK, PASS
 from reversi.search import minimax
@@ -89,6 +89,71 @@ def test_every_finished_depth_is_reported_in_order():
     assert [t.nodes for t in seen] == sorted(t.nodes for t in seen)
     assert (final.move, final.value, final.line) == (seen[-1].move, seen[-1].value, seen[-1].line)
     assert "depth 4:" in final.summary()
+
+
+# -- one search in slices -------------------------------------------------------------------
+
+
+def in_slices(board: Board, color, **options) -> tuple[Thought, int]:
+    """:func:`thinking` run to its end with a slice of no time at all: every pause taken."""
+    steps = thinking(board, color, slice_seconds=0.0, **options)
+    pauses = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value, pauses
+        pauses += 1
+
+
+def same(sliced: Thought, whole: Thought) -> bool:
+    """The same answer, line, value and effort (only the time differs)."""
+    return (sliced.depth, sliced.move, sliced.value, sliced.line, sliced.nodes, sliced.exact,
+            sliced.outcome) == (whole.depth, whole.move, whole.value, whole.line, whole.nodes,
+                                whole.exact, whole.outcome)
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions, st.integers(1, 6))
+def test_a_search_in_slices_finds_what_one_search_finds_at_every_depth(position, depth):
+    board, color = position
+    reports: tuple[list[Thought], list[Thought]] = ([], [])
+    sliced, _ = in_slices(board, color, max_depth=depth, solve_empties=0, on_thought=reports[0].append)
+    whole = think(board, color, max_depth=depth, solve_empties=0, on_thought=reports[1].append)
+    assert same(sliced, whole)
+    assert len(reports[0]) == len(reports[1])
+    assert all(same(*pair) for pair in zip(*reports, strict=True))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_deep_search_pauses_and_still_finds_the_minimax_move_and_value(seed):
+    board, color = random_position(8, 12 + 2 * seed, seed)
+    sliced, pauses = in_slices(board, color, max_depth=4, solve_empties=0, score=score)
+    assert pauses > 10  # it handed back control between many moves near the root
+    oracle = minimax(board, color, 4)
+    assert sliced.value == oracle.value
+    child = board.copy()
+    child.play(sliced.move, color)  # the move chosen is worth the minimax value
+    assert -minimax(child, color.opponent, 3).value == oracle.value
+
+
+@pytest.mark.parametrize(("plies", "seed", "options"), [
+    (50, 0, {"solve_empties": 14}), (50, 3, {"solve_empties": 14}),
+    (47, 100, {"max_depth": 2, "solve_empties": 0, "wld_empties": 20}),
+    (47, 101, {"max_depth": 2, "solve_empties": 0, "wld_empties": 20}),
+])
+def test_the_exact_end_and_the_proof_in_slices_equal_one_search(plies, seed, options):
+    board, color = random_position(8, plies, seed)
+    sliced, pauses = in_slices(board, color, **options)
+    assert pauses > 0 and same(sliced, think(board, color, **options))
+    assert sliced.exact or sliced.outcome is not None
+
+
+def test_without_a_slice_the_search_never_pauses():
+    board, color = random_position(8, 20, 3)
+    steps = thinking(board, color, max_depth=5, solve_empties=0)
+    with pytest.raises(StopIteration):
+        next(steps)
 
 
 # -- the exact end --------------------------------------------------------------------------
@@ -175,10 +240,10 @@ def test_a_stop_from_another_thread_ends_the_search_at_once():
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"time_limit": 0}, "time limit 0 is not a positive number"),
-        ({"time_limit": -1.0}, "time limit -1.0 is not a positive number"),
-        ({"max_depth": 0}, "search depth 0 is not a whole number"),
-        ({"max_depth": 2.5}, "search depth 2.5 is not a whole number"),
+        ({"time_limit": 0}, "time_limit must be a positive number of seconds or None, not 0"),
+        ({"time_limit": -1.0}, "time_limit must be a positive number of seconds or None, not -1.0"),
+        ({"max_depth": 0}, "max_depth must be a whole number from 1 to 60, not 0"),
+        ({"max_depth": 2.5}, "max_depth must be a whole number from 1 to 60, not 2.5"),
     ],
 )
 def test_bad_settings_are_refused(options, message):
