@@ -16,11 +16,11 @@ rather than guessed at.
 
 from __future__ import annotations
 
-import enum
 import re
 from typing import NamedTuple, TypeAlias
 
 from reversi.errors import ArgumentError, BoardSizeError, NotationError, shown
+from reversi.surface import Choice
 
 __all__ = [
     "MIN_SIZE",
@@ -44,12 +44,12 @@ MAX_SIZE = 16
 COLUMN_LETTERS = "abcdefghijklmnop"  # enough for the largest board, 16x16
 
 
-class Color(enum.Enum):
-    """The colour of a disc, and of the player who owns it."""
+class Color(Choice):
+    """The colour of a disc, and of the player who owns it (``Color("black")`` reads its name)."""
 
     @classmethod
-    def _missing_(cls, value: object) -> Color:
-        raise NotationError(f"a colour is 'black' or 'white', not {shown(value)}")
+    def refusal(cls, value: object) -> Exception:
+        return NotationError(f"a colour is 'black' or 'white', not {shown(value)}")
 
     BLACK = "black"
     WHITE = "white"

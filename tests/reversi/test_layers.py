@@ -14,6 +14,8 @@ import reversi
 PACKAGE = Path(reversi.__file__).parent
 CHAIN = [
     "errors",
+    "typecheck",
+    "surface",
     "callables",
     "files",
     "arguments",

@@ -1,0 +1,184 @@
+"""The student surface: the functions lessons and exercises call, checked from their annotations.
+
+:func:`student` wraps a function (or a method, or a class's ``__init__``) so that a call from
+outside the kit checks every argument against the function's own annotations and refuses a
+wrong one with :class:`ArgumentError`, naming the function, the parameter and the reason::
+
+    legal_moves(): color must be BLACK or WHITE, not 'purple'
+
+Calls from the kit's own modules (``reversi.*``) are trusted and pay only a frame lookup:
+inside, the types are the check (``mypy --strict``). :data:`SURFACE` lists every decorated
+callable, so a test can fuzz exactly what students reach.
+
+:class:`Choice` is the enum base of the kit: a member may be given by its name or value as
+text in any case (``"black"``, ``"BLACK"``), and anything else is refused with the choices.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import inspect
+import sys
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from reversi.errors import ArgumentError, shown
+from reversi.typecheck import (
+    ANYTHING,
+    MAX_ITEMS,
+    Refused,
+    Rule,
+    article,
+    compile_annotation,
+    spaced,
+)
+from reversi.typecheck import Between as Between  # the markers, for Annotated[...] on the surface
+from reversi.typecheck import Length as Length
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Every callable wrapped by :func:`student`, in the order they were decorated.
+SURFACE: list[Callable[..., Any]] = []
+
+
+class Choice(enum.Enum):
+    """An enum whose members may also be named as text: their name or value, in any case.
+
+    >>> class Tone(Choice):
+    ...     NORMAL = "normal"
+    ...     ERROR = "error"
+    >>> Tone("Error"), Tone("NORMAL")
+    (<Tone.ERROR: 'error'>, <Tone.NORMAL: 'normal'>)
+    >>> Tone("loud")
+    Traceback (most recent call last):
+    reversi.errors.ArgumentError: a tone is one of 'normal', 'error', not 'loud'
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        if isinstance(value, str):
+            text = value.strip().casefold()
+            for member in cls:
+                if text in (member.name.casefold(), str(member.value).casefold()):
+                    return member
+        raise cls.refusal(value)
+
+    @classmethod
+    def refusal(cls, value: object) -> Exception:
+        """The error for a value that names no member (a subclass may give a more precise kind)."""
+        return ArgumentError(f"{article(spaced(cls.__name__))} is one of {cls.choices()}, not {shown(value)}")
+
+    @classmethod
+    def choices(cls) -> str:
+        """The members' values, as a message lists them: ``'normal', 'error'``."""
+        return ", ".join(repr(member.value) for member in cls)
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A function's parameters read once: a rule for each, by position and by name."""
+
+    title: str
+    positional: tuple[tuple[str, Rule], ...]
+    named: dict[str, Rule]
+    rest: Rule | None  # the rule for each of ``*args``, None if there is no ``*args``
+    extra: Rule | None  # the rule for each of ``**kwargs``, None if there is no ``**kwargs``
+    required: frozenset[str]
+
+
+def read_signature(function: Callable[..., Any]) -> Signature:
+    """``function``'s parameters and their annotations, compiled (:class:`TypeError` for one it cannot read)."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    rules = {name: compile_annotation(hint) for name, hint in hints.items() if name != "return"}
+    kinds: dict[Any, list[tuple[str, Rule]]] = {}
+    P = inspect.Parameter
+    parameters = inspect.signature(function).parameters.values()
+    for p in parameters:
+        kinds.setdefault(p.kind, []).append((p.name, rules.get(p.name, ANYTHING)))
+    return Signature(
+        title=f"{function.__qualname__.removesuffix('.__init__')}()",
+        positional=tuple(kinds.get(P.POSITIONAL_ONLY, []) + kinds.get(P.POSITIONAL_OR_KEYWORD, [])),
+        named=dict(kinds.get(P.POSITIONAL_OR_KEYWORD, []) + kinds.get(P.KEYWORD_ONLY, [])),
+        rest=next((rule for _, rule in kinds.get(P.VAR_POSITIONAL, [])), None),
+        extra=next((rule for _, rule in kinds.get(P.VAR_KEYWORD, [])), None),
+        required=frozenset(p.name for p in parameters if p.default is P.empty and p.kind not in (P.VAR_POSITIONAL, P.VAR_KEYWORD)),
+    )
+
+
+def checked_arguments(
+    signature: Signature, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``args`` and ``kwargs`` checked against ``signature`` (enum members read from text)."""
+    budget, title, given = [MAX_ITEMS], signature.title, set(kwargs)
+    out_args = list(args)
+    for index, value in enumerate(args):
+        if index < len(signature.positional):
+            name, rule = signature.positional[index]
+            if name in kwargs:
+                raise ArgumentError(f"{title}: {name} was given twice")
+            given.add(name)
+        elif signature.rest is not None:
+            name, rule = f"argument {index + 1}", signature.rest
+        else:
+            raise ArgumentError(f"{title}: takes at most {len(signature.positional)} arguments, not {len(args)}")
+        out_args[index] = one(title, name, rule, value, budget)
+    out_kwargs = dict(kwargs)
+    for name, value in kwargs.items():
+        found = signature.named.get(name, signature.extra)
+        if found is None:
+            raise ArgumentError(f"{title}: has no parameter named {shown(name)}")
+        out_kwargs[name] = one(title, name, found, value, budget)
+    missing = sorted(signature.required - given)
+    if missing:
+        raise ArgumentError(f"{title}: {', '.join(missing)} must be given")
+    return tuple(out_args), out_kwargs
+
+
+def one(title: str, name: str, rule: Rule, value: object, budget: list[int]) -> Any:
+    try:
+        return rule.check(value, budget)
+    except Refused as refused:
+        raise ArgumentError(f"{title}: {name}{refused.where} must be {refused.wanted}, not {shown(refused.value)}") from None
+
+
+def trusted(module: str) -> bool:
+    """Whether a call made from ``module`` comes from inside the kit (and is not checked)."""
+    return module == "reversi" or module.startswith("reversi.")
+
+
+def student(function: F) -> F:
+    """``function`` with its arguments checked on calls from outside the kit.
+
+    On a class, its ``__init__`` is checked and the class returned.
+    """
+    if isinstance(function, type):
+        cls = function
+        cls.__init__ = student(cls.__init__)  # type: ignore[misc]
+        return function
+    known: dict[str, bool] = {}
+    signature: list[Signature] = []
+    getframe = sys._getframe
+
+    @functools.wraps(function)
+    def check_then_call(*args: Any, **kwargs: Any) -> Any:
+        module = getframe(1).f_globals.get("__name__", "")
+        inside = known.get(module)
+        if inside is None:
+            inside = known[module] = trusted(module) if isinstance(module, str) else False
+        if inside:
+            return function(*args, **kwargs)
+        if not signature:
+            signature.append(read_signature(function))
+        args, kwargs = checked_arguments(signature[0], args, kwargs)
+        return function(*args, **kwargs)
+
+    SURFACE.append(check_then_call)
+    return check_then_call  # type: ignore[return-value]
+
+
+def signature_of(function: Callable[..., Any]) -> Signature:
+    """The signature :func:`student` reads for ``function`` (a function on :data:`SURFACE`)."""
+    return read_signature(inspect.unwrap(function))

@@ -1,0 +1,332 @@
+"""Annotations compiled into checks: the engine under :func:`reversi.surface.student`.
+
+:func:`compile_annotation` reads an annotation once (``int``, ``Color | None``,
+``list[list[Disc]]``, ``Annotated[int, Between(1, 10)]``...) into a :class:`Rule`: a check
+that passes a value on, or raises :class:`Refused` saying where in it, what was wanted and
+what came. A check never recurses deeper than its annotation, walks only lists, tuples,
+sets and dicts, and spends a budget of :data:`MAX_ITEMS` items per call.
+"""
+
+from __future__ import annotations
+
+import collections.abc as abc
+import enum
+import math
+import os
+import re
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypeVar
+
+from reversi.errors import shown
+
+#: The most items one call's arguments may hold in lists, tuples, sets and dicts together.
+MAX_ITEMS = 100_000
+
+
+@dataclass(frozen=True)
+class Between:
+    """``Annotated[int, Between(1, 10)]``: a number from ``low`` to ``high`` (inclusive)."""
+
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Length:
+    """``Annotated[str, Length(1, 80)]``: a text (or container) of ``low`` to ``high`` items."""
+
+    low: int
+    high: int
+
+
+class Refused(Exception):
+    """One argument, or a part of it, that does not fit: where in it, what was wanted, what came."""
+
+    def __init__(self, where: str, wanted: str, value: object) -> None:
+        super().__init__(where, wanted)
+        self.where, self.wanted, self.value = where, wanted, value
+
+
+def spaced(name: str) -> str:
+    """``'NoMovePolicy'`` as words: ``'no move policy'``."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).lower()
+
+
+def article(noun: str) -> str:
+    """``noun`` with ``a`` or ``an`` before it."""
+    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
+
+
+Check = Callable[[Any, list[int]], Any]
+"""A compiled annotation: takes a value and the call's item budget, returns the value to pass on
+(the same one, or an enum member read from its text) or raises :class:`Refused`."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """An annotation read once: its check and how a message names what it wants."""
+
+    check: Check
+    wanted: str
+
+
+ANYTHING = Rule(lambda value, budget: value, "anything")
+
+
+def compile_annotation(annotation: object) -> Rule:
+    """The :class:`Rule` for ``annotation``; :class:`TypeError` for one this module cannot read."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if annotation is Any or annotation is object:
+        return ANYTHING
+    if annotation is None or annotation is type(None):
+        return exact(lambda value: value is None, "None")
+    if origin is Annotated:
+        return annotated(compile_annotation(args[0]), args[1:])
+    if origin is Literal:
+        return literal(args)
+    if origin in (typing.Union, types.UnionType):
+        return union([compile_annotation(arg) for arg in args])
+    if isinstance(annotation, TypeVar):
+        return compile_annotation(annotation.__bound__ or Any)
+    if isinstance(annotation, typing.NewType):
+        return compile_annotation(annotation.__supertype__)
+    if origin is not None:
+        return generic(origin, args)
+    if isinstance(annotation, type):
+        return plain(annotation)
+    raise TypeError(f"the student surface cannot read the annotation {annotation!r}")
+
+
+def exact(test: Callable[[Any], object], wanted: str) -> Rule:
+    """A rule that passes a value on unchanged when ``test(value)`` is true."""
+
+    def check(value: Any, budget: list[int]) -> Any:
+        if test(value):
+            return value
+        raise Refused("", wanted, value)
+
+    return Rule(check, wanted)
+
+
+def is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return is_whole(value)
+
+
+#: Classes checked by a test of their own, with the words a message uses for them.
+SIMPLE: dict[Any, Rule] = {
+    bool: exact(lambda v: v is True or v is False, "True or False"),
+    int: exact(is_whole, "a whole number"),
+    float: exact(is_number, "a number"),
+    str: exact(lambda v: isinstance(v, str), "a text"),
+    abc.Callable: exact(callable, "a function"),
+    os.PathLike: exact(lambda v: isinstance(v, os.PathLike), "a path"),
+}
+
+
+def plain(cls: type) -> Rule:
+    """A class with no parameters: a number, a text, an enum, a protocol, any other class."""
+    if cls in SIMPLE:
+        return SIMPLE[cls]
+    if issubclass(cls, enum.Enum):
+        return choice(cls)
+    if getattr(cls, "_is_protocol", False) and not getattr(cls, "_is_runtime_protocol", False):
+        return protocol(cls)
+    if cls in CONTAINERS:
+        return generic(cls, ())
+    return exact(lambda v: isinstance(v, cls), article(cls.__name__))
+
+
+def choice(cls: type[enum.Enum]) -> Rule:
+    """An enum: a member, or (for a :class:`Choice`) its name or value as text."""
+    names = [member.name for member in cls]
+    wanted = " or ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " or " + names[-1]
+
+    def check(value: Any, budget: list[int]) -> Any:
+        if isinstance(value, cls):
+            return value
+        if hasattr(cls, "refusal") and isinstance(value, str):  # a reversi.surface.Choice
+            try:
+                return cls(value)
+            except ValueError:  # the enum's own refusal (an ArgumentError, a NotationError...)
+                pass
+        raise Refused("", wanted, value)
+
+    return Rule(check, wanted)
+
+
+def protocol(cls: type) -> Rule:
+    """A structural type: anything with the protocol's attributes."""
+    names = {
+        name
+        for klass in cls.__mro__
+        if getattr(klass, "_is_protocol", False) and klass is not typing.Protocol
+        for name in [*vars(klass), *getattr(klass, "__annotations__", {})]
+        if not name.startswith("_") or name in ("__getitem__", "__len__", "__iter__")
+    }
+    return exact(lambda v: all(hasattr(v, name) for name in names), article(spaced(cls.__name__)))
+
+
+def literal(options: tuple[Any, ...]) -> Rule:
+    """``Literal[...]``: one of the options, of the same type (``True`` is not ``1``)."""
+    wanted = ", ".join(repr(option) for option in options)
+    pairs = {(type(option), option) for option in options}
+
+    def test(value: Any) -> bool:
+        try:
+            return (type(value), value) in pairs
+        except TypeError:  # an unhashable value is no literal
+            return False
+
+    return exact(test, wanted if len(options) == 1 else "one of " + wanted)
+
+
+def union(rules: list[Rule]) -> Rule:
+    """``X | Y``: the first that fits; a part that did not fit is named if the shape was right."""
+    wanted = " or ".join(rule.wanted for rule in rules)
+
+    def check(value: Any, budget: list[int]) -> Any:
+        deepest: Refused | None = None
+        for rule in rules:
+            try:
+                return rule.check(value, budget)
+            except Refused as refused:
+                deepest = deepest or (refused if refused.where else None)
+        raise deepest or Refused("", wanted, value)
+
+    return Rule(check, wanted)
+
+
+def annotated(inner: Rule, marks: tuple[Any, ...]) -> Rule:
+    """``Annotated[T, ...]``: ``T``, then each :class:`Between` or :class:`Length`; a text mark
+    is the words a message uses for it."""
+    wanted = inner.wanted
+    limits: list[Between | Length] = []
+    for mark in marks:
+        if isinstance(mark, (Between, Length)):
+            unit = "" if isinstance(mark, Between) else " characters" if inner.wanted == "a text" else " items"
+            wanted += f" {'from' if isinstance(mark, Between) else 'of'} {mark.low} to {mark.high}{unit}"
+            limits.append(mark)
+        elif isinstance(mark, str):
+            wanted = mark
+        else:
+            raise TypeError(f"the student surface cannot read the annotation mark {mark!r}")
+
+    def check(value: Any, budget: list[int]) -> Any:
+        try:
+            value = inner.check(value, budget)
+        except Refused as refused:
+            raise refused if refused.where else Refused("", wanted, value) from None
+        for limit in limits:
+            measure = value if isinstance(limit, Between) else len(value)
+            if not limit.low <= measure <= limit.high:
+                raise Refused("", wanted, value)
+        return value
+
+    return Rule(check, wanted)
+
+
+#: The containers walked item by item (others are checked only for their kind).
+WALKED = (list, tuple, set, frozenset, dict)
+
+CONTAINERS: dict[Any, str] = {
+    list: "a list",
+    tuple: "a tuple",
+    set: "a set",
+    frozenset: "a frozen set",
+    dict: "a dict",
+    abc.Sequence: "a list or tuple",
+    abc.MutableSequence: "a list",
+    abc.Iterable: "a list, tuple or other iterable",
+    abc.Collection: "a list, tuple or other collection",
+    abc.Iterator: "an iterator",
+    abc.Set: "a set",
+    abc.Mapping: "a dict",
+    abc.MutableMapping: "a dict",
+}
+
+
+def generic(origin: Any, args: tuple[Any, ...]) -> Rule:
+    """``list[X]``, ``tuple[X, ...]``, ``tuple[X, Y]``, ``Sequence[X]``, ``dict[K, V]``, ``type[X]``..."""
+    if origin in SIMPLE:  # Callable[..., X], os.PathLike[str]
+        return SIMPLE[origin]
+    if origin is type:
+        bound = args[0] if args and isinstance(args[0], type) else object
+        return exact(lambda v: isinstance(v, type) and issubclass(v, bound), f"a subclass of {bound.__name__}")
+    if origin not in CONTAINERS:
+        raise TypeError(f"the student surface cannot read the annotation {origin!r}[{args!r}]")
+    if origin is tuple and args and args[-1] is not Ellipsis:
+        wanted = "a pair" if len(args) == 2 else f"a tuple of {len(args)} items"
+        return Rule(fixed_tuple([compile_annotation(arg) for arg in args], wanted), wanted)
+    if origin in (dict, abc.Mapping, abc.MutableMapping):
+        keys, values = (compile_annotation(arg) for arg in (args or (Any, Any)))
+        return Rule(mapping(origin, CONTAINERS[origin], keys, values), CONTAINERS[origin])
+    # a text is a sequence of texts, but never the list of numbers or squares it might look like
+    textual = origin in (abc.Sequence, abc.Iterable, abc.Collection) and args not in ((str,), ())
+    item = compile_annotation(args[0] if args else Any)
+    return Rule(collection(origin, CONTAINERS[origin], item, textual), CONTAINERS[origin])
+
+
+def spend(budget: list[int], count: int, value: object) -> None:
+    budget[0] -= count
+    if budget[0] < 0:
+        raise Refused("", f"no more than {MAX_ITEMS:,} items in all", value)
+
+
+def collection(kind: Any, wanted: str, item: Rule, textual: bool) -> Check:
+    walk = item is not ANYTHING
+
+    def check(value: Any, budget: list[int]) -> Any:
+        if not isinstance(value, kind) or (textual and isinstance(value, (str, bytes))):
+            raise Refused("", wanted, value)
+        if walk and isinstance(value, WALKED):
+            spend(budget, len(value), value)
+            for index, part in enumerate(value):
+                within(item, part, budget, f"[{index}]")
+        return value
+
+    return check
+
+
+def within(rule: Rule, part: object, budget: list[int], where: str) -> None:
+    """Check a part of a container, which is passed on as it is (so an enum must be a member)."""
+    try:
+        if rule.check(part, budget) is part:
+            return
+    except Refused as refused:
+        raise Refused(where + refused.where, refused.wanted, refused.value) from None
+    raise Refused(where, rule.wanted, part)
+
+
+def fixed_tuple(items: list[Rule], wanted: str) -> Check:
+    def check(value: Any, budget: list[int]) -> Any:
+        if not isinstance(value, tuple) or len(value) != len(items):
+            raise Refused("", wanted, value)
+        for index, (rule, part) in enumerate(zip(items, value, strict=True)):
+            within(rule, part, budget, f"[{index}]")
+        return value
+
+    return check
+
+
+def mapping(kind: Any, wanted: str, keys: Rule, values: Rule) -> Check:
+    def check(value: Any, budget: list[int]) -> Any:
+        if not isinstance(value, kind):
+            raise Refused("", wanted, value)
+        if isinstance(value, dict):
+            spend(budget, len(value), value)
+            for key, part in value.items():
+                within(keys, key, budget, f" key {shown(key)}")
+                within(values, part, budget, f"[{shown(key)}]")
+        return value
+
+    return check
