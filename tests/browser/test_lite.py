@@ -27,6 +27,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from course.browser import NO_CHARTS
 from course.classroom.lesson import NOT_HERE, STORED_BY_TEACHER
 from course.site.build import _SiteBuild
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.course.test_browser_lessons import CHARTS, FEWER_GAMES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -285,6 +286,23 @@ def test_the_server_sends_the_site_with_its_types_and_headers(
     assert page.evaluate("crossOriginIsolated") is True
     wasm = page.request.get(f"{lite.base}/static/pyodide/pyodide.asm.wasm")
     assert wasm.headers["content-type"] == "application/wasm"
+
+
+def test_stored_outputs_show_their_lines_as_jupyterlab_does_with_no_comma(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    """Lesson 00 opens with its stored outputs: a printed board is eight lines, none starting ','."""
+    page = context_factory()
+    LitePage(page, lite, "lessons/00_welcome.ipynb")
+    shown = f"{VISIBLE} .jp-OutputArea-output pre"
+    page.wait_for_function(
+        "sel => [...document.querySelectorAll(sel)].some(p => /\\n2 \\. \\./.test(p.textContent))",
+        arg=shown, timeout=CELL_TIMEOUT, polling=200,
+    )  # fmt: skip
+    texts = page.locator(shown).all_text_contents()
+    boards = [text for text in texts if "1 . . . . . . . .\n2 . . . . . . . ." in text]
+    assert boards, texts
+    assert [line for text in texts for line in text.splitlines() if line.startswith(",")] == []
 
 
 def test_lesson_00_runs_top_to_bottom_and_its_board_takes_a_click(
@@ -583,3 +601,90 @@ def test_the_cursor_map_board_takes_a_click_and_keys_in_the_browser(
     game.wait_text(".cursormap-turn", "Turn 2: player two \\(red\\) to play")
     assert "player one (blue) applied" in game.wait_text(".cursormap-log", "applied")
     assert game.errors() == []
+
+
+#: A LAN address Chromium does not treat as secure (unlike 127.0.0.1): no service worker, no isolation.
+LAN_HOST = "classroom.test"
+
+
+class LanAddress:
+    """The class server as students on the school network reach it: ``http://classroom.test:PORT``."""
+
+    def __init__(self, server: LiteServer) -> None:
+        self.server = server
+
+    @property
+    def base(self) -> str:
+        return f"http://{LAN_HOST}:{self.server.port}"
+
+
+@pytest.fixture(scope="module")
+def lan_browser(browser: Any) -> Iterator[Any]:
+    """Chromium resolving classroom.test to 127.0.0.1, as a school's network resolves the laptop."""
+    rules = f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"
+    lan = browser.browser_type.launch(
+        executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, rules]
+    )
+    yield lan
+    lan.close()
+
+
+def store_holds(page: Any, path: str, text: str, timeout: float = 20) -> bool:
+    """Whether the page's own file store (what the file browser shows) holds ``text`` at ``path``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = page.evaluate(
+            """async (path) => { try { return (await window.jupyterapp.serviceManager.contents
+                   .get(path, {content: true})).content; } catch (missing) { return null; } }""",
+            path,
+        )
+        if found == text:
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def test_on_a_plain_http_lan_address_files_checks_hand_in_and_join_work(
+    lite: LiteServer, lan_browser: Any
+) -> None:
+    """Not a secure context: the kernel gets the browser store's files and saves back into it."""
+    lan = LanAddress(lite)
+    context = lan_browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        ada = LitePage(page, lan, "exercises/01_squares.ipynb")
+        assert page.evaluate("[isSecureContext, crossOriginIsolated]") == [False, False]
+        files = ada.add_cell(
+            "import os\nprint(os.getcwd(), sorted(os.listdir('.')))\n"
+            "print('notebook', len(open('01_squares.ipynb').read()) > 1000)\n"
+            "open('notes.txt', 'w').write('saved by the kernel')",
+            timeout=KERNEL_TIMEOUT,
+        )
+        said = files.locator(".jp-OutputArea").inner_text()
+        assert "/drive/exercises" in said and "'01_squares.ipynb'" in said, said
+        assert "notebook True" in said, said
+        assert store_holds(page, "exercises/notes.txt", "saved by the kernel"), ada.console[-10:]
+        # the self-check says what it says on a computer
+        ada.add_cell(WRONG_ANSWER)
+        assert feedback(first_cell_outputs(ada)) == feedback(run_in_cpython(WRONG_ANSWER))
+        ada.add_cell('from course import hand_in\nhand_in("Lan Student")')
+        receipt = ada.wait_text(".reversi-handin", "Handed in|Not handed in")
+        assert receipt.startswith("Handed in: 01_squares by Lan Student"), receipt
+        assert list((lite.data / "handins" / "lan-student" / "01_squares").glob("*.ipynb"))
+        # a new kernel (the page opened again) finds what the last one saved, and joins a room
+        page.reload()
+        ada = LitePage(page, lan, "exercises/01_squares.ipynb")
+        again = ada.add_cell("print(open('notes.txt').read())", timeout=KERNEL_TIMEOUT)
+        assert "saved by the kernel" in again.locator(".jp-OutputArea").inner_text()
+        bob = LitePage(context.new_page(), lan, "lessons/06_class_play.ipynb")
+        for player, name in ((ada, "Ada"), (bob, "Bob")):
+            player.add_cell(
+                f'from course import join\nboard = join(room="lan-1", name="{name}")\nboard',
+                timeout=KERNEL_TIMEOUT,
+            )
+        for player in (ada, bob):
+            player.wait_text(".reversi-seats", r"Black[\s\S]*Ada[\s\S]*White[\s\S]*Bob")
+        ada.click_square(ada.canvas(), *D3)
+        assert "d3" in bob.wait_text(".reversi-log", "d3")
+    finally:
+        context.close()
