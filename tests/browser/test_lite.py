@@ -333,6 +333,61 @@ def test_lesson_00_runs_top_to_bottom_and_its_board_takes_a_click(
     assert "White played" in cell.locator(".reversi-status").inner_text()
 
 
+def run_at_first_moment(page: Any, server: LiteServer, code: str) -> Any:
+    """Insert a cell as soon as the notebook shows, type ``code`` and press Shift+Enter once.
+
+    Inserting and typing are checked (keys may arrive before the notebook takes them);
+    the run itself is pressed once, as a student does, and never again.
+    """
+    lesson = LitePage(page, server, "lessons/01_play.ipynb")
+    for _ in range(20):
+        count = lesson.cells().count()
+        lesson.cells().first.click(position={"x": 8, "y": 8})
+        page.keyboard.press("Escape")
+        page.keyboard.press("a")
+        more = f"n => document.querySelectorAll('{VISIBLE} .jp-Notebook .jp-Cell').length > n"
+        if lesson._settles(more, count, timeout=2_000):
+            break
+    cell = lesson.cells().first
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text(code)
+    assert lesson._settles("([e, text]) => e.textContent.includes(text)",
+                           [cell.locator(".cm-content").element_handle(), code])  # fmt: skip
+    page.keyboard.press("Shift+Enter")
+    return cell
+
+
+def test_a_cell_run_at_the_first_moment_always_runs_on_twenty_fresh_pages(
+    lite: LiteServer, browser: Any
+) -> None:
+    """Ten pages with a cold cache (a new browser context each), ten warm (a second page)."""
+    lost = []
+    for number in range(10):
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        try:
+            for warmth in ("cold", "warm"):
+                page = context.new_page()
+                cell = run_at_first_moment(page, lite, f"print('ran', {number})")
+                try:
+                    page.wait_for_function(
+                        "p => /\\[\\d+\\]/.test(p.textContent)",
+                        arg=cell.locator(".jp-InputPrompt").element_handle(),
+                        timeout=KERNEL_TIMEOUT, polling=200,
+                    )  # fmt: skip
+                except PlaywrightTimeout:
+                    lost.append(
+                        f"{warmth} page {number}: still {cell.locator('.jp-InputPrompt').inner_text()}"
+                    )
+                else:
+                    said = cell.locator(".jp-OutputArea").inner_text()
+                    if f"ran {number}" not in said:
+                        lost.append(f"{warmth} page {number}: said {said!r}")
+                page.close()
+        finally:
+            context.close()
+    assert lost == []
+
+
 #: Every other lesson and notebook of the site, run top to bottom in its own page.
 OTHER_LESSONS = sorted(
     path.stem
