@@ -11,20 +11,17 @@ into :mod:`reversi.arguments` and is named here.
 
 from __future__ import annotations
 
-from reversi.arguments import (  # noqa: F401  (the names the teacher's tools take from here)
-    MAX_TEXT,
-    FlagError,
-    board_size,
-    deadline,
-    existing_file,
-    existing_folder,
-    host,
-    moment,
-    names,
-    output_file,
-    output_folder,
-    port,
-    seconds,
-    whole,
-)
-
+from reversi.arguments import MAX_TEXT as MAX_TEXT
+from reversi.arguments import FlagError as FlagError
+from reversi.arguments import board_size as board_size
+from reversi.arguments import deadline as deadline
+from reversi.arguments import existing_file as existing_file
+from reversi.arguments import existing_folder as existing_folder
+from reversi.arguments import host as host
+from reversi.arguments import moment as moment
+from reversi.arguments import names as names
+from reversi.arguments import output_file as output_file
+from reversi.arguments import output_folder as output_folder
+from reversi.arguments import port as port
+from reversi.arguments import seconds as seconds
+from reversi.arguments import whole as whole

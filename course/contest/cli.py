@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from course.arguments import FlagError, existing_folder, names, output_folder, seconds, whole
@@ -25,15 +26,14 @@ from course.contest.roundrobin import (
     play_contest,
 )
 from course.grading.sandbox import IsolationError, Sandbox, sandbox_options
-from reversi.errors import ArgumentError, ReversiError, shown
-
-#: What :func:`run` reads from its flags (:func:`add_arguments` declares them).
-_FLAGS = ("folder", "levels", "move_time", "total_time", "games_per_pair", "out", "seed", "sandbox")
+from reversi.errors import ArgumentError, ReversiError
+from reversi.surface import student
 
 
+@student
 def run_tournament(
     folder: str | Path,
-    levels: tuple[str, ...] | list[str] = ("easy", "medium", "hard"),
+    levels: Sequence[str] = ("easy", "medium", "hard"),
     out: str | Path = "tournament-results",
     settings: Settings = DEFAULT_SETTINGS,
 ) -> Contest:
@@ -43,13 +43,6 @@ def run_tournament(
     unknown level or a machine that cannot isolate (unless ``settings.isolated`` is False)
     raises the kit's error.
     """
-    for name, value in (("folder", folder), ("out", out)):
-        if not isinstance(value, str | Path):
-            raise ArgumentError(f"run_tournament's {name} is a folder's path, not {shown(value)}")
-    if not isinstance(levels, tuple | list) or not all(isinstance(level, str) for level in levels):
-        raise ArgumentError(f"levels is a list of level names, not {shown(levels)}")
-    if not isinstance(settings, Settings):
-        raise ArgumentError(f"settings is a contest Settings, not {shown(settings)}")
     students, _ = collect(Path(folder))
     if not students:
         raise ArgumentError(f"{str(folder)!r} holds no player notebooks")
@@ -70,14 +63,6 @@ def _even_games(value: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's flags on ``parser`` (``python -m course tournament``'s)."""
-    if not isinstance(parser, argparse.ArgumentParser):
-        raise ArgumentError(f"add_arguments needs an argparse.ArgumentParser, not {shown(parser)}")
-    known = parser._option_string_actions
-    taken = [flag for flag in ("--levels", "--move-time", "--out") if flag in known]
-    if taken:
-        raise ArgumentError(
-            f"the parser already has the flag {taken[0]}: add the tournament's flags once"
-        )
     parser.add_argument(
         "folder", type=existing_folder, metavar="HANDIN-FOLDER",
         help="the hand-in store (DATA/handins) or a folder of STUDENT/NN_player.ipynb "
@@ -103,11 +88,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament the flags describe; 0 when the results are written."""
-    if not isinstance(args, argparse.Namespace) or not all(hasattr(args, flag) for flag in _FLAGS):
-        raise ArgumentError(
-            "run needs the flags add_arguments declares, parsed (an argparse.Namespace), "
-            f"not {shown(args)}"
-        )
     students, warnings = collect(args.folder)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)

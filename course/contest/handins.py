@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from course.contest._checks import text, texts
 from course.grading import notebook as nbfile
 from course.grading.notebook import NotebookError
 from reversi.errors import ArgumentError, shown
@@ -41,13 +40,6 @@ class Entrant:
     cells: tuple[str, ...] = ()
     source: str = ""
 
-    def __post_init__(self) -> None:
-        text(self.name, "an entrant's name")
-        if self.level is not None:
-            text(self.level, "an entrant's level")
-        object.__setattr__(self, "cells", texts(self.cells, "an entrant's cells"))
-        text(self.source, "an entrant's source", 10_000, empty=True)
-
     @property
     def is_level(self) -> bool:
         """Whether the entrant is one of the kit's levels (not a student)."""
@@ -56,7 +48,7 @@ class Entrant:
 
 def collect(folder: str | Path) -> tuple[list[Entrant], list[str]]:
     """The students' players found in ``folder`` (by name), and warnings about what was skipped."""
-    folder = nbfile._as_path(folder, "the hand-in folder")
+    folder = Path(folder)
     found: dict[str, Path] = {}
     warnings: list[str] = []
     try:
@@ -101,7 +93,7 @@ def _student(relative: Path) -> str | None:
 
 def player_cells(path: str | Path) -> tuple[str, ...]:
     """The code a notebook hands in: its ``player`` cells if tagged, else every code cell."""
-    path = nbfile._as_path(path, "the notebook")
+    path = Path(path)
     try:
         size = path.stat().st_size
     except (OSError, ValueError) as error:

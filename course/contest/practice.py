@@ -18,16 +18,17 @@ import html
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from course.contest._checks import board_size, seconds, text, whole
 from course.contest.referee import FunctionSeat, LevelSeat, Played, positions, referee
 from course.pictures.svg import board_svg
 from course.tournament import entrant, random_openings
 from reversi.errors import ArgumentError, shown
+from reversi.surface import student
+from reversi.typecheck import Between
 
 #: The most games :func:`try_player` plays at once.
-_MAX_GAMES = 100
+MAX_GAMES = 100
 
 
 @dataclass(repr=False)
@@ -38,18 +39,6 @@ class Practice:
     against: str
     games: list[Played]
     error: BaseException | None = None
-
-    def __post_init__(self) -> None:
-        text(self.name, "a practice's player")
-        text(self.against, "a practice's level")
-        games = self.games
-        if not isinstance(games, list | tuple) or not all(isinstance(g, Played) for g in games):
-            raise ArgumentError(f"a practice's games are a list of Played, not {shown(self.games)}")
-        if self.error is not None and not isinstance(self.error, BaseException):
-            raise ArgumentError(
-                f"a practice's error is an exception or None, not {shown(self.error)}"
-            )
-        self.games = list(self.games)
 
     @property
     def forfeits(self) -> int:
@@ -93,13 +82,14 @@ def _final_board(game: Played) -> str:
     return board_svg(board, size_px=200)
 
 
+@student
 def try_player(
     choose: Callable[[Any, Any], Any],
     against: str = "easy",
-    games: int = 2,
-    size: int = 8,
-    seed: int = 0,
-    move_time: float = 1.0,
+    games: Annotated[int, Between(2, MAX_GAMES)] = 2,
+    size: Annotated[int, Between(4, 16)] = 8,
+    seed: Annotated[int, Between(-(2**63 - 1), 2**63 - 1)] = 0,
+    move_time: Annotated[float, Between(0.01, 60)] = 1.0,
 ) -> Practice:
     """Play ``games`` games (half with each colour) of ``choose`` against the level ``against``.
 
@@ -109,19 +99,10 @@ def try_player(
     """
     from course.contest.roundrobin import LEVEL_KINDS
 
-    if not callable(choose):
-        raise ArgumentError(f"try_player needs your function choose, not {shown(choose)}")
-    if not isinstance(against, str) or against not in LEVEL_KINDS:
-        raise ArgumentError(
-            f"{shown(against)} is not a level: choose from {', '.join(LEVEL_KINDS)}"
-        )
-    if type(games) is not int or games < 2 or games % 2 or games > _MAX_GAMES:
-        raise ArgumentError(
-            f"games must be an even whole number from 2 to {_MAX_GAMES}, not {shown(games)}"
-        )
-    board_size(size)
-    whole(seed, "seed", -(2**63 - 1), 2**63 - 1)
-    seconds(move_time, "move_time", 60.0)
+    if against not in LEVEL_KINDS:
+        raise ArgumentError(f"{shown(against)} is not a level: choose from {', '.join(LEVEL_KINDS)}")
+    if games % 2:
+        raise ArgumentError(f"games must be an even number (half with each colour), not {games}")
     label = LEVEL_KINDS[against].label
     name = getattr(choose, "__name__", "you")
     name = "you" if name == label or not isinstance(name, str) or not name.strip() else name[:100]

@@ -20,14 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from course.contest._checks import board_size, text, texts
-from course.contest._checks import seconds as check_seconds
 from course.contest.plain import decode_plain, encode, plain
-from reversi.board import Board, check_position
-from reversi.callables import require_callable
-from reversi.errors import ArgumentError, ReversiError, shown
+from reversi.board import Board
+from reversi.errors import ReversiError
 from reversi.game import Game
-from reversi.notation import BLACK, PASS, WHITE, Color, Square, check_color
+from reversi.notation import BLACK, PASS, WHITE, Color, Square
 from reversi.outcome import Outcome
 from reversi.players import Player
 
@@ -41,11 +38,6 @@ class Answer:
 
     move: str | None = None
     problem: str | None = None
-
-    def __post_init__(self) -> None:
-        for name, value in (("move", self.move), ("problem", self.problem)):
-            if value is not None:
-                text(value, f"an answer's {name}", _REASON, empty=True)
 
 
 @runtime_checkable
@@ -71,16 +63,12 @@ class LevelSeat:
     """One of the kit's players (a level), trusted and untimed."""
 
     def __init__(self, name: str, player: Player) -> None:
-        text(name, "a seat's name")
-        if not isinstance(player, Player) or player.is_human:
-            raise ArgumentError(f"a level's seat needs a computer player, not {shown(player)}")
         self.name, self.player = name, player
 
     def start(self) -> None:
         pass
 
     def choose(self, board: Board, color: Color) -> Answer:
-        check_position(board, color, "a seat")
         move = self.player.choose_move(board, color)
         return Answer("pass" if move is PASS else str(move))
 
@@ -92,9 +80,6 @@ class FunctionSeat:
     """A ``choose(board, color)`` function of this process, given the plain board, timed per move."""
 
     def __init__(self, name: str, choose: Callable[[Any, Any], Any], move_time: float) -> None:
-        text(name, "a seat's name")
-        require_callable(choose, "choose", "choose(board, color) returning a move")
-        check_seconds(move_time, "move_time")
         self.name, self.function, self.move_time = name, choose, move_time
         self.error: BaseException | None = None  # what choose raised, for the student to read
 
@@ -102,7 +87,6 @@ class FunctionSeat:
         pass
 
     def choose(self, board: Board, color: Color) -> Answer:
-        check_position(board, color, "a seat")
         plain_board, plain_color = decode_plain(encode(board, color))
         started = time.monotonic()
         try:
@@ -143,10 +127,6 @@ class Forfeit:
     color: Color
     reason: str
 
-    def __post_init__(self) -> None:
-        check_color(self.color)
-        text(self.reason, "a forfeit's reason", _REASON, empty=True)
-
 
 @dataclass(frozen=True)
 class Played:
@@ -161,28 +141,8 @@ class Played:
     size: int = 8
     seconds: dict[str, float] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        text(self.black, "a game's Black player")
-        text(self.white, "a game's White player")
-        board_size(self.size, "a game's size")
-        squares = self.size * self.size
-        object.__setattr__(self, "opening", texts(self.opening, "a game's opening", squares))
-        object.__setattr__(self, "moves", texts(self.moves, "a game's moves", 3 * squares))
-        if not isinstance(self.outcome, Outcome):
-            raise ArgumentError(f"a game's outcome is an Outcome, not {shown(self.outcome)}")
-        if self.forfeit is not None and not isinstance(self.forfeit, Forfeit):
-            raise ArgumentError(f"a game's forfeit is a Forfeit or None, not {shown(self.forfeit)}")
-        if not isinstance(self.seconds, dict) or not all(
-            isinstance(name, str) and isinstance(spent, int | float) and not isinstance(spent, bool)
-            for name, spent in self.seconds.items()
-        ):
-            raise ArgumentError(
-                f"a game's seconds are a dict of name to seconds, not {shown(self.seconds)}"
-            )
-
     def name_of(self, color: Color) -> str:
         """The seat that played ``color``."""
-        check_color(color)
         return self.black if color is BLACK else self.white
 
     @property
@@ -192,8 +152,6 @@ class Played:
 
     def disc_difference(self, name: str) -> int:
         """``name``'s discs minus the opponent's; a forfeit counts as every square to none."""
-        if not isinstance(name, str):
-            raise ArgumentError(f"a player's name is text, not {shown(name)}")
         if self.forfeit is not None:
             full = self.size * self.size
             return -full if self.name_of(self.forfeit.color) == name else full
@@ -214,17 +172,6 @@ def referee(
     black: Seat, white: Seat, opening: Sequence[Square | str] = (), size: int = 8
 ) -> Played:
     """Play one game from ``opening`` to the end; the seats are started and closed here."""
-    for side, seat in (("black", black), ("white", white)):
-        if not isinstance(seat, Seat):
-            raise ArgumentError(
-                f"{side} must be a seat (a LevelSeat, a FunctionSeat...), not {shown(seat)}"
-            )
-        text(seat.name, f"the {side} seat's name")
-    board_size(size)
-    if not isinstance(opening, tuple | list) or len(opening) > size * size:
-        raise ArgumentError(f"the opening must be a list of moves, not {shown(opening)}")
-    if not all(isinstance(move, str | Square) for move in opening):
-        raise ArgumentError(f"the opening's moves must be squares like 'd3', not {shown(opening)}")
     game = Game(size=size)
     for move in opening:
         game.play(move)
@@ -241,8 +188,6 @@ def referee(
             color, seat = game.turn, seats[game.turn]
             started = time.monotonic()
             answer = seat.choose(game.board.copy(), color)
-            if not isinstance(answer, Answer):
-                answer = Answer(problem=f"the seat answered {shown(answer)}, not an Answer")
             spent[seat.name] = spent.get(seat.name, 0.0) + time.monotonic() - started
             problem = answer.problem or _play(game, answer.move or "", color)
             if problem:
@@ -252,8 +197,7 @@ def referee(
         for seat in (black, white):
             seat.close()
     outcome = game.outcome
-    if outcome is None:  # never: the loop above runs until the game is over
-        raise ArgumentError("the game ended without an outcome")
+    assert outcome is not None  # the loop above runs until the game is over
     return Played(
         black.name, white.name, tuple(str(move) for move in opening),
         tuple(str(move) for move in game.moves), outcome, forfeit, size, spent,
@@ -265,8 +209,6 @@ def positions(game: Played) -> list[tuple[Board, Square | None, list[Square]]]:
 
     The board is replayed from the moves with the kit's rules; a pass keeps the board.
     """
-    if not isinstance(game, Played):
-        raise ArgumentError(f"positions needs a played game (a Played), not {shown(game)}")
     board = Board(game.size)
     seen: list[tuple[Board, Square | None, list[Square]]] = [(board.copy(), None, [])]
     color = BLACK

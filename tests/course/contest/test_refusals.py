@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import inspect
 import math
 from pathlib import Path
 
 import pytest
 
-from course.browser import browser_games, needs_matplotlib
-from course.contest import cli, handins, page, plain, practice, referee, roundrobin, sandboxed
+from course.contest import cli, handins, page, practice, referee
 from course.grading.notebook import NotebookError
-from course.grading.sandbox import Sandbox
 from course.tournament import entrant
-from reversi import BLACK, Board, Game
+from reversi import Game
 from reversi.errors import ArgumentError, BoardSizeError, ReversiError
 
 
@@ -40,42 +37,18 @@ def test_a_seat_is_a_protocol_only_the_seats_fill() -> None:
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: referee.LevelSeat("", entrant("easy")(1)),
-        lambda: referee.LevelSeat("Easy", "easy"),
-        lambda: referee.FunctionSeat("f", "d3", 1.0),
-        lambda: referee.FunctionSeat("f", print, math.nan),
-        lambda: referee.Answer(move=3),
-        lambda: referee.Forfeit("black", "slow"),
-        lambda: referee.Played("ann", "bob", (), (), "black wins"),
-        lambda: referee.referee("ann", "bob"),
-        lambda: referee.positions(Game()),
-        lambda: sandboxed.SandboxSeat("s", "x = 1", Sandbox("bubblewrap")),
-        lambda: sandboxed.SandboxSeat("s", (), None),
-        lambda: handins.Entrant(None),
-        lambda: handins.collect(None),
-        lambda: handins.collect("bad\x00name"),
-        lambda: roundrobin.Settings(games_per_pair=3),
-        lambda: roundrobin.Settings(move_time=-1),
-        lambda: roundrobin.Contest((), None),
-        lambda: roundrobin.level_entrants("easy"),
-        lambda: roundrobin.play_contest(None),
-        lambda: page.results_chart(None),
-        lambda: page.game_page(finished_game(), 0),
-        lambda: page.leaderboard_page(None),
-        lambda: practice.Practice("you", "Easy", None),
+        lambda: cli.run_tournament("bad\x00name"),
         lambda: practice.try_player(print, games=10**9),
+        lambda: practice.try_player(print, games=3),
         lambda: practice.try_player(print, size=5),
         lambda: practice.try_player(print, move_time=math.inf),
-        lambda: plain.encode(Board(), "black"),
-        lambda: plain.decode_plain("black ../.."),
-        lambda: plain.decode_plain(None),
-        lambda: cli.add_arguments(None),
-        lambda: cli.run(argparse.Namespace()),
-        lambda: browser_games(math.nan, 1),
-        lambda: needs_matplotlib(None),
+        lambda: practice.try_player(print, against="grandmaster"),
+        lambda: practice.try_player("d3"),
+        lambda: cli.run_tournament(None),
+        lambda: cli.run_tournament(".", levels="easy"),
     ],
 )
-def test_a_wrong_value_is_refused_with_the_kits_error(make: object) -> None:
+def test_what_a_notebook_calls_refuses_a_wrong_value_with_the_kits_error(make: object) -> None:
     with pytest.raises(ReversiError):
         make()  # type: ignore[operator]
 
@@ -83,28 +56,13 @@ def test_a_wrong_value_is_refused_with_the_kits_error(make: object) -> None:
 def test_the_refusals_name_the_value_and_the_reason() -> None:
     with pytest.raises(BoardSizeError, match="size"):
         practice.try_player(print, size=5)
-    with pytest.raises(ArgumentError, match="games_per_pair must be an even number"):
-        roundrobin.Settings(games_per_pair=3)
-    with pytest.raises(ArgumentError, match="not a position line"):
-        plain.decode_plain("black ..x./....")
-
-
-def test_a_sandboxed_seat_not_started_says_so(tmp_path: Path) -> None:
-    seat = sandboxed.SandboxSeat("s", ("x = 1",), Sandbox("bubblewrap"))
-    with pytest.raises(ArgumentError, match="not started"):
-        seat.choose(Board(), BLACK)
+    with pytest.raises(ArgumentError, match="move_time must be a number from"):
+        practice.try_player(print, move_time=math.inf)
 
 
 def test_a_notebook_that_cannot_be_read_is_a_notebook_error(tmp_path: Path) -> None:
     with pytest.raises(NotebookError, match="cannot read"):
         handins.player_cells(tmp_path / "missing.ipynb")
-
-
-def test_the_flags_are_added_once() -> None:
-    parser = argparse.ArgumentParser()
-    cli.add_arguments(parser)
-    with pytest.raises(ArgumentError, match="already has the flag"):
-        cli.add_arguments(parser)
 
 
 def test_a_played_game_replays_and_its_page_is_written(tmp_path: Path) -> None:
