@@ -1,11 +1,13 @@
-"""The printable worksheets: one page per lesson, every prompt of the lesson on it, pictures drawn.
+"""The printable worksheets: one page per lesson, every prompt of the lesson on it with what it
+points to, taken from the lesson's own cells (test_printed.py prints them in Chromium).
 
 The prompts are counted in the notebooks here with a pattern of the test's own, so a page
-that drops a question fails; the PDF is printed by the real Chromium and opened as a PDF.
+that drops a question fails; the boards and trees are compared with the lesson's code.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shutil
@@ -15,10 +17,15 @@ import pytest
 
 from course import worksheets
 from course.__main__ import main
+from course.worksheets.drawing import tree_svg
+from course.worksheets.lesson import Shown, WorksheetError, _prompts_of, read_lesson
+from course.worksheets.page import markdown, page
+from reversi import BLACK, Board
 
 NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
 LABEL = re.compile(r"\*\*(?:Predict, then run|Check your understanding) \[([\w.]+)\]\.\*\*")
 LESSONS = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if p.name[:2].isdigit())
+FROM_TEXT = re.compile(r"from_text\('{3}(.*?)'{3}", re.DOTALL)
 
 
 def labels_in(notebook: Path) -> list[str]:
@@ -39,29 +46,135 @@ def test_there_are_lessons_to_print():
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=lambda p: p.stem)
-def test_each_lesson_has_a_page_with_every_prompt_and_a_picture(pages, notebook):
-    page = (pages / f"{notebook.stem}.html").read_text(encoding="utf-8")
+def test_each_lesson_has_a_page_with_every_prompt(pages, notebook):
+    sheet = (pages / f"{notebook.stem}.html").read_text(encoding="utf-8")
     labels = labels_in(notebook)
     assert labels, f"{notebook.name} has no prompts"
     for label in labels:
-        assert f"[{label}].</span>" in page, f"{notebook.stem}: prompt [{label}] missing"
-    assert page.count('class="lines"') == len(labels)
-    assert "<svg" in page or '<table class="truth"' in page or '<pre class="tree"' in page
+        assert f"[{label}].</strong>" in sheet, f"{notebook.stem}: prompt [{label}] missing"
+    assert sheet.count('class="lines"') == len(labels)
     assert f'href="{notebook.stem}.html"' in (pages / "index.html").read_text(encoding="utf-8")
 
 
+def code_after(notebook: Path, label: str) -> str:
+    """The source of the first code cell after the text cell holding prompt ``label``."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    at = next(i for i, c in enumerate(cells) if f"[{label}].**" in "".join(c["source"]))
+    return "".join(next(c for c in cells[at + 1 :] if c["cell_type"] == "code")["source"])
+
+
+def prompt(lesson: str, label: str) -> worksheets.Prompt:
+    found = read_lesson(NOTEBOOKS / f"{lesson}.ipynb").prompts
+    return next(p for p in found if p.label == label)
+
+
+def flatten(tree):
+    for child in tree:
+        yield from flatten(child) if isinstance(child, list) else [child]
+
+
+def test_the_tree_of_a_prompt_is_the_lessons_own():
+    source = code_after(NOTEBOOKS / "04b_game_trees.ipynb", "04b.2")
+    assignment = next(n for n in ast.parse(source).body if isinstance(n, ast.Assign))
+    lesson_tree = ast.literal_eval(assignment.value)
+    trees = [thing for thing in prompt("04b_game_trees", "04b.2").after if isinstance(thing, list)]
+    assert trees == [lesson_tree]
+    drawn = tree_svg(lesson_tree)
+    leaves = re.findall(r'class="leaf">([^<]+)<', drawn)
+    assert [int(v) for v in leaves] == list(flatten(lesson_tree))
+    assert (
+        drawn.count("<rect") == drawn.count("<line") - len(leaves) + 1
+    )  # a box per branching point
+
+
+def test_the_position_below_is_the_lessons_board_before_the_move():
+    source = code_after(NOTEBOOKS / "02_rules.ipynb", "02.2")
+    found = prompt("02_rules", "02.2")
+    shown = [thing for thing in found.after if isinstance(thing, Board)]
+    assert shown == [Board.from_text(FROM_TEXT.search(source).group(1))]
+    assert source.strip() in found.after  # and the cell to run
+
+
+def test_the_picture_below_is_the_one_the_lesson_shows_first():
+    shown = [thing for thing in prompt("01_play", "01.1").after if isinstance(thing, Shown)]
+    expected = Board()
+    expected.play("d3", BLACK)
+    assert len(shown) == 1 and shown[0].board == expected and str(shown[0].last_move) == "d3"
+    assert not shown[0].markers  # White's moves are the answer: the sheet does not dot them
+
+
+def test_questions_listed_under_their_label_are_kept():
+    found = prompt("06_class_play", "06.6")
+    assert len(re.findall(r"^\d+\. ", found.text, re.MULTILINE)) == 3
+    assert page(read_lesson(NOTEBOOKS / "06_class_play.ipynb")).count("<li>") == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("**Check your understanding [1.1].**\n1. One?\n2. Two?\n\nThis lesson has no exercise.",
+         "\n1. One?\n2. Two?"),
+        ("**Predict, then run [1.2].** Work this tree out:\n\n```\n[1, 2]\n```\n\nWhich one?\n\n## Next",
+         "Work this tree out:\n\n```\n[1, 2]\n```\n\nWhich one?"),
+        ("**Predict, then run [1.3].** Which?\n\n**Exercise:** 03 lines", "Which?"),
+    ],
+    ids=["list", "code-and-sentence", "stops-at-next-paragraph"],
+)  # fmt: skip
+def test_a_prompt_takes_its_lists_and_code_blocks(text, expected):
+    assert [body for _, _, body in _prompts_of(text)] == [expected]
+
+
+def write_notebook(folder: Path, cells: list[dict]) -> Path:
+    folder.mkdir(exist_ok=True)
+    path = folder / "01_t.ipynb"
+    path.write_text(
+        json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    return path
+
+
+def md(text: str, **worksheet) -> dict:
+    return {"cell_type": "markdown", "metadata": {"worksheet": worksheet}, "source": text}
+
+
+def code(text: str) -> dict:
+    return {"cell_type": "code", "metadata": {}, "source": text, "outputs": []}
+
+
+def test_a_lesson_cell_that_fails_is_named(tmp_path):
+    path = write_notebook(tmp_path / "l", [
+        md("# T"), md("**Predict, then run [1.1].** Look at the board below. Which?"), code("1 / 0"),
+    ])  # fmt: skip
+    with pytest.raises(WorksheetError, match=r"01_t.ipynb, cell 2 fails: ZeroDivisionError"):
+        read_lesson(path)
+
+
+def test_metadata_names_what_a_prompt_points_to(tmp_path):
+    path = write_notebook(tmp_path / "l", [
+        md("# T"),
+        code("from reversi import Board\nsmall = Board(4)"),
+        md("**Check your understanding [1.1].** Why?", **{"1.1": {"picture": "above", "name": "small"}}),
+    ])  # fmt: skip
+    found = read_lesson(path).prompts[0]
+    assert found.before == [Board(4)] and found.after == []
+
+
 def test_the_papers_each_lesson_needs():
-    figure2 = (NOTEBOOKS / "02_rules.ipynb").stem
-    sheet = worksheets._page(figure2, "t", [])
-    assert "Figure 2 grid" in sheet and sheet.count('class="disc ') == 0 and "<svg" in sheet
-    cursor = worksheets._page("05_cursormap", "t", [])
+    figure2 = read_lesson(NOTEBOOKS / "02_rules.ipynb")
+    sheet = page(figure2)
+    grid = sheet[sheet.index("The Figure 2 grid") :]
+    clues = re.findall(r"^\| `\w\d` \|", "\n".join(figure2.materials.values()), re.MULTILINE)
+    assert len(clues) == 7 and grid.count("<tr>") >= len(clues) and "<svg" in grid
+    cursor = page(read_lesson(NOTEBOOKS / "05_cursormap.ipynb"))
     assert cursor.count("<td></td>") == 12  # AND, OR, XOR for four rows, to fill in
     assert "bits[7]" in cursor and 'class="field ' in cursor
 
 
 def test_a_prompt_keeps_its_words_escaped():
-    found = worksheets._inline("a <b> `x < y` **bold**")
-    assert found == "a &lt;b&gt; <code>x &lt; y</code> <b>bold</b>"
+    found = markdown("a <b> `x < y` **bold** *White*")
+    assert (
+        found == "<p>a &lt;b&gt; <code>x &lt; y</code> <strong>bold</strong> <em>White</em></p>\n"
+    )
 
 
 def test_chromium_prints_a_pdf(tmp_path):
