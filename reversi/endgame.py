@@ -93,7 +93,7 @@ POLL_EVERY = 256
 SMALL_EMPTIES = 5
 
 #: With at most this many empties a position is searched without pauses (in a few milliseconds).
-PLAIN_EMPTIES = 9
+PLAIN_EMPTIES = 8
 
 #: The most positions the table holds (about 200 bytes each) before it forgets the cheapest.
 TABLE_LIMIT = 4_000_000

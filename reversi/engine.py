@@ -75,7 +75,7 @@ MAX_DEPTH = 60
 MIDGAME_SHARE = 0.3
 
 #: With at most this many plies to go a position is searched without pauses (a few milliseconds).
-PLAIN_DEPTH = 3
+PLAIN_DEPTH = 2
 
 #: More than any score a position can have.
 INFINITY = 10**15

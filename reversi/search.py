@@ -46,21 +46,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Annotated
 
 from reversi import bitboard
-from reversi.board import Board, check_position
+from reversi.board import Board
 from reversi.callables import guarded_clock
-from reversi.errors import ArgumentError, SearchStopped, shown
+from reversi.errors import SearchStopped
 from reversi.evaluation import final_score, score, weight_masks
 from reversi.notation import PASS, Color, Move, Square
-
-__all__ = [
-    "SearchResult",
-    "alphabeta",
-    "iterative_deepening",
-    "minimax",
-    "move_order",
-]
+from reversi.surface import Between, student
 
 #: More than any score a position can have.
 INFINITY = 10**15
@@ -69,6 +63,9 @@ INFINITY = 10**15
 MAX_DEPTH = 16
 
 Clock = Callable[[], float]
+
+#: A search depth the lessons' searches take.
+Depth = Annotated[int, Between(1, MAX_DEPTH)]
 
 
 @dataclass(frozen=True)
@@ -86,7 +83,7 @@ class SearchResult:
     nodes: int
 
 
-class _Search:
+class Search:
     """One search: the board geometry, a node counter and an optional deadline."""
 
     def __init__(self, size: int, clock: Clock = time.perf_counter, deadline: float | None = None):
@@ -168,9 +165,10 @@ class _Search:
                 value = -self.minimax(*child, depth - 1)
             if value > best or (value == best and later):
                 best_move, best = move, value
-        return _square_of(best_move, board.size), best
+        return square_of(best_move, board.size), best
 
 
+@student
 def move_order(board: Board, color: Color) -> list[Square]:
     """The legal moves in the order both searches try them: heaviest square first, then reading order.
 
@@ -178,36 +176,34 @@ def move_order(board: Board, color: Color) -> list[Square]:
     >>> [str(move) for move in move_order(Board(), BLACK)]
     ['d3', 'c4', 'f5', 'e6']
     """
-    check_position(board, color)
-    search = _Search(board.size)
+    search = Search(board.size)
     moves = bitboard.legal_moves(board.bits(color), board.bits(color.opponent), search.geo)
-    return [_square_of(move, board.size) for move in search.ordered(moves)]
+    return [square_of(move, board.size) for move in search.ordered(moves)]
 
 
-def minimax(board: Board, color: Color, depth: int) -> SearchResult:
+@student
+def minimax(board: Board, color: Color, depth: Depth) -> SearchResult:
     """Search every line ``depth`` plies deep; the plain method alpha-beta must agree with."""
-    check_position(board, color)
-    _check_depth(depth)
-    search = _Search(board.size)
+    search = Search(board.size)
     move, value = search.root(board, color, depth, pruning=False)
     return SearchResult(move, value, depth, search.nodes)
 
 
-def alphabeta(board: Board, color: Color, depth: int) -> SearchResult:
+@student
+def alphabeta(board: Board, color: Color, depth: Depth) -> SearchResult:
     """The same value and move as :func:`minimax`, visiting fewer positions."""
-    check_position(board, color)
-    _check_depth(depth)
-    search = _Search(board.size)
+    search = Search(board.size)
     move, value = search.root(board, color, depth, pruning=True)
     return SearchResult(move, value, depth, search.nodes)
 
 
+@student
 def iterative_deepening(
     board: Board,
     color: Color,
     *,
-    max_depth: int,
-    time_limit: float,
+    max_depth: Depth,
+    time_limit: Annotated[float, Between(1e-9, 1e9), "a positive number of seconds"],
     clock: Clock = time.perf_counter,
 ) -> SearchResult:
     """Alpha-beta at depth 1, 2, 3, ... until ``max_depth`` or until ``time_limit`` seconds pass.
@@ -224,18 +220,13 @@ def iterative_deepening(
     >>> result.depth < 8 and Board().is_legal(result.move, BLACK)
     True
     """
-    check_position(board, color)
-    _check_depth(max_depth)
-    if (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)
-            or not 0 < time_limit < 1e300):  # refuses nan and infinity too
-        raise ArgumentError(f"time limit {shown(time_limit)} is not a positive number of seconds")
     clock = guarded_clock(clock)
     deadline = clock() + time_limit
     moves = move_order(board, color)
     result = SearchResult(moves[0] if moves else PASS, 0, 0, 0)  # in case depth 1 runs out
     nodes = 0
     for depth in range(1, max_depth + 1):
-        search = _Search(board.size, clock, deadline)
+        search = Search(board.size, clock, deadline)
         try:
             move, value = search.root(board, color, depth, pruning=True)
         except SearchStopped:
@@ -245,12 +236,8 @@ def iterative_deepening(
     return result
 
 
-def _square_of(move: int, size: int) -> Square:
+def square_of(move: int, size: int) -> Square:
+    """The square of a move bit."""
     return Square(*divmod(move.bit_length() - 1, size))
-
-
-def _check_depth(depth: object) -> None:
-    if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
-        raise ArgumentError(f"search depth {shown(depth)} is not a whole number from 1 to {MAX_DEPTH}")
 
 

@@ -133,7 +133,7 @@ def test_moves_are_searched_heaviest_square_first_then_in_reading_order():
 
 @pytest.mark.parametrize("depth", [0, -1, 17, 2.5, True])
 def test_a_depth_out_of_range_is_refused(depth):
-    with pytest.raises(ValueError, match="search depth"):
+    with pytest.raises(ValueError, match="depth must be a whole number from 1 to 16"):
         minimax(Board(), BLACK, depth)
 
 
