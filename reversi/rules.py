@@ -12,8 +12,8 @@ move sequences of each length: 4, 12, 56, 244, ...), the fast rules are right
 (``tests/reversi/test_rules.py``). It follows the Othello chapter of Peter Norvig's
 *Paradigms of Artificial Intelligence Programming*.
 
-Each function is marked ``@checked``: a call from outside gets a clear error for a value it
-cannot read (``reversi/_reference_checks.py``), so the functions themselves stay plain.
+The functions stay plain: the list at the end of the module puts them on the student surface
+(:mod:`reversi.surface`), so a call from outside gets a clear error for a value it cannot read.
 
 >>> grid = start()
 >>> legal_moves(grid, BLACK)
@@ -34,23 +34,11 @@ cannot read (``reversi/_reference_checks.py``), so the functions themselves stay
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Annotated, Protocol
 
-from reversi._reference_checks import checked
-from reversi.errors import ArgumentError
-from reversi.notation import BLACK, WHITE, Color
-
-__all__ = [
-    "flips",
-    "from_board",
-    "from_text",
-    "legal_moves",
-    "perft",
-    "play",
-    "start",
-    "to_text",
-    "walk",
-]
+from reversi.errors import IllegalMoveError, NotationError, shown
+from reversi.notation import BLACK, MAX_SIZE, WHITE, Color
+from reversi.surface import Between, Length, Satisfies, student_module
 
 #: A square's content: a colour, or None when it is empty.
 Disc = Color | None
@@ -69,7 +57,6 @@ class Readable(Protocol):
     def __getitem__(self, key: tuple[int, int]) -> Disc: ...
 
 
-@checked
 def start(size: int = 8) -> Grid:
     """The starting grid: White on the top-left and bottom-right centre squares, Black on the others."""
     grid: Grid = [[None] * size for _ in range(size)]
@@ -79,19 +66,16 @@ def start(size: int = 8) -> Grid:
     return grid
 
 
-@checked
 def from_board(board: Readable) -> Grid:
     """A grid holding the same discs as ``board``, read one square at a time."""
     return [[board[row, col] for col in range(board.size)] for row in range(board.size)]
 
 
-@checked
 def on_grid(grid: Sequence[Sequence[Disc]], row: int, col: int) -> bool:
     """Whether ``(row, col)`` lies on the grid (a walk stops at the edge)."""
     return 0 <= row < len(grid) and 0 <= col < len(grid)
 
 
-@checked
 def walk(
     grid: Grid, square: tuple[int, int], step: tuple[int, int], color: Color
 ) -> list[tuple[int, int]]:
@@ -122,11 +106,10 @@ def walk(
     return []
 
 
-@checked
 def flips(grid: Grid, square: tuple[int, int], color: Color) -> list[tuple[int, int]]:
     """Every disc that turns over when ``color`` plays on ``square``; empty if the move is illegal."""
     row, col = square
-    if grid[row][col] is not None:
+    if not on_grid(grid, row, col) or grid[row][col] is not None:
         return []
     turned = []
     for step in DIRECTIONS:
@@ -134,7 +117,6 @@ def flips(grid: Grid, square: tuple[int, int], color: Color) -> list[tuple[int, 
     return turned
 
 
-@checked
 def legal_moves(grid: Grid, color: Color) -> list[tuple[int, int]]:
     """The squares where ``color`` may play, in reading order (row by row from the top)."""
     moves = []
@@ -145,12 +127,11 @@ def legal_moves(grid: Grid, color: Color) -> list[tuple[int, int]]:
     return moves
 
 
-@checked
 def play(grid: Grid, square: tuple[int, int], color: Color) -> Grid:
     """A new grid after ``color`` plays the legal move ``square`` (the old grid is unchanged)."""
     turned = flips(grid, square, color)
     if not turned:
-        raise ArgumentError(f"{square} is not a legal move for {color}")
+        raise IllegalMoveError(f"{square} is not a legal move for {color}")
     new = [line[:] for line in grid]
     row, col = square
     new[row][col] = color
@@ -159,7 +140,27 @@ def play(grid: Grid, square: tuple[int, int], color: Color) -> Grid:
     return new
 
 
-@checked
+def next_player(grid: Grid, color: Color) -> Color | None:
+    """Who moves after ``color`` has moved: the opponent, or ``color`` again when the opponent
+    has no move and must pass, or ``None`` when neither can move and the game is over."""
+    if legal_moves(grid, color.opponent):
+        return color.opponent
+    if legal_moves(grid, color):
+        return color
+    return None
+
+
+def score(grid: Grid) -> tuple[int, int]:
+    """The discs of each side, ``(black, white)``: at the end, the side with more wins.
+
+    >>> score(start())
+    (2, 2)
+    """
+    black = sum(line.count(BLACK) for line in grid)
+    white = sum(line.count(WHITE) for line in grid)
+    return black, white
+
+
 def perft(grid: Grid, color: Color, depth: int) -> int:
     """The move sequences of length ``depth`` from ``grid`` with ``color`` to move.
 
@@ -178,18 +179,41 @@ def perft(grid: Grid, color: Color, depth: int) -> int:
     return sum(perft(play(grid, move, color), color.opponent, depth - 1) for move in moves)
 
 
-@checked
 def from_text(text: str) -> Grid:
     """A grid from rows of ``B``, ``W`` and ``.`` separated by spaces (blank lines ignored)."""
     letters: dict[str, Disc] = {"B": BLACK, "W": WHITE, ".": None}
     rows = [line.split() for line in text.splitlines() if line.strip()]
     if not rows or any(len(row) != len(rows) or not set(row) <= set(letters) for row in rows):
-        raise ArgumentError(f"a grid's text is n rows of n letters B, W or ., not {text[:60]!r}")
+        raise NotationError(f"a grid's text is n rows of n letters B, W or ., not {shown(text)}")
     return [[letters[letter] for letter in row] for row in rows]
 
 
-@checked
 def to_text(grid: Grid) -> str:
     """The grid as rows of ``B``, ``W`` and ``.``: the inverse of :func:`from_text`."""
     letters = {BLACK: "B", WHITE: "W", None: "."}
     return "\n".join(" ".join(letters[disc] for disc in line) for line in grid)
+
+
+# --- the student surface --------------------------------------------------------------
+# Lessons call these functions, so a wrong argument gets a clear error naming it
+# (reversi/surface.py). A grid must be square, a step one of the eight DIRECTIONS, and the
+# slow rules count perft no deeper than 6 (Board.perft goes deeper, fast).
+
+
+def is_square_grid(grid: Grid) -> bool:
+    return 1 <= len(grid) <= MAX_SIZE and all(len(line) == len(grid) for line in grid)
+
+
+STRICTER: dict[str, object] = {
+    "grid": Annotated[Grid, Satisfies(is_square_grid, f"a grid: a list of n rows of n squares, n from 1 to {MAX_SIZE}")],
+    "step": Annotated[tuple[int, int], Satisfies(DIRECTIONS.__contains__, "one of the eight DIRECTIONS")],
+    "size": Annotated[int, Between(1, MAX_SIZE)],
+    "depth": Annotated[int, Between(0, 6)],
+    "text": Annotated[str, Length(0, 4 * MAX_SIZE * (MAX_SIZE + 1))],
+    "board": Annotated[Readable, Satisfies(lambda board: board.size in range(1, MAX_SIZE + 1), "a board of size 1 to 16")],
+}
+student_module(
+    __name__,
+    [start, from_board, on_grid, walk, flips, legal_moves, play, next_player, score, perft, from_text, to_text],
+    **STRICTER,
+)

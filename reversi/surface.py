@@ -20,6 +20,7 @@ import enum
 import functools
 import inspect
 import sys
+import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from reversi.typecheck import (
 )
 from reversi.typecheck import Between as Between  # the markers, for Annotated[...] on the surface
 from reversi.typecheck import Length as Length
+from reversi.typecheck import Satisfies as Satisfies
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -89,9 +91,11 @@ class Signature:
     required: frozenset[str]
 
 
-def read_signature(function: Callable[..., Any]) -> Signature:
-    """``function``'s parameters and their annotations, compiled (:class:`TypeError` for one it cannot read)."""
+def read_signature(function: Callable[..., Any], overrides: dict[str, object] | None = None) -> Signature:
+    """``function``'s parameters and their annotations (or ``overrides``, by parameter name),
+    compiled (:class:`TypeError` for one it cannot read)."""
     hints = typing.get_type_hints(function, include_extras=True)
+    hints.update((name, hint) for name, hint in (overrides or {}).items() if name in hints)
     rules = {name: compile_annotation(hint) for name, hint in hints.items() if name != "return"}
     kinds: dict[Any, list[tuple[str, Rule]]] = {}
     P = inspect.Parameter
@@ -149,14 +153,16 @@ def trusted(module: str) -> bool:
     return module == "reversi" or module.startswith("reversi.")
 
 
-def student(function: F) -> F:
+def student(function: F, **overrides: object) -> F:
     """``function`` with its arguments checked on calls from outside the kit.
 
-    On a class, its ``__init__`` is checked and the class returned.
+    On a class, its ``__init__`` is checked and the class returned. ``overrides`` give a
+    stricter annotation for some parameters (``depth=Annotated[int, Between(0, 6)]``)
+    where the function's own should stay plain for its readers.
     """
     if isinstance(function, type):
         cls = function
-        cls.__init__ = student(cls.__init__)  # type: ignore[misc]
+        cls.__init__ = student(cls.__init__, **overrides)  # type: ignore[misc]
         return function
     known: dict[str, bool] = {}
     signature: list[Signature] = []
@@ -171,14 +177,33 @@ def student(function: F) -> F:
         if inside:
             return function(*args, **kwargs)
         if not signature:
-            signature.append(read_signature(function))
+            signature.append(read_signature(function, overrides))
         args, kwargs = checked_arguments(signature[0], args, kwargs)
         return function(*args, **kwargs)
 
+    check_then_call.surface_overrides = overrides  # type: ignore[attr-defined]
     SURFACE.append(check_then_call)
     return check_then_call  # type: ignore[return-value]
 
 
 def signature_of(function: Callable[..., Any]) -> Signature:
     """The signature :func:`student` reads for ``function`` (a function on :data:`SURFACE`)."""
-    return read_signature(inspect.unwrap(function))
+    return read_signature(inspect.unwrap(function), getattr(function, "surface_overrides", None))
+
+
+def student_module(name: str, functions: list[Callable[..., Any]], **overrides: object) -> None:
+    """Put ``functions`` of the module ``name`` on the surface without touching the module's code.
+
+    Reached from outside (``rules.play``, ``from reversi.rules import play``) each is the
+    checked version; the module's own calls to each other (thousands in a perft) read its
+    globals and stay plain, so they cost nothing. ``overrides`` as for :func:`student`.
+    """
+    module = sys.modules[name]
+    checked = {function.__name__: student(function, **overrides) for function in functions}
+
+    class StudentModule(types.ModuleType):
+        def __getattribute__(self, attribute: str) -> Any:
+            found = checked.get(attribute)
+            return found if found is not None else super().__getattribute__(attribute)
+
+    module.__class__ = StudentModule

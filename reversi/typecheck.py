@@ -42,6 +42,14 @@ class Length:
     high: int
 
 
+@dataclass(frozen=True)
+class Satisfies:
+    """``Annotated[T, Satisfies(test, "words")]``: a ``T`` for which ``test`` is true, named by ``words``."""
+
+    test: Callable[[Any], object]
+    words: str
+
+
 class Refused(Exception):
     """One argument, or a part of it, that does not fit: where in it, what was wanted, what came."""
 
@@ -210,11 +218,14 @@ def annotated(inner: Rule, marks: tuple[Any, ...]) -> Rule:
     """``Annotated[T, ...]``: ``T``, then each :class:`Between` or :class:`Length`; a text mark
     is the words a message uses for it."""
     wanted = inner.wanted
-    limits: list[Between | Length] = []
+    limits: list[Between | Length | Satisfies] = []
     for mark in marks:
         if isinstance(mark, (Between, Length)):
             unit = "" if isinstance(mark, Between) else " characters" if inner.wanted == "a text" else " items"
             wanted += f" {'from' if isinstance(mark, Between) else 'of'} {mark.low} to {mark.high}{unit}"
+            limits.append(mark)
+        elif isinstance(mark, Satisfies):
+            wanted = mark.words
             limits.append(mark)
         elif isinstance(mark, str):
             wanted = mark
@@ -226,13 +237,23 @@ def annotated(inner: Rule, marks: tuple[Any, ...]) -> Rule:
             value = inner.check(value, budget)
         except Refused as refused:
             raise refused if refused.where else Refused("", wanted, value) from None
-        for limit in limits:
-            measure = value if isinstance(limit, Between) else len(value)
-            if not limit.low <= measure <= limit.high:
-                raise Refused("", wanted, value)
-        return value
+        if all(fits(limit, value) for limit in limits):
+            return value
+        raise Refused("", wanted, value)
 
     return Rule(check, wanted)
+
+
+def fits(limit: Between | Length | Satisfies, value: Any) -> bool:
+    """Whether ``value`` (already of the right type) is within ``limit``."""
+    if isinstance(limit, Between):
+        return bool(limit.low <= value <= limit.high)
+    if isinstance(limit, Length):
+        return limit.low <= len(value) <= limit.high
+    try:
+        return bool(limit.test(value))
+    except Exception:  # a value the test cannot even look at does not satisfy it
+        return False
 
 
 #: The containers walked item by item (others are checked only for their kind).

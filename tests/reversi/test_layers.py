@@ -20,7 +20,6 @@ CHAIN = [
     "files",
     "arguments",
     "notation",
-    "_reference_checks",
     "rules",
     "bitboard",
     "board",

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reversi import BLACK, WHITE, Board, Color, rules
+from reversi import BLACK, WHITE, ArgumentError, Board, Color, IllegalMoveError, rules
 
 #: Move sequences from the 8x8 start (a published, independent oracle).
 PERFT = [1, 4, 12, 56, 244, 1396, 8200]
@@ -81,3 +81,55 @@ def test_an_illegal_move_is_refused_and_changes_nothing():
 def test_text_round_trip():
     text = "B W .\n. . .\nW . B"
     assert rules.to_text(rules.from_text(text)) == text
+
+
+@settings(max_examples=15, deadline=None)
+@given(size=st.sampled_from([4, 6, 8]), seed=st.integers(0, 2**32 - 1))
+def test_next_player_and_score_agree_with_the_board(size, seed):
+    for board, mover in random_game_positions(size, seed):
+        grid = rules.from_board(board)
+        assert rules.score(grid) == (board.count(BLACK), board.count(WHITE))
+        if board.has_legal_move(mover.opponent):
+            expected = mover.opponent
+        elif board.has_legal_move(mover):
+            expected = mover
+        else:
+            expected = None
+        assert rules.next_player(grid, mover) is expected
+
+
+def test_an_illegal_move_raises_the_same_error_as_the_board():
+    with pytest.raises(IllegalMoveError):
+        Board().play((0, 0), BLACK)
+    with pytest.raises(IllegalMoveError, match=r"\(0, 0\) is not a legal move for Black"):
+        rules.play(rules.start(), (0, 0), BLACK)
+
+
+def test_a_square_off_the_grid_flips_nothing_and_is_not_a_legal_move():
+    grid = rules.start(4)
+    assert rules.flips(grid, (-1, 0), BLACK) == [] and rules.flips(grid, (4, 9), BLACK) == []
+    with pytest.raises(IllegalMoveError):
+        rules.play(grid, (-1, -1), BLACK)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: rules.legal_moves(rules.start(), "purple"), "legal_moves(): color must be BLACK or WHITE, not 'purple'"),
+        (lambda: rules.walk(rules.start(), (0, 0), (0, 0), BLACK), "walk(): step must be one of the eight DIRECTIONS"),
+        (lambda: rules.perft(rules.start(), BLACK, 9), "perft(): depth must be a whole number from 0 to 6, not 9"),
+        (lambda: rules.flips([[None] * 3] * 2, (0, 0), BLACK), "flips(): grid must be a grid: a list of n rows of n"),
+        (lambda: rules.play(rules.start(), "d3", BLACK), "play(): square must be a pair, not 'd3'"),
+        (lambda: rules.start(10**9), "start(): size must be a whole number from 1 to 16"),
+    ],
+)
+def test_the_student_surface_names_a_wrong_argument(call, message):
+    with pytest.raises(ArgumentError) as refused:
+        call()
+    assert str(refused.value).startswith(message)
+
+
+def test_calls_inside_the_rules_are_not_checked_calls_from_outside_are():
+    from reversi.rules import legal_moves
+
+    assert legal_moves is rules.legal_moves and legal_moves.__wrapped__ is vars(rules)["legal_moves"]
