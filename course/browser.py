@@ -21,9 +21,6 @@ import sys
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from reversi.callables import require_callable
-from reversi.errors import ArgumentError, shown
-
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -64,8 +61,6 @@ def needs_matplotlib(draw: Callable[P, T]) -> Callable[P, T | None]:
     >>> chart() == ("drawn" if can_draw_charts() else None)
     True
     """
-    require_callable(draw, "needs_matplotlib's draw", "that draws a chart")
-
     @functools.wraps(draw)
     def drawn_if_possible(*args: P.args, **kwargs: P.kwargs) -> T | None:
         if not can_draw_charts():
@@ -82,11 +77,6 @@ def browser_games(games_per_pair: int, pairs: int) -> int:
     In the browser the pairs share about :data:`BROWSER_GAMES` games (at least two
     each, an even number), and one line says how many are played instead.
     """
-    for name, value, lowest in (("games_per_pair", games_per_pair, 1), ("pairs", pairs, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
-            raise ArgumentError(
-                f"{name} must be a whole number of at least {lowest}, not {shown(value)}"
-            )
     if not in_browser():
         return games_per_pair
     fewer = max(2, BROWSER_GAMES // max(pairs, 1) // 2 * 2)

@@ -11,14 +11,14 @@ The lessons' other charts live here too, so that a lesson cell stays one call:
 player's square weights) and :func:`nodes_chart` (positions visited by each search).
 Matplotlib is imported only when a plot is drawn (it is in the ``plots`` extra); where
 it cannot be (the browser classroom), every chart says so in one line and returns
-``None`` (see :func:`course.browser.needs_matplotlib`).
+``None`` (see :func:`course.browser.needs_matplotlib`).  Elsewhere the arguments are checked
+from the annotations (:func:`reversi.surface.student`), bounded so a chart is drawn at once.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 from course.browser import needs_matplotlib
 from reversi.board import Board
@@ -26,7 +26,17 @@ from reversi.engine import Thought, think
 from reversi.errors import ArgumentError, shown
 from reversi.evaluation import STABLE, weights
 from reversi.game import Game, Ply
-from reversi.notation import BLACK, Square
+from reversi.notation import BLACK, MAX_SIZE, MIN_SIZE, Square
+from reversi.surface import student
+from reversi.typecheck import Between, Length
+
+#: The most plies a curve follows (a game on the largest board has fewer, passes included).
+MAX_PLIES = 1000
+#: The most searches, and depths per search, a nodes chart draws (a lesson compares a few).
+MAX_SEARCHES, MAX_DEPTHS = 12, 30
+Size = Annotated[int, Between(MIN_SIZE, MAX_SIZE)]
+Depth = Annotated[int, Between(1, 6)]
+Plies = Annotated[Sequence[Ply], Length(0, MAX_PLIES)]
 
 
 def advantage(thought: Thought) -> float:
@@ -39,15 +49,14 @@ def advantage(thought: Thought) -> float:
     >>> advantage(Thought(12, PASS, 6 * FINAL_DISC_VALUE, (), 0, 0.0, exact=True))  # wins by 6
     150.0
     """
-    if not isinstance(thought, Thought):
-        raise ArgumentError(f"advantage reads a Thought, not {shown(thought)}")
     discs = thought.discs
     if discs is not None:
         return float(discs * STABLE)
     return float(thought.value)
 
 
-def evaluation_curve(plies: Sequence[Ply], size: int = 8, depth: int = 3) -> list[float]:
+@student
+def evaluation_curve(plies: Plies, size: Size = 8, depth: Depth = 3) -> list[float]:
     """Black's advantage in the start position and after every ply (a search ``depth`` deep).
 
     >>> game = Game()
@@ -60,7 +69,8 @@ def evaluation_curve(plies: Sequence[Ply], size: int = 8, depth: int = 3) -> lis
     return list(evaluation_steps(plies, size, depth))
 
 
-def evaluation_steps(plies: Sequence[Ply], size: int = 8, depth: int = 3) -> Iterator[float]:
+@student
+def evaluation_steps(plies: Plies, size: Size = 8, depth: Depth = 3) -> Iterator[float]:
     """:func:`evaluation_curve`'s numbers one at a time (a caller without threads can pause between).
 
     >>> game = Game()
@@ -69,10 +79,6 @@ def evaluation_steps(plies: Sequence[Ply], size: int = 8, depth: int = 3) -> Ite
     >>> isinstance(next(steps), float) and isinstance(next(steps), float)
     True
     """
-    if not isinstance(plies, list | tuple) or not all(isinstance(ply, Ply) for ply in plies):
-        raise ArgumentError(f"the plies are a game's list of Ply, not {shown(plies)}")
-    if type(depth) is not int or not 1 <= depth <= 6:
-        raise ArgumentError(f"the depth of the curve's searches is a whole number from 1 to 6, not {shown(depth)}")
     return _steps(list(plies), Board(size), depth)
 
 
@@ -94,22 +100,19 @@ def _for_black(board: Board, turn: Any, depth: int) -> float:
 
 
 @needs_matplotlib
+@student
 def plot_evaluation(
-    game: Game, depth: int = 3, ax: Any = None, curve: Sequence[float] | None = None
+    game: Game,
+    depth: Depth = 3,
+    ax: Any = None,
+    curve: Annotated[Sequence[float], Length(0, MAX_PLIES + 1)] | None = None,
 ) -> Any:
     """Draw Black's advantage after every move of ``game``; returns the matplotlib axes.
 
     ``curve`` may give :func:`evaluation_curve`'s numbers, worked out beforehand.
     """
     import matplotlib.pyplot as plt
-    from matplotlib.axes import Axes
 
-    if not isinstance(game, Game):
-        raise ArgumentError(f"plot_evaluation draws a Game, not {shown(game)}")
-    if ax is not None and not isinstance(ax, Axes):
-        raise ArgumentError(f"ax is matplotlib's Axes or None, not {shown(ax)}")
-    if curve is not None and not _numbers(curve):
-        raise ArgumentError(f"the curve is a list of numbers, not {shown(curve)}")
     if curve is None:
         curve = evaluation_curve(game.plies, game.board.size, depth)
     if ax is None:
@@ -145,7 +148,12 @@ def plot_evaluation(
 
 
 @needs_matplotlib
-def heatmap(table: Sequence[Sequence[float]], title: str = "", labels: bool = False) -> Any:
+@student
+def heatmap(
+    table: Annotated[Sequence[Sequence[float]], Length(1, MAX_SIZE)],
+    title: Annotated[str, Length(0, 200)] = "",
+    labels: bool = False,
+) -> Any:
     """Draw a number for every square of a board as a coloured grid; returns the axes.
 
     ``table[row][col]`` is the number of that square (row 0 is row 1 of the board);
@@ -153,14 +161,8 @@ def heatmap(table: Sequence[Sequence[float]], title: str = "", labels: bool = Fa
     """
     import matplotlib.pyplot as plt
 
-    if (
-        not isinstance(table, list | tuple)
-        or not 1 <= len(table) <= 16
-        or not all(isinstance(row, list | tuple) and len(row) == len(table) and _numbers(row) for row in table)
-    ):
-        raise ArgumentError(f"a heat map's table is n rows of n numbers (n up to 16), not {shown(table)}")
-    if not isinstance(title, str) or type(labels) is not bool:
-        raise ArgumentError(f"title is text and labels True or False, not {shown(title)} and {shown(labels)}")
+    if any(len(row) != len(table) for row in table):
+        raise ArgumentError(f"heatmap(): table must be n rows of n numbers, not {shown(table)}")
     size = len(table)
     fig, ax = plt.subplots(figsize=(4.5, 4))
     image = ax.imshow(table, cmap="viridis")
@@ -171,7 +173,8 @@ def heatmap(table: Sequence[Sequence[float]], title: str = "", labels: bool = Fa
 
 
 @needs_matplotlib
-def weights_chart(size: int = 8) -> Any:
+@student
+def weights_chart(size: Size = 8) -> Any:
     """Draw the positional player's weight of every square, written on a red-to-green grid."""
     import matplotlib.pyplot as plt
 
@@ -184,18 +187,19 @@ def weights_chart(size: int = 8) -> Any:
 
 
 @needs_matplotlib
-def nodes_chart(nodes: dict[str, list[int]]) -> Any:
+@student
+def nodes_chart(
+    nodes: Annotated[
+        dict[str, Annotated[Sequence[float], Length(1, MAX_DEPTHS)]], Length(1, MAX_SEARCHES)
+    ],
+) -> Any:
     """Draw, per depth 1, 2, ..., the positions each search visited, as bars on a log scale.
 
-    ``nodes`` maps a search's name to its counts, one per depth starting at 1.
+    ``nodes`` maps a search's name to its counts, one per depth starting at 1 (at most
+    :data:`MAX_SEARCHES` searches of :data:`MAX_DEPTHS` depths: a chart to read, drawn at once).
     """
     import matplotlib.pyplot as plt
 
-    if not isinstance(nodes, dict) or not all(
-        isinstance(name, str) and isinstance(counts, list | tuple) and _numbers(counts)
-        for name, counts in nodes.items()
-    ):
-        raise ArgumentError(f"nodes maps a search's name to its counts per depth, not {shown(nodes)}")
     _, ax = plt.subplots(figsize=(5.5, 3))
     width = 0.8 / max(len(nodes), 1)
     for index, (name, counts) in enumerate(nodes.items()):
@@ -218,9 +222,3 @@ def _square_names(ax: Any, size: int, table: Sequence[Sequence[Any]] | None) -> 
         for col, value in enumerate(line):
             ax.text(col, row, value, ha="center", va="center", fontsize=8)
 
-
-def _numbers(values: object) -> bool:
-    """True for a list or tuple of finite real numbers (no bool)."""
-    return isinstance(values, list | tuple) and all(
-        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values
-    )

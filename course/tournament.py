@@ -26,23 +26,30 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Annotated, Any
 
 from course.browser import browser_games, needs_matplotlib
 from reversi.board import Board
 from reversi.errors import ArgumentError, shown
 from reversi.game import Game
-from reversi.notation import BLACK, Color, Square
+from reversi.notation import BLACK, MAX_SIZE, MIN_SIZE, Color, Square
 from reversi.outcome import Outcome
 from reversi.players import PLAYER_KINDS, Player, make_player
-
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
+from reversi.surface import student
+from reversi.typecheck import Between, Length
 
 #: Makes a fresh player for one game; it is given a seed for that game.
 PlayerFactory = Callable[[int], Player]
+#: The most openings a tournament draws (each pair plays each twice).
+MAX_OPENINGS = 1000
+#: The most entrants a tournament and its charts take (a class, the levels, and room to spare).
+MAX_ENTRANTS = 64
+Size = Annotated[int, Between(MIN_SIZE, MAX_SIZE)]
+Plies = Annotated[int, Between(0, 60)]
+Seed = Annotated[int, Between(-(10**30) + 1, 10**30 - 1)]
 
 
+@student
 def entrant(kind: str, **options: Any) -> PlayerFactory:
     """A factory for ``make_player(kind, **options)``; a kind with a ``seed`` setting gets the game's.
 
@@ -71,15 +78,6 @@ class GameRecord:
     opening: str
     outcome: Outcome
 
-    def __post_init__(self) -> None:
-        if not all(isinstance(text, str) for text in (self.black, self.white, self.opening)):
-            raise ArgumentError(
-                f"a game's players and opening are text, not {shown(self.black)}, "
-                f"{shown(self.white)}, {shown(self.opening)}"
-            )
-        if not isinstance(self.outcome, Outcome):
-            raise ArgumentError(f"a game's outcome is an Outcome, not {shown(self.outcome)}")
-
     def name_of(self, color: Color) -> str:
         """The entrant who played ``color``."""
         return self.black if color is BLACK else self.white
@@ -91,8 +89,6 @@ class GameRecord:
 
     def points(self, name: str) -> float:
         """What ``name`` scored in this game: 1 for a win, 0.5 for a draw, 0 for a loss."""
-        if not isinstance(name, str):
-            raise ArgumentError(f"a player's name is text, not {shown(name)}")
         if self.winner is None:
             return 0.5
         return 1.0 if self.winner == name else 0.0
@@ -108,11 +104,6 @@ class Standing:
     draws: int
     losses: int
 
-    def __post_init__(self) -> None:
-        counts = (self.games, self.wins, self.draws, self.losses)
-        if not isinstance(self.name, str) or not all(type(n) is int and n >= 0 for n in counts):
-            raise ArgumentError(f"a standing is a name and four counts, not {shown(self)}")
-
     @property
     def points(self) -> float:
         """One point a win, half a point a draw."""
@@ -125,14 +116,6 @@ class TournamentResult:
 
     names: tuple[str, ...]
     games: tuple[GameRecord, ...]
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.names, tuple | list) or not all(isinstance(n, str) for n in self.names):
-            raise ArgumentError(f"a result's names are a tuple of text, not {shown(self.names)}")
-        if not isinstance(self.games, tuple | list) or not all(isinstance(g, GameRecord) for g in self.games):
-            raise ArgumentError(f"a result's games are a tuple of GameRecord, not {shown(self.games)}")
-        object.__setattr__(self, "names", tuple(self.names))
-        object.__setattr__(self, "games", tuple(self.games))
 
     @property
     def games_per_pair(self) -> int:
@@ -152,14 +135,16 @@ class TournamentResult:
 
     def score(self, name: str, opponent: str) -> float:
         """The points ``name`` took from the games against ``opponent``."""
-        if not isinstance(name, str) or not isinstance(opponent, str):
-            raise ArgumentError(f"players' names are text, not {shown(name)} and {shown(opponent)}")
         return sum(g.points(name) for g in self.games if {g.black, g.white} == {name, opponent})
 
     def crosstable(self) -> list[list[float | None]]:
         """``table[i][j]``: the points entrant ``i`` took from entrant ``j`` (``None`` on the diagonal)."""
+        taken: dict[tuple[str, str], float] = {}
+        for g in self.games:  # one pass over the games, however many entrants
+            for me, them in ((g.black, g.white), (g.white, g.black)):
+                taken[me, them] = taken.get((me, them), 0.0) + g.points(me)
         return [
-            [None if me == them else self.score(me, them) for them in self.names]
+            [None if me == them else taken.get((me, them), 0.0) for them in self.names]
             for me in self.names
         ]
 
@@ -174,16 +159,15 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def random_openings(count: int, plies: int, size: int = 8, seed: int = 0) -> list[list[Square]]:
+@student
+def random_openings(
+    count: Annotated[int, Between(1, MAX_OPENINGS)], plies: Plies, size: Size = 8, seed: Seed = 0
+) -> list[list[Square]]:
     """``count`` openings of ``plies`` random legal moves each, all different when possible.
 
     >>> [" ".join(map(str, opening)) for opening in random_openings(2, 3, seed=5)]
     ['f5 f6 e6', 'd3 e3 f3']
     """
-    _whole(count, "count", 1, MAX_OPENINGS)
-    _whole(plies, "plies", 0, 60)
-    _whole(size, "size", 4, 16)
-    _whole(seed, "seed", -(10**30) + 1, 10**30 - 1)
     rng = random.Random(seed)
     openings: list[list[Square]] = []
     tries = 0
@@ -199,17 +183,6 @@ def random_openings(count: int, plies: int, size: int = 8, seed: int = 0) -> lis
         if moves not in openings or tries > count + 1000:  # repeat one if there are too few
             openings.append(moves)
     return openings
-
-
-#: The most openings a tournament draws (each pair plays each twice).
-MAX_OPENINGS = 1000
-
-
-def _whole(value: object, name: str, lowest: int, highest: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= highest:
-        raise ArgumentError(
-            f"{name} must be a whole number from {lowest} to {highest}, not {shown(value)}"
-        )
 
 
 def _made(entrants: Mapping[str, PlayerFactory], name: str, seed: int) -> Player:
@@ -232,12 +205,13 @@ def play_game(black: Player, white: Player, opening: list[Square], size: int = 8
     return outcome
 
 
+@student
 def round_robin(
-    entrants: Mapping[str, PlayerFactory],
-    games_per_pair: int = 4,
-    size: int = 8,
-    opening_plies: int = 4,
-    seed: int = 0,
+    entrants: Annotated[dict[str, PlayerFactory], Length(2, MAX_ENTRANTS)],
+    games_per_pair: Annotated[int, Between(2, 2 * MAX_OPENINGS)] = 4,
+    size: Size = 8,
+    opening_plies: Plies = 4,
+    seed: Seed = 0,
 ) -> TournamentResult:
     """Every entrant plays every other ``games_per_pair`` games, alternating colours.
 
@@ -247,23 +221,8 @@ def round_robin(
     classroom, which is slower, fewer games are played and one line says so (see
     :func:`course.browser.browser_games`).
     """
-    _whole(games_per_pair, "games_per_pair", 2, 2 * MAX_OPENINGS)
     if games_per_pair % 2:
-        raise ArgumentError(
-            f"games_per_pair must be an even number of at least 2, not {shown(games_per_pair)}"
-        )
-    if not isinstance(entrants, Mapping) or len(entrants) < 2:
-        raise ArgumentError(
-            f"a tournament needs a mapping of at least two names to player factories, "
-            f"not {shown(entrants)}"
-        )
-    for name, factory in entrants.items():
-        if not isinstance(name, str) or not callable(factory):
-            raise ArgumentError(
-                f"entrant {shown(name)} must be a name with a player factory (see entrant()), "
-                f"not {shown(factory)}"
-            )
-    _whole(opening_plies, "opening_plies", 0, 60)
+        raise ArgumentError(f"games_per_pair must be an even number, not {games_per_pair}")
     games_per_pair = browser_games(games_per_pair, len(entrants) * (len(entrants) - 1) // 2)
     openings = random_openings(games_per_pair // 2, opening_plies, size, seed)
     games: list[GameRecord] = []
@@ -284,19 +243,15 @@ def round_robin(
 
 
 @needs_matplotlib
-def plot_standings(result: TournamentResult, ax: Axes | None = None) -> Axes:
+@student
+def plot_standings(result: TournamentResult, ax: Any = None) -> Any:
     """Wins, draws and losses of each entrant as stacked bars, the best entrant on top.
 
     Without matplotlib (the browser classroom) it says so in one line and returns ``None``.
     """
-    if not isinstance(result, TournamentResult):
-        raise ArgumentError(f"plot_standings draws a TournamentResult, not {shown(result)}")
     import matplotlib.pyplot as plt
-    from matplotlib.axes import Axes
 
-    if ax is not None and not isinstance(ax, Axes):
-        raise ArgumentError(f"ax is matplotlib's Axes or None, not {shown(ax)}")
-
+    _chartable(result)
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 0.5 * len(result.names) + 1.2))
     rows = result.standings()[::-1]  # barh draws from the bottom up
@@ -317,19 +272,15 @@ def plot_standings(result: TournamentResult, ax: Axes | None = None) -> Axes:
 
 
 @needs_matplotlib
-def plot_crosstable(result: TournamentResult, ax: Axes | None = None) -> Axes:
+@student
+def plot_crosstable(result: TournamentResult, ax: Any = None) -> Any:
     """The points each entrant (row) took from each opponent (column), as a coloured grid.
 
     Without matplotlib (the browser classroom) it says so in one line and returns ``None``.
     """
-    if not isinstance(result, TournamentResult):
-        raise ArgumentError(f"plot_crosstable draws a TournamentResult, not {shown(result)}")
     import matplotlib.pyplot as plt
-    from matplotlib.axes import Axes
 
-    if ax is not None and not isinstance(ax, Axes):
-        raise ArgumentError(f"ax is matplotlib's Axes or None, not {shown(ax)}")
-
+    _chartable(result)
     if ax is None:
         _, ax = plt.subplots(figsize=(0.9 * len(result.names) + 2.5, 0.7 * len(result.names) + 1.5))
     table = result.crosstable()
@@ -346,3 +297,11 @@ def plot_crosstable(result: TournamentResult, ax: Axes | None = None) -> Axes:
     ax.set_xlabel("against")
     ax.set_title(f"Points taken, out of {most:g} per pair")
     return ax
+
+
+def _chartable(result: TournamentResult) -> None:
+    """Refuse a result too large to chart (one a notebook built by hand, not a round robin)."""
+    if len(result.names) > MAX_ENTRANTS:
+        raise ArgumentError(
+            f"a chart shows at most {MAX_ENTRANTS} entrants, not {len(result.names)}"
+        )
