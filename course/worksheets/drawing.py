@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import html
 
+from course.cursormap.scene import Layout
 from course.cursormap.svg import CursorMapPicture, cursormap_svg
 from course.pictures.svg import board_svg
 from reversi import Board
 from reversi.cursormap import Operator, truth_table
 
-from .lesson import Shown
+from .lesson import Paper, Shown
 
 __all__ = [
     "BOARD_PX",
@@ -27,8 +28,8 @@ __all__ = [
     "truth_tables",
 ]
 
-#: The width of a board on the sheet, in CSS pixels (about 7 cm on A4).
-BOARD_PX = 260
+#: The width of a board on the sheet, in CSS pixels (about 8 cm on A4).
+BOARD_PX = 300
 Tree = int | float | list["Tree"]
 
 
@@ -116,14 +117,45 @@ def cursor_bits() -> str:
     return f'<table class="cursor">{rows}</table>'
 
 
+def map_svg(picture: CursorMapPicture, pixels: int = BOARD_PX) -> str:
+    """A cursor map with its columns and rows numbered from 0 in the margin, as ``(row, column)``
+    positions count them."""
+    svg = cursormap_svg(picture.map, picture.cursor, picture.position, pixels=pixels)
+    layout = Layout.for_map(picture.map, pixels)
+    cell, margin = layout.cell, layout.margin
+    style = 'font-family="sans-serif" font-size="11" fill="#141414" text-anchor="middle"'
+    numbers = [
+        f'<text x="{margin + (column + 0.5) * cell}" y="11" {style}>{column}</text>'
+        for column in range(layout.columns)
+    ] + [
+        f'<text x="6" y="{margin + (row + 0.5) * cell + 4}" {style}>{row}</text>'
+        for row in range(layout.rows)
+    ]
+    return svg.replace("</svg>", "".join(numbers) + "</svg>")
+
+
+def code_block(source: str) -> str:
+    """Code as the lesson's cell holds it, its lines numbered (the numbers are not copied)."""
+    lines = "".join(
+        f'<span class="line">{html.escape(line)}\n</span>' for line in source.splitlines()
+    )
+    return f'<pre class="code"><code>{lines}</code></pre>'
+
+
+#: The papers a prompt can ask for by name (``"paper"`` in the lesson's metadata).
+PAPERS = {"truth tables": truth_tables, "cursor bits": cursor_bits}
+
+
 def picture(thing: object) -> str:
     """The HTML of something a prompt points to: a board, a tree, a map or code."""
     if isinstance(thing, (Shown, Board)):
         return f'<div class="figure">{print_board(thing)}</div>'
     if isinstance(thing, CursorMapPicture):
-        return f'<div class="figure">{cursormap_svg(thing.map, thing.cursor, thing.position, pixels=BOARD_PX)}</div>'
+        return f'<div class="figure">{map_svg(thing)}</div>'
+    if isinstance(thing, Paper):
+        return f'<div class="figure">{PAPERS[thing.name]()}</div>'
     if isinstance(thing, list):
         return f'<div class="figure">{tree_svg(thing)}</div>'
     if isinstance(thing, str):
-        return f'<pre class="code"><code>{html.escape(thing)}</code></pre>'
+        return code_block(thing)
     raise TypeError(f"a worksheet cannot draw {type(thing).__name__}")

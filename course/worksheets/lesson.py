@@ -11,7 +11,8 @@ recorded instead of drawn), so the sheet shows the lesson's own position, never 
 Where the words do not say where to look, the prompt's text cell says it in its metadata,
 ``"worksheet": {"02.2": {"picture": "below", "name": "star"}}``: the picture is the value of
 ``star`` after the first code cell below the prompt; ``"code": [-1, 1]`` shows the code cell
-before and the one after; ``"picture": "none"`` shows no picture.  A text cell with
+before and the one after; ``"picture": "none"`` shows no picture; ``"paper": "truth tables"`` puts that paper
+(:data:`course.worksheets.drawing.PAPERS`) under the prompt.  A text cell with
 ``"worksheet": {"material": "A title"}`` goes to the paper material at the end of the sheet.
 
 The lessons are the kit's own files (or a teacher's, with ``--notebooks``): running them is
@@ -34,7 +35,16 @@ from typing import Any
 from reversi import Board, Square
 from reversi.errors import ReversiError
 
-__all__ = ["PROMPT", "Lesson", "Material", "Prompt", "Shown", "WorksheetError", "read_lesson"]
+__all__ = [
+    "PROMPT",
+    "Lesson",
+    "Material",
+    "Paper",
+    "Prompt",
+    "Shown",
+    "WorksheetError",
+    "read_lesson",
+]
 
 #: A prompt in a lesson's text: its kind and its label.
 PROMPT = re.compile(r"\*\*(Predict, then run|Check your understanding) \[([\w.]+)\]\.\*\*")
@@ -55,6 +65,13 @@ class Shown:
     highlight: tuple[Square, ...] = ()
     markers: tuple[Square, ...] = ()
     last_move: Square | None = None
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A piece of paper a prompt asks to fill in, by name (``"truth tables"``)."""
+
+    name: str
 
 
 @dataclass
@@ -176,6 +193,8 @@ def _wanted(cells: list[dict[str, Any]], at: int, prompt: Prompt) -> list[_Wante
         cell = next(_code_cells(cells, at, 1 if offset > 0 else -1), None)
         if cell is not None:
             wanted.append(_Wanted(prompt, cell, "after" if offset > 0 else "before", "code"))
+    if isinstance(settings.get("paper"), str):
+        prompt.after.append(Paper(settings["paper"]))
     direction = settings.get("picture")
     if direction is None:
         direction = (
@@ -318,8 +337,22 @@ def _fill(cells: list[dict[str, Any]], wanted: list[_Wanted], where: str) -> Non
                 _note(pictures, found, index, recorder.run(index, _source(cells[index])), recorder)
     for item in pictures:
         if id(item.prompt) in found:
-            picture = found.pop(id(item.prompt))[1]
-            getattr(item.prompt, item.side).append(picture)
+            cell, picture = found.pop(id(item.prompt))
+            shelf = getattr(item.prompt, item.side)
+            drawing = _source(cells[cell]).strip()
+            if drawing in shelf and _only_draws(drawing):
+                # The picture stands for the cell that only draws it; the cell to run is the next.
+                shelf.remove(drawing)
+                following = next(_code_cells(cells, cell, 1 if item.side == "after" else -1), None)
+                if following is not None:
+                    shelf.append(_source(cells[following]).strip())
+            shelf.append(picture)
+
+
+def _only_draws(source: str) -> bool:
+    """Whether a cell is one expression (``show(board, ...)``): its picture says it all."""
+    body = ast.parse(source).body
+    return len(body) == 1 and isinstance(body[0], ast.Expr)
 
 
 def _note(

@@ -9,11 +9,11 @@ from collections.abc import Callable
 
 import mistune
 
-from course.cursormap.svg import cursormap_svg
+from course.cursormap.svg import CursorMapPicture
 from reversi import BLACK, Board
 from reversi.cursormap import load_sample
 
-from .drawing import blank_board, cursor_bits, picture, print_board, truth_tables
+from .drawing import blank_board, cursor_bits, map_svg, picture, print_board
 from .lesson import Lesson, Material, Prompt, Shown
 
 __all__ = ["STYLE", "markdown", "materials", "page"]
@@ -27,10 +27,14 @@ body { font-family: sans-serif; font-size: 11pt; color: #000; max-width: 180mm; 
 h1 { font-size: 16pt; margin-bottom: 2mm; }
 h2 { font-size: 13pt; }
 .name { border-bottom: 1px solid #000; margin: 4mm 0 6mm; padding-bottom: 1mm; }
-.prompt { margin-bottom: 6mm; }
+.prompt { margin-bottom: 6mm; border-top: 1px solid #bbb; padding-top: 2mm; }
 .prompt p, .prompt li { line-height: 1.35; }
 .figure { break-inside: avoid; margin: 2mm 0; }
-pre.code { break-inside: avoid; font-size: 9pt; border: 1px solid #999; padding: 2mm; white-space: pre-wrap; }
+pre.code { break-inside: avoid; font-size: 9pt; border: 1px solid #999; padding: 2mm 2mm 2mm 9mm;
+           white-space: pre-wrap; counter-reset: line; }
+pre.code .line { counter-increment: line; }
+pre.code .line::before { content: counter(line); display: inline-block; width: 6mm; margin-left: -8mm;
+                         margin-right: 2mm; text-align: right; color: #555; }
 code { font-size: 95%; }
 .lines { height: 28mm; background: repeating-linear-gradient(transparent 0 8mm, #999 8mm 8.3mm); }
 .material { break-inside: avoid; margin-top: 6mm; }
@@ -79,10 +83,9 @@ def materials(lesson: Lesson) -> list[Material]:
             Material("A 6 x 6 board", "The same on a bigger board.", blank_board(6, 220)),
         ],
         "05_cursormap": lambda: [
-            Material("Truth tables", "Fill in every empty box.", truth_tables()),
             Material("A cursor's bits", "The list of bits goes clockwise from the top-left.", cursor_bits()),
-            Material("The first map", "Mark the fields a cursor on (1, 1) would change.",
-                     cursormap_svg(load_sample("01_first_steps"), pixels=300)),
+            Material("The first map", "Draw a cursor of your own on it and mark the fields it would change.",
+                     map_svg(CursorMapPicture(load_sample("01_first_steps")), 300)),
         ],
         "04b_game_trees": lambda: [],
         "06_class_play": lambda: [],

@@ -166,7 +166,7 @@ def test_the_papers_each_lesson_needs():
     clues = re.findall(r"^\| `\w\d` \|", "\n".join(figure2.materials.values()), re.MULTILINE)
     assert len(clues) == 7 and grid.count("<tr>") >= len(clues) and "<svg" in grid
     cursor = page(read_lesson(NOTEBOOKS / "05_cursormap.ipynb"))
-    assert cursor.count("<td></td>") == 12  # AND, OR, XOR for four rows, to fill in
+    assert cursor.count("<td></td>") == 12  # AND, OR, XOR for four rows, to fill in (under 05.1)
     assert "bits[7]" in cursor and 'class="field ' in cursor
 
 
