@@ -59,7 +59,7 @@ PRESENTER_PIXELS = 880
 PRESENTER_WIDTH = "min(100%, calc(100vh - 150px))"
 
 
-class GameWidget(w.VBox):
+class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
     """A Reversi board to play in a notebook cell; ``controller`` holds the game."""
 
     def __init__(

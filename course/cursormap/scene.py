@@ -21,12 +21,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Annotated
 
-from reversi.cursormap import MAX_SIDE, OFFSETS, Cursor, CursorMap, Field, Position, Value
-from reversi.errors import ArgumentError, shown
+from reversi.cursormap import OFFSETS, Cursor, CursorMap, Field, Position, Value
+from reversi.errors import ArgumentError
+from reversi.typecheck import Between
 
 #: The widest picture asked for, in pixels.
 MAX_PIXELS = 4096
+#: How wide a picture may be asked to be.
+Pixels = Annotated[int, Between(64, MAX_PIXELS)]
 
 # Two shades per owner colour (Owner.color): ON is the strong one, OFF the pale one.  The blue
 # and the red stay apart for colour-blind eyes (tests/course/board/test_colours.py), and each
@@ -99,19 +103,9 @@ class Layout:
     rows: int
     cell: int
 
-    def __post_init__(self) -> None:
-        for name, most in (("columns", MAX_SIDE), ("rows", MAX_SIDE), ("cell", MAX_PIXELS)):
-            value = getattr(self, name)
-            if type(value) is not int or not 1 <= value <= most:
-                raise ArgumentError(f"a layout's {name} is a whole number from 1 to {most}, not {shown(value)}")
-
     @classmethod
     def for_map(cls, cursor_map: CursorMap, pixels: int = 480) -> Layout:
         """Cells from 16 to 48 pixels, as large as fit the map (with margins) in ``pixels``."""
-        if not isinstance(cursor_map, CursorMap):
-            raise ArgumentError(f"a picture shows a CursorMap, not {shown(cursor_map)}")
-        if type(pixels) is not int or not 64 <= pixels <= MAX_PIXELS:
-            raise ArgumentError(f"pixels is a whole number from 64 to {MAX_PIXELS}, not {shown(pixels)}")
         side = max(cursor_map.width, cursor_map.height) + 2
         return cls(cursor_map.width, cursor_map.height, max(16, min(48, pixels // side)))
 
@@ -130,8 +124,6 @@ class Layout:
     def corner(self, row: int, col: int) -> tuple[int, int]:
         """The pixel ``(x, y)`` of the top-left corner of the cell at ``(row, col)``;
         rows and columns just outside the map (-1, ``rows``) lie in the margin."""
-        if type(row) is not int or type(col) is not int:
-            raise ArgumentError(f"a cell is at a whole row and column, not {shown(row)}, {shown(col)}")
         return self.margin + col * self.cell, self.margin + row * self.cell
 
     def centre(self, row: int, col: int) -> tuple[float, float]:
@@ -140,8 +132,6 @@ class Layout:
 
     def field_at(self, x: float, y: float) -> Position | None:
         """The field under pixel ``(x, y)``, or None for the margin (and for no number at all)."""
-        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (x, y)):
-            raise ArgumentError(f"a pixel is at numbers x and y, not {shown(x)}, {shown(y)}")
         if not (math.isfinite(x) and math.isfinite(y)):
             return None
         col = math.floor((x - self.margin) / self.cell)
@@ -221,6 +211,16 @@ def _cursor_shapes(cursor: Cursor, position: tuple[int, int], layout: Layout) ->
     return shapes
 
 
+def check_cursor(
+    cursor_map: CursorMap, cursor: Cursor | None, position: tuple[int, int] | None
+) -> None:
+    """Refuse a cursor without its position (or the reverse), or a centre off the map."""
+    if (cursor is None) != (position is None):
+        raise ArgumentError("give both a cursor and the position of its centre, or neither")
+    if position is not None and not cursor_map.contains(position):
+        raise ArgumentError(f"the cursor's centre {position} is off the map")
+
+
 def scene(
     cursor_map: CursorMap,
     cursor: Cursor | None = None,
@@ -228,20 +228,7 @@ def scene(
     layout: Layout | None = None,
 ) -> list[Shape]:
     """Every shape of the picture, back to front: background, fields, then the cursor."""
-    if (cursor is None) != (position is None):
-        raise ArgumentError("give both a cursor and the position of its centre, or neither")
-    if cursor is not None and not isinstance(cursor, Cursor):
-        raise ArgumentError(f"the cursor is a Cursor, not {shown(cursor)}")
-    if layout is not None and not isinstance(layout, Layout):
-        raise ArgumentError(f"the layout is a Layout, not {shown(layout)}")
-    if not isinstance(cursor_map, CursorMap):
-        raise ArgumentError(f"a picture shows a CursorMap, not {shown(cursor_map)}")
-    if position is not None:
-        if not (isinstance(position, tuple) and len(position) == 2
-                and all(type(number) is int for number in position)):  # fmt: skip
-            raise ArgumentError(f"the cursor's centre is a (row, col) pair, not {shown(position)}")
-        if not cursor_map.contains(position):
-            raise ArgumentError(f"the cursor's centre {tuple(position)} is off the map")
+    check_cursor(cursor_map, cursor, position)
     layout = layout or Layout.for_map(cursor_map)
     shapes: list[Shape] = [
         Rect(0, 0, layout.canvas_width, layout.canvas_height, BACKGROUND, css="background")

@@ -11,9 +11,20 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from course.cursormap.scene import FONT, Ellipse, Layout, Polygon, Rect, Shape, Text, scene
+from course.cursormap.scene import (
+    FONT,
+    Ellipse,
+    Layout,
+    Pixels,
+    Polygon,
+    Rect,
+    Shape,
+    Text,
+    check_cursor,
+    scene,
+)
 from reversi.cursormap import Cursor, CursorGame, CursorMap, MapFileError, parse_map
-from reversi.errors import ArgumentError, shown
+from reversi.surface import student
 
 
 def _number(value: float) -> str:
@@ -49,11 +60,12 @@ def _shape_svg(shape: Shape) -> str:
     return f'<polygon points="{points}" fill="{shape.fill}"/>'
 
 
+@student
 def cursormap_svg(
     cursor_map: CursorMap,
     cursor: Cursor | None = None,
     position: tuple[int, int] | None = None,
-    pixels: int = 480,
+    pixels: Pixels = 480,
 ) -> str:
     """The map as an SVG picture, with the cursor centred on ``position`` if one is given.
 
@@ -73,6 +85,7 @@ def cursormap_svg(
     )
 
 
+@student
 class CursorMapPicture:
     """A map (and perhaps a cursor) that shows itself as an SVG picture in Jupyter and as
     the model's text grid elsewhere.  ``CursorMapPicture.of_game(game)`` pictures a game
@@ -84,19 +97,15 @@ class CursorMapPicture:
         cursor: Cursor | None = None,
         position: tuple[int, int] | None = None,
     ) -> None:
-        if not isinstance(cursor_map, CursorMap):
-            raise ArgumentError(f"a picture shows a CursorMap, not {shown(cursor_map)}")
-        if cursor is not None and not isinstance(cursor, Cursor):
-            raise ArgumentError(f"the cursor is a Cursor, not {shown(cursor)}")
+        check_cursor(cursor_map, cursor, position)
         self.map = cursor_map
         self.cursor = cursor
         self.position = position
 
     @classmethod
+    @student
     def of_game(cls, game: CursorGame) -> CursorMapPicture:
         """The picture of ``game`` as it stands: its map, its cursor and where it stands."""
-        if not isinstance(game, CursorGame):
-            raise ArgumentError(f"of_game pictures a CursorGame, not {shown(game)}")
         return cls(game.map, game.cursor, game.position)
 
     def _repr_svg_(self) -> str:
@@ -109,6 +118,7 @@ class CursorMapPicture:
         return f"<CursorMapPicture of {self.map!r}>"
 
 
+@student
 def point_at(text: str, error: MapFileError) -> str:
     """The line of ``text`` that ``error`` names, with a caret under its column.
 
@@ -117,8 +127,6 @@ def point_at(text: str, error: MapFileError) -> str:
     line 2 | height=x;
                     ^
     """
-    if not isinstance(text, str) or not isinstance(error, MapFileError):
-        raise ArgumentError(f"point_at takes a map's text and its MapFileError, not {shown(text)}, {shown(error)}")
     lines = text.split("\n")
     if not 1 <= error.line <= len(lines):
         return ""
@@ -131,10 +139,6 @@ class MapErrorReport:
     """A map text that could not be read: shows the error and points at its place."""
 
     def __init__(self, text: str, error: MapFileError) -> None:
-        if not isinstance(text, str) or not isinstance(error, MapFileError):
-            raise ArgumentError(
-                f"a MapErrorReport takes a map's text and its MapFileError, not {shown(text)}, {shown(error)}"
-            )
         self.text = text
         self.error = error
 
@@ -146,6 +150,7 @@ class MapErrorReport:
         return str(self)
 
 
+@student
 def preview_map(text: str) -> CursorMapPicture | MapErrorReport:
     """Read map-file ``text``: its picture, or a report of what is wrong and where."""
     try:

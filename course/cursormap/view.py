@@ -21,10 +21,10 @@ import ipywidgets as w
 from ipycanvas import Canvas, hold_canvas
 
 from course.cursormap.controller import DEFAULT_MAP, CursorMapController
-from course.cursormap.scene import FONT, Ellipse, Layout, Polygon, Rect, Shape, Text, scene
+from course.cursormap.scene import FONT, Ellipse, Layout, Pixels, Polygon, Rect, Shape, Text, scene
 from course.cursormap.svg import cursormap_svg
 from reversi.cursormap import CursorMap, sample_text
-from reversi.errors import ArgumentError, shown
+from reversi.surface import student
 
 BUTTONS = {  # css suffix: (label, tooltip)
     "up": ("↑", "Move the cursor up (arrow up)"),
@@ -71,12 +71,10 @@ def _html(css_class: str, **layout: str) -> w.HTML:
     return widget
 
 
-class CursorMapWidget(w.VBox):
+class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
     """A cursor-map board to play in a notebook cell; ``controller`` holds the game."""
 
     def __init__(self, controller: CursorMapController, pixels: int = 480) -> None:
-        if not isinstance(controller, CursorMapController):
-            raise ArgumentError(f"a CursorMapWidget shows a CursorMapController, not {shown(controller)}")
         self.controller = controller
         self.pixels = pixels
         self.geometry = Layout.for_map(controller.game.map, pixels)
@@ -119,10 +117,6 @@ class CursorMapWidget(w.VBox):
 
     def show_error(self, error: BaseException, where: str) -> None:
         """Show ``error`` (raised in the callback named ``where``) under the board."""
-        if not isinstance(error, BaseException) or not isinstance(where, str):
-            raise ArgumentError(
-                f"show_error takes an exception and the name of where it happened, not {shown(error)}, {shown(where)}"
-            )
         details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         self.error.value = (
             f"<div style='color:#b00020'><b>Error in {html.escape(where)}:</b> "
@@ -253,11 +247,12 @@ class CursorMapWidget(w.VBox):
             self.controller.load_text(text, source=upload["name"])
 
 
+@student
 def play_cursormap(
     map_or_name: CursorMap | str = DEFAULT_MAP,
     seed: int | None = None,
     max_turns: int | None = None,
-    pixels: int = 480,
+    pixels: Pixels = 480,
 ) -> CursorMapWidget:
     """A board to play cursor-map on the sample map ``map_or_name`` (or a CursorMap):
     arrow keys and Enter on the board, a click to place the cursor, or the buttons."""

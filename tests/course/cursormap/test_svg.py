@@ -101,5 +101,3 @@ def test_a_picture_refuses_what_is_not_a_map_or_a_game() -> None:
         CursorMapPicture("width=4;")  # type: ignore[arg-type]
     with pytest.raises(ArgumentError, match="CursorGame"):
         CursorMapPicture.of_game(load_sample("01_first_steps"))  # type: ignore[arg-type]
-    with pytest.raises(ArgumentError, match="MapFileError"):
-        MapErrorReport("width=4;", ValueError("no"))  # type: ignore[arg-type]
