@@ -10,11 +10,11 @@ from collections.abc import Callable
 import mistune
 
 from course.cursormap.svg import CursorMapPicture
-from reversi import BLACK, Board
+from reversi import Board
 from reversi.cursormap import load_sample
 
 from .drawing import blank_board, cursor_bits, map_svg, picture, print_board
-from .lesson import Lesson, Material, Prompt, Shown
+from .lesson import Lesson, Material, Prompt
 
 __all__ = ["STYLE", "markdown", "materials", "page"]
 
@@ -67,12 +67,11 @@ def materials(lesson: Lesson) -> list[Material]:
     blank = Material(
         "A blank board", "Draw the position, then the discs that change.", blank_board()
     )
-    start = Board()
-    dotted = print_board_with_moves(start)
+    start = print_board(Board())  # no moves dotted: finding them is the task
     clues = "".join(markdown(_tables(text)) for text in lesson.materials.values())
     by_lesson: dict[str, Callable[[], list[Material]]] = {
-        "00_welcome": lambda: [Material("The start", "Circle the squares where Black may play.", dotted), blank],
-        "01_play": lambda: [Material("The start", "Black plays d3: draw White's answers.", dotted), blank],
+        "00_welcome": lambda: [Material("The start", "Circle the squares where Black may play.", start), blank],
+        "01_play": lambda: [Material("The start", "Black plays d3: draw White's answers.", start), blank],
         "02_rules": lambda: [
             Material("The Figure 2 grid", "Place the discs one clue at a time, in pencil.",
                      clues + blank_board()),
@@ -96,11 +95,6 @@ def materials(lesson: Lesson) -> list[Material]:
 def _tables(text: str) -> str:
     """The Markdown tables of a text cell (the clues of a puzzle), without the story round them."""
     return "\n".join(line for line in text.splitlines() if line.lstrip().startswith("|"))
-
-
-def print_board_with_moves(board: Board) -> str:
-    """The board with Black's legal moves as hollow rings."""
-    return print_board(Shown(board, markers=tuple(board.legal_moves(BLACK))))
 
 
 def page(lesson: Lesson) -> str:

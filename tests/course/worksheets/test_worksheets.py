@@ -170,6 +170,14 @@ def test_the_papers_each_lesson_needs():
     assert "bits[7]" in cursor and 'class="field ' in cursor
 
 
+def test_the_start_to_mark_up_has_no_moves_dotted():
+    for lesson in ("00_welcome", "01_play"):
+        sheet = page(read_lesson(NOTEBOOKS / f"{lesson}.ipynb"))
+        start = sheet[sheet.index("<h2>The start</h2>") :]
+        start = start[: start.index("</svg>")]
+        assert start.count('class="disc ') == 4 and 'class="marker"' not in start
+
+
 def test_a_prompt_keeps_its_words_escaped():
     found = markdown("a <b> `x < y` **bold** *White*")
     assert (
