@@ -17,13 +17,8 @@ Two questions can be asked:
 Five things make the solver quick enough in pure Python:
 
 **Flips along rays.**  For each square the solver keeps its *rays* (the squares
-in one direction, as one bit mask, with the square next to the start).  A ray is
-looked at only if an opponent disc stands next to the start.  Along it, the
-discs that turn are the opponent discs before the first square that is not the
-opponent's, provided that square holds one of the player's discs.  "The first
-square" is the lowest set bit (``x & -x``) for rays running to higher bits and
-the highest (``x.bit_length()``) for the others, so a ray costs a few integer
-operations and no loop.
+in one direction, as one bit mask), and finds the discs a move turns along a ray
+with a few integer operations and no loop.
 
 **Move order.**  With many empties the solver tries first the moves that leave
 the opponent the fewest replies (*fastest-first*): a cramped opponent has few
@@ -46,7 +41,7 @@ sure of, the position needs no search.
 **A plain end.**  With five empty squares or fewer, the table and the move
 counting cost more than they save: the last squares are tried in parity order,
 and the last one is scored without playing it (the discs it turns, counted).
-The rays and this plain end are :mod:`reversi.lastsquares`.
+The rays, the move order and this plain end are :mod:`reversi.lastsquares`.
 
 **Pauses.**  Where there are no threads (Pyodide in a browser), the search must
 hand the event loop a turn every few hundredths of a second and then go on where
@@ -74,22 +69,19 @@ slice of time is over; below :data:`PLAIN_EMPTIES` the plain recursion runs.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 from reversi import bitboard
 from reversi.board import Board
 from reversi.callables import guarded_clock, guarded_flag
-from reversi.errors import SearchStopped
 from reversi.lastsquares import LastSquares
-from reversi.notation import PASS, Color, Move, Square
+from reversi.notation import Color, Move
 from reversi.surface import Between, student
+from reversi.watch import Steps, run_to_end
 
-#: Check the clock and the stop flag once per this many positions.
-POLL_EVERY = 256
-
-#: With at most this many empties, search without the table, in parity order (:meth:`LastSquares.small`).
+#: With at most this many empties, search without the table, in parity order (:meth:`~reversi.lastsquares.LastSquares.small`).
 SMALL_EMPTIES = 5
 
 #: With at most this many empties a position is searched without pauses (in a few milliseconds).
@@ -98,17 +90,8 @@ PLAIN_EMPTIES = 8
 #: The most positions the table holds (about 200 bytes each) before it forgets the cheapest.
 TABLE_LIMIT = 4_000_000
 
-#: With at least this many empties, try first the moves that leave the opponent fewest replies.
-FASTEST_FIRST_EMPTIES = 8
-
 #: A time limit in seconds, as a search takes it.
 Seconds = Annotated[float, Between(1e-9, 1e9), "a positive number of seconds"]
-
-T = TypeVar("T")
-
-#: A search that pauses (yields ``None``) when its slice of time is over, and returns a ``T``.
-Steps = Generator[None, None, T]
-
 
 @dataclass(frozen=True)
 class Solution:
@@ -126,22 +109,11 @@ class Solution:
     wld: bool = False
 
 
-def run_to_end(steps: Steps[T]) -> T:
-    """Run a search that may pause to its end, without pausing: its answer."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as end:
-            return end.value  # type: ignore[no-any-return]
-
-
 class Solver(LastSquares):
-    """One exact search: the tables, the transposition table, a node counter and the ways to stop.
+    """One exact search: the tools of :class:`LastSquares` and a transposition table.
 
-    ``deadline`` is a reading of ``clock`` after which the search gives up;
-    ``should_stop`` is asked at the same moments and stops the search when it
-    returns true.  Either raises :class:`SearchStopped`.  With ``slice_seconds``
-    set, the ``_steps`` searches pause once a slice of that many seconds is over.
+    ``clock``, ``deadline``, ``should_stop`` and ``slice_seconds`` say when it stops
+    or pauses (see :class:`~reversi.watch.Watch`).
     """
 
     def __init__(
@@ -152,74 +124,11 @@ class Solver(LastSquares):
         should_stop: Callable[[], bool] | None = None,
         slice_seconds: float | None = None,
     ) -> None:
-        super().__init__(size)
-        self.corners = 1 | 1 << (size - 1) | 1 << (size * size - size) | 1 << (size * size - 1)
+        super().__init__(size, clock, deadline, should_stop, slice_seconds)
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
         self.table_limit = TABLE_LIMIT
         # Below this alpha not even four full edges of stable discs could cut.
         self.stability_from = self.squares - 2 * 4 * (size - 1)
-        self.clock, self.deadline, self.should_stop = clock, deadline, should_stop
-        self.poll_every = POLL_EVERY
-        self.next_poll = 0  # the first position polls: a search out of time stops at once
-        self.last_poll: float | None = None
-        self.gap = 0.0  # the longest time between two polls so far
-        self.slice_seconds = slice_seconds
-        self.slice_end = None if slice_seconds is None else clock() + slice_seconds
-        self.pauses = 0
-
-    def poll(self) -> None:
-        """Stop the search (raise :class:`SearchStopped`) if time is (nearly) up or a stop was asked.
-
-        "Nearly": if the next poll, as far apart as the longest gap between two
-        polls so far, would come after the deadline, the search stops now (the
-        gap grows when other programs share the processor).
-        """
-        self.next_poll = self.nodes + self.poll_every
-        if self.deadline is not None:
-            now = self.clock()
-            if self.last_poll is not None:
-                self.gap = max(self.gap, now - self.last_poll)
-            self.last_poll = now
-            if now + self.gap >= self.deadline:
-                raise SearchStopped
-        if self.should_stop is not None and self.should_stop():
-            raise SearchStopped
-
-    def pause(self) -> Iterator[None]:
-        """Pause once (yield) if the slice of time is over; the next slice starts on return."""
-        if self.slice_seconds is not None and self.slice_end is not None and self.clock() >= self.slice_end:
-            self.pauses += 1
-            yield
-            self.slice_end = self.clock() + self.slice_seconds
-            self.last_poll = None  # the pause is not a gap between two polls
-
-    def moves(self, player: int, opponent: int, empty: int) -> list[tuple[int, int]]:
-        """The legal moves as ``(bit, flipped)`` pairs, in the order worth trying first.
-
-        With :data:`FASTEST_FIRST_EMPTIES` or more empty squares: fewest replies
-        for the opponent first (a reply on a corner counts twice), then moves in
-        quiet places (few empty squares around), and a corner of our own sooner.
-        Closer to the end, the parity order alone: counting replies costs more
-        than it saves there.
-        """
-        neighbours, flips = self.neighbours, self.flips
-        found = []
-        for square, bit in self.parity_order(empty):
-            if neighbours[square] & opponent:
-                flipped = flips(square, player, opponent)
-                if flipped:
-                    found.append((square, bit, flipped))
-        if empty.bit_count() < FASTEST_FIRST_EMPTIES:
-            return [(bit, flipped) for _, bit, flipped in found]
-        geo, corners = self.geo, self.corners
-        ranked = []
-        for square, bit, flipped in found:
-            replies = bitboard.legal_moves(opponent & ~flipped, player | bit | flipped, geo)
-            key = (4 * (replies.bit_count() + (replies & corners).bit_count())
-                   + (neighbours[square] & empty).bit_count() - (6 if bit & corners else 0))
-            ranked.append((key, bit, flipped))
-        ranked.sort()
-        return [(bit, flipped) for _, bit, flipped in ranked]
 
     def search(self, player: int, opponent: int, alpha: int, beta: int) -> int:
         """The exact final disc difference for ``player`` (to move), if it lies in ``(alpha, beta)``.
@@ -366,8 +275,13 @@ class Solver(LastSquares):
         self.table.clear()
         self.table.update(kept)
 
-    def line(self, player: int, opponent: int, length: int = 60) -> tuple[int, ...]:
-        """The best moves the table remembers from a position (bits; 0 for a pass)."""
+    def line(self, player: int, opponent: int, length: int = 60,
+             pick: Callable[[int, int], int] | None = None) -> tuple[int, ...]:
+        """The best moves remembered from a position (bits; 0 for a pass).
+
+        ``pick`` gives the best move of a position (0: not known), by default :meth:`best_known`.
+        """
+        pick = pick or self.best_known
         out: list[int] = []
         while len(out) < length:
             if not bitboard.legal_moves(player, opponent, self.geo):
@@ -376,18 +290,22 @@ class Solver(LastSquares):
                 out.append(0)  # the side to move must pass
                 player, opponent = opponent, player
                 continue
-            entry = self.table.get((player, opponent))
-            if entry is None:
-                empties = (self.geo.full & ~(player | opponent)).bit_count()
-                if empties > SMALL_EMPTIES:
-                    break  # not remembered, and too far from the end to solve again here
-                limit = self.squares + 1
-                bit = run_to_end(self.root(player, opponent, -limit, limit))[0]  # a few squares: quick
-            else:
-                bit = entry[2]
+            bit = pick(player, opponent)
+            if not bit:
+                break
             out.append(bit)
             player, opponent = self.after(bit, player, opponent)
         return tuple(out)
+
+    def best_known(self, player: int, opponent: int) -> int:
+        """The best move the table remembers (a few squares from the end, solved again; else 0)."""
+        entry = self.table.get((player, opponent))
+        if entry is not None:
+            return entry[2]
+        if (self.geo.full & ~(player | opponent)).bit_count() > SMALL_EMPTIES:
+            return 0  # too far from the end to solve again here
+        limit = self.squares + 1
+        return run_to_end(self.root(player, opponent, -limit, limit))[0]  # a few squares: quick
 
     def root(self, player: int, opponent: int, alpha: int, beta: int) -> Steps[tuple[int, int]]:
         """The best move (a bit, 0 to pass) and its value, searched in ``(alpha, beta)``."""
@@ -401,17 +319,6 @@ class Solver(LastSquares):
             moves.sort(key=lambda pair: pair[0] != entry[2])
         best, best_move = yield from self.best_of_steps((player, opponent), moves, alpha, beta)
         return best_move, best
-
-    def after(self, bit: int, player: int, opponent: int) -> tuple[int, int]:
-        """The position (side to move first) after ``player`` plays ``bit`` (0: a pass)."""
-        if not bit:
-            return opponent, player
-        flipped = self.flips(bit.bit_length() - 1, player, opponent)
-        return opponent & ~flipped, player | bit | flipped
-
-    def move_of(self, bit: int) -> Move:
-        """The move a bit stands for (0: a pass)."""
-        return Square(*divmod(bit.bit_length() - 1, self.size)) if bit else PASS
 
 
 @student

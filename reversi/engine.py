@@ -34,19 +34,14 @@ before the proof, the deepening's move is played: an opponent who is not
 perfect may still go wrong.  Games between strong programs are mostly decided
 in their last twenty moves, so this is where extra time counts most.
 
-The search reads the clock and asks ``should_stop`` every :data:`POLL_EVERY`
-positions (a few milliseconds), and stops when the next reading would come
-after the deadline, so a time limit is kept and a Stop button works at once.
-It reports through a callback: after every finished depth it
-passes a :class:`Thought` (depth, best move, value, principal variation, nodes).
+The search keeps its time limit and stops at once when asked (:mod:`reversi.watch`).
+After every finished depth it passes a :class:`Thought` (depth, best move, value,
+principal variation, nodes) to a callback.
 
-**One search in slices.**  Without threads (Pyodide in a browser) the event loop
-must get a turn every few hundredths of a second.  :func:`thinking` is the same
-search as a generator: it pauses (yields) when a slice of ``slice_seconds`` is
-over and goes on where it was when resumed, with its table, its move order and
-its depth, so a search in slices finds exactly what one search finds.  Only the
-positions near the root (more than :data:`PLAIN_DEPTH` plies to go) pause; the
-rest of the tree is the plain recursion, as fast as ever.
+**One search in slices.**  Without threads (Pyodide in a browser) :func:`thinking`
+runs the same search as a generator that pauses when a slice of time is over and
+goes on where it was, with its table, its move order and its depth: it finds what
+one uninterrupted search finds.
 """
 
 from __future__ import annotations
@@ -59,11 +54,12 @@ from typing import Annotated
 from reversi import bitboard
 from reversi.board import Board
 from reversi.callables import guarded_callback, guarded_clock, guarded_flag, guarded_score
-from reversi.endgame import Seconds, Solver, Steps, run_to_end
+from reversi.endgame import Seconds, Solver
 from reversi.errors import SearchStopped
 from reversi.evaluation import FINAL_DISC_VALUE, final_score, strong_score, weight_masks
 from reversi.notation import PASS, Color, Move
 from reversi.surface import Between, student
+from reversi.watch import Steps, run_to_end
 
 #: Read the clock and the stop flag once per this many positions.
 POLL_EVERY = 64
@@ -219,8 +215,7 @@ class Engine(Solver):
         return best
 
     def look_up(self, player: int, opponent: int, depth: int, alpha: int, beta: int) -> int | tuple[int, int]:
-        """The value, if the table (at this depth) or the end of the game tells it; else
-        the legal moves (0: a pass) and the best move remembered (0: none)."""
+        """The value the table (at this depth) or the game's end tells, else the moves and the best known."""
         entry = self.depth_table.get((player, opponent))
         first = 0
         if entry is not None:
@@ -244,8 +239,7 @@ class Engine(Solver):
     def deepen(self, player: int, opponent: int, depth: int, moves: list[int]) -> Steps[dict[int, int]]:
         """Search each root move ``depth`` plies deep, in the given order; the values by move.
 
-        Only the best move's value is exact; the others are bounds showing that
-        they are no better (enough to sort them for the next depth).
+        Only the best move's value is exact; the others are bounds (enough to sort them by).
         """
         values: dict[int, int] = {}
         alpha = -INFINITY
@@ -262,22 +256,10 @@ class Engine(Solver):
             alpha = max(alpha, value)
         return values
 
-    def depth_line(self, player: int, opponent: int, depth: int) -> list[int]:
-        """The principal variation the depth table remembers (bits; 0 for a pass)."""
-        line: list[int] = []
-        while len(line) < depth:
-            if not bitboard.legal_moves(player, opponent, self.geo):
-                if not bitboard.legal_moves(opponent, player, self.geo):
-                    break
-                line.append(0)
-                player, opponent = opponent, player
-                continue
-            entry = self.depth_table.get((player, opponent))
-            if entry is None or not entry[3]:
-                break
-            line.append(entry[3])
-            player, opponent = self.after(entry[3], player, opponent)
-        return line
+    def best_searched(self, player: int, opponent: int) -> int:
+        """The best move the depth table remembers for a position (0: none)."""
+        entry = self.depth_table.get((player, opponent))
+        return entry[3] if entry is not None else 0
 
     def thought(self, depth: int, line: list[int] | tuple[int, ...], value: int, start: float,
                 exact: bool = False) -> Thought:
@@ -310,10 +292,8 @@ def think(
     proof (see the module's docstring).  ``on_thought`` is called with
     each finished depth's :class:`Thought`.  Without a legal move the answer is
     ``PASS``; if not even depth 1 finishes, the first move in search order.
-    Every option is given by name.  A function handed in that misbehaves (a
-    clock returning NaN or going backwards, a score that is not a whole number,
-    any of them raising) raises :class:`~reversi.errors.ArgumentError` naming it:
-    see :mod:`reversi.callables`.
+    Every option is given by name.  A function handed in that misbehaves raises
+    :class:`~reversi.errors.ArgumentError` naming it (see :mod:`reversi.callables`).
 
     >>> from reversi.notation import BLACK
     >>> thought = think(Board(), BLACK, max_depth=4)
@@ -343,12 +323,11 @@ def thinking(
 ) -> Steps[Thought]:
     """:func:`think` as a generator that pauses (yields ``None``) after each slice of ``slice_seconds``.
 
-    Resumed with ``next()``, it goes on where it stopped; its return value
-    (``StopIteration.value``) is :func:`think`'s answer.  The time limit counts
-    the time between slices too.  Without ``slice_seconds`` it never pauses.
+    Resumed with ``next()``, it goes on where it stopped; its return value (``StopIteration.value``)
+    is :func:`think`'s answer.  The time limit counts the time between slices too.
     """
     clock = guarded_clock(clock)
-    report = guarded_callback(on_thought, "on_thought")
+    report = guarded_callback(on_thought, "on_thought") or (lambda thought: None)
     start = clock()
     deadline = None if time_limit is None else start + time_limit
     engine = Engine(board.size, clock, deadline, guarded_flag(should_stop), slice_seconds,
@@ -357,8 +336,7 @@ def thinking(
     moves = list(engine.ordered(bitboard.legal_moves(player, opponent, engine.geo), 0))
     if not moves:
         return Thought(0, PASS, 0, (), 0, 0.0)
-    first = engine.move_of(moves[0])
-    thought = Thought(0, first, 0, (first,), 0, 0.0)  # if not even depth 1 finishes
+    thought = Thought(0, engine.move_of(moves[0]), 0, (engine.move_of(moves[0]),), 0, 0.0)  # no depth done
     empties = board.count(None)
     prove = solve_empties < empties <= wld_empties
     if prove and time_limit is not None:
@@ -372,12 +350,12 @@ def thinking(
                 values = yield from engine.deepen(player, opponent, depth, moves)
                 moves.sort(key=lambda move: -values[move])  # stable: ties keep their order
                 best = moves[0]
-                line = [best, *engine.depth_line(*engine.after(best, player, opponent), depth - 1)]
+                line = [best, *engine.line(*engine.after(best, player, opponent), depth - 1,
+                                           engine.best_searched)]
                 thought = engine.thought(depth, line, values[best], start)
         except SearchStopped:
             break
-        if report is not None:
-            report(thought)
+        report(thought)
         if thought.exact or depth > 2 * empties:
             break  # every line already reaches the end (a move per square, a pass between)
     if prove and thought.depth:
@@ -387,8 +365,7 @@ def thinking(
         except SearchStopped:
             pass
         else:
-            if report is not None:
-                report(thought)
+            report(thought)
     return replace(thought, nodes=engine.nodes, seconds=clock() - start)
 
 
@@ -397,8 +374,8 @@ def solved(engine: Engine, player: int, opponent: int, start: float) -> Steps[Th
     limit = engine.squares + 1
     move, discs = yield from engine.root(player, opponent, -limit, limit)
     line = (move, *engine.line(*engine.after(move, player, opponent)))
-    empties = (engine.geo.full & ~(player | opponent)).bit_count()
-    return engine.thought(empties, line, discs * FINAL_DISC_VALUE, start, exact=True)
+    return engine.thought(engine.squares - (player | opponent).bit_count(), line, discs * FINAL_DISC_VALUE,
+                          start, exact=True)
 
 
 def proved(engine: Engine, player: int, opponent: int, moves: list[int], thought: Thought) -> Steps[Thought]:

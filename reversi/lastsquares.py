@@ -1,9 +1,9 @@
-"""The last squares of a game, searched plainly: flips along rays, parity order, the final score.
+"""The exact solver's tools: flips along rays, the order of moves, and the plain last squares.
 
 The machinery under :mod:`reversi.endgame` (read its docstring first): the ray
-tables that make a flip a few integer operations, the parity order of the empty
-squares, and the search of the last five squares or fewer, which needs no table
-and no move counting.
+tables that make a flip a few integer operations, the order in which moves are
+worth trying, and the search of the last five squares or fewer, which needs no
+table and no move counting.
 
 >>> up, down = rays(4)[0]  # from a1: right, down-right and down (all towards higher bits)
 >>> sorted((bin(next_to), bin(ray)) for next_to, ray in up), down
@@ -12,9 +12,15 @@ and no move counting.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from reversi import bitboard
+from reversi.notation import PASS, Move, Square
+from reversi.watch import Watch
+
+#: With at least this many empties, try first the moves that leave the opponent fewest replies.
+FASTEST_FIRST_EMPTIES = 8
 
 #: A square's rays: pairs of the bit next to it and the bit mask of the whole ray.
 Rays = tuple[tuple[int, int], ...]
@@ -76,17 +82,19 @@ def indices(mask: int) -> list[int]:
     return out
 
 
-class LastSquares:
-    """The tables of one board size, a node counter, and the plain search of the last squares."""
+class LastSquares(Watch):
+    """The tables of one board size, the move order and the plain last squares."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, clock: Callable[[], float], deadline: float | None,
+                 should_stop: Callable[[], bool] | None, slice_seconds: float | None) -> None:
+        super().__init__(clock, deadline, should_stop, slice_seconds)
         self.size = size
         self.geo = bitboard.geometry(size)
         self.rays = rays(size)
         self.quarters = quarters(size)
         self.neighbours = neighbours(size)
         self.squares = size * size
-        self.nodes = 0
+        self.corners = 1 | 1 << (size - 1) | 1 << (size * size - size) | 1 << (size * size - 1)
         self.orders: dict[int, tuple[tuple[int, int], ...]] = {}
 
     def flips(self, square: int, player: int, opponent: int) -> int:
@@ -126,6 +134,45 @@ class LastSquares:
                           for region in (empty & odd, empty & ~odd) for square in indices(region))
             self.orders[empty] = order
         return order
+
+    def moves(self, player: int, opponent: int, empty: int) -> list[tuple[int, int]]:
+        """The legal moves as ``(bit, flipped)`` pairs, in the order worth trying first.
+
+        With :data:`FASTEST_FIRST_EMPTIES` or more empty squares: fewest replies
+        for the opponent first (a reply on a corner counts twice), then moves in
+        quiet places (few empty squares around), and a corner of our own sooner.
+        Closer to the end, the parity order alone: counting replies costs more
+        than it saves there.
+        """
+        neighbours, flips = self.neighbours, self.flips
+        found = []
+        for square, bit in self.parity_order(empty):
+            if neighbours[square] & opponent:
+                flipped = flips(square, player, opponent)
+                if flipped:
+                    found.append((square, bit, flipped))
+        if empty.bit_count() < FASTEST_FIRST_EMPTIES:
+            return [(bit, flipped) for _, bit, flipped in found]
+        geo, corners = self.geo, self.corners
+        ranked = []
+        for square, bit, flipped in found:
+            replies = bitboard.legal_moves(opponent & ~flipped, player | bit | flipped, geo)
+            key = (4 * (replies.bit_count() + (replies & corners).bit_count())
+                   + (neighbours[square] & empty).bit_count() - (6 if bit & corners else 0))
+            ranked.append((key, bit, flipped))
+        ranked.sort()
+        return [(bit, flipped) for _, bit, flipped in ranked]
+
+    def after(self, bit: int, player: int, opponent: int) -> tuple[int, int]:
+        """The position (side to move first) after ``player`` plays ``bit`` (0: a pass)."""
+        if not bit:
+            return opponent, player
+        flipped = self.flips(bit.bit_length() - 1, player, opponent)
+        return opponent & ~flipped, player | bit | flipped
+
+    def move_of(self, bit: int) -> Move:
+        """The move a bit stands for (0: a pass)."""
+        return Square(*divmod(bit.bit_length() - 1, self.size)) if bit else PASS
 
     def small(self, player: int, opponent: int, alpha: int, beta: int, empty: int) -> int:
         """The exact final difference (fail-soft in ``(alpha, beta)``) with 3 to 5 empty squares.

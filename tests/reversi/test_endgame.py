@@ -6,13 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reversi import endgame
+from reversi import lastsquares
 from reversi.board import Board
-from reversi.endgame import Solver, run_to_end, solve
+from reversi.endgame import Solver, solve
 from reversi.errors import SearchStopped
 from reversi.lastsquares import rays
 from reversi.notation import BLACK, PASS, Color, Square
 from reversi.players import PositionalPlayer, RandomPlayer
+from reversi.watch import run_to_end
 
 
 def slow_solve(board: Board, color: Color) -> int:
@@ -180,7 +181,7 @@ def test_a_full_table_forgets_the_positions_nearest_the_end_and_the_answer_stays
 def test_the_order_of_moves_changes_the_effort_not_the_answer(monkeypatch):
     board, color = ffo_40_after(9)  # 12 empties, White to move
     fastest_first = solve(board, color)
-    monkeypatch.setattr(endgame, "FASTEST_FIRST_EMPTIES", 64)  # the parity order everywhere
+    monkeypatch.setattr(lastsquares, "FASTEST_FIRST_EMPTIES", 64)  # the parity order everywhere
     parity = solve(board, color)
     assert fastest_first.value == parity.value == -38
     assert fastest_first.nodes != parity.nodes
