@@ -16,7 +16,9 @@ before and the one after; ``"picture": "none"`` shows no picture; ``"paper": "tr
 ``"worksheet": {"material": "A title"}`` goes to the paper material at the end of the sheet.
 
 The lessons are the kit's own files (or a teacher's, with ``--notebooks``): running them is
-what Jupyter does with them too.  Only the cells before the last picture a prompt needs run.
+what Jupyter does with them too.  Only the cells up to the last picture a prompt needs run, and
+of those not a cell that is one call such as ``play()`` (a clickable board) unless a prompt
+looks at it.
 """
 
 from __future__ import annotations
@@ -331,10 +333,23 @@ def _fill(cells: list[dict[str, Any]], wanted: list[_Wanted], where: str) -> Non
         return
     recorder = _Recorder(where)
     found: dict[int, tuple[int, object]] = {}  # id(prompt) -> the nearest cell and its picture
+    looked_at = {
+        item.cell for item in pictures if item.what == "picture"
+    }  # a name is read, not shown
     with _recording_show(recorder.shown):
-        for index in range(max(item.cell for item in pictures) + 1):
-            if cells[index].get("cell_type") == "code":
-                _note(pictures, found, index, recorder.run(index, _source(cells[index])), recorder)
+        for index, cell in enumerate(cells):
+            still = [
+                i
+                for i in pictures
+                if i.cell >= index and (i.side == "before" or id(i.prompt) not in found)
+            ]
+            if not still:
+                break
+            source = _source(cell)
+            if cell.get("cell_type") != "code":
+                continue
+            runs = index in looked_at or not _only_calls(source)
+            _note(pictures, found, index, recorder.run(index, source) if runs else [], recorder)
     for item in pictures:
         if id(item.prompt) in found:
             cell, picture = found.pop(id(item.prompt))
@@ -347,6 +362,20 @@ def _fill(cells: list[dict[str, Any]], wanted: list[_Wanted], where: str) -> Non
                 if following is not None:
                     shelf.append(_source(cells[following]).strip())
             shelf.append(picture)
+
+
+def _only_calls(source: str) -> bool:
+    """Whether a cell is one call of a function by its name (``play()``, ``join(...)``,
+    ``heatmap(...)``): it shows a board or a chart and changes no name, so a sheet that does not
+    look at it need not run it (a clickable board needs a browser)."""
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return False  # run, and so reported with its cell
+    return (
+        len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Call)
+        and isinstance(body[0].value.func, ast.Name)
+    )  # fmt: skip
 
 
 def _only_draws(source: str) -> bool:

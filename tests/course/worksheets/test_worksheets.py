@@ -149,6 +149,19 @@ def test_a_lesson_cell_that_fails_is_named(tmp_path):
         read_lesson(path)
 
 
+def test_a_cell_that_only_calls_a_board_is_not_run_unless_looked_at(tmp_path):
+    path = write_notebook(tmp_path / "l", [
+        md("# T"),
+        code("from reversi import Board\nsmall = Board(4)"),
+        code("play_in_a_browser()"),  # would fail here: only a browser shows it
+        md("**Check your understanding [1.1].** Why this?", **{"1.1": {"picture": "above", "name": "small"}}),
+        md("**Predict, then run [1.2].** Look at the board below. Which?"),
+        code("play_in_a_browser()"),
+    ])  # fmt: skip
+    with pytest.raises(WorksheetError, match=r"cell 5 fails: NameError"):
+        read_lesson(path)  # looked at by [1.2]: run, and its failure named
+
+
 def test_metadata_names_what_a_prompt_points_to(tmp_path):
     path = write_notebook(tmp_path / "l", [
         md("# T"),
