@@ -352,13 +352,13 @@ def _fill(cells: list[dict[str, Any]], wanted: list[_Wanted], where: str) -> Non
             _note(pictures, found, index, recorder.run(index, source) if runs else [], recorder)
     for item in pictures:
         if id(item.prompt) in found:
-            cell, picture = found.pop(id(item.prompt))
+            drawn_in, picture = found.pop(id(item.prompt))
             shelf = getattr(item.prompt, item.side)
-            drawing = _source(cells[cell]).strip()
+            drawing = _source(cells[drawn_in]).strip()
             if drawing in shelf and _only_draws(drawing):
                 # The picture stands for the cell that only draws it; the cell to run is the next.
                 shelf.remove(drawing)
-                following = next(_code_cells(cells, cell, 1 if item.side == "after" else -1), None)
+                following = next(_code_cells(cells, drawn_in, 1 if item.side == "after" else -1), None)
                 if following is not None:
                     shelf.append(_source(cells[following]).strip())
             shelf.append(picture)
