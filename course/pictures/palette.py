@@ -23,8 +23,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["SCREEN", "PRINT", "THEMES", "MUST_DIFFER"]
-
 SCREEN: Mapping[str, str] = MappingProxyType(
     {
         "frame": "#0f3d22",  # the margin with the coordinates
