@@ -20,8 +20,13 @@ from .lesson import Paper, Shown
 
 __all__ = [
     "BOARD_PX",
+    "MARKS",
+    "PAPERS",
     "blank_board",
+    "code_block",
     "cursor_bits",
+    "legend",
+    "map_svg",
     "picture",
     "print_board",
     "tree_svg",
@@ -41,6 +46,22 @@ def print_board(shown: Shown | Board, px: int = BOARD_PX) -> str:
         shown.board, highlight=shown.highlight, markers=shown.markers,
         last_move=shown.last_move, size_px=px, theme="print",
     )  # fmt: skip
+
+
+#: What each mark looks like on paper, and on the screen the lesson's words describe.
+MARKS = {
+    "last_move": "a black frame marks the last move (white on the screen)",
+    "highlight": "grey squares are the highlighted ones (yellow on the screen)",
+    "markers": "small rings are the dotted squares (yellow dots on the screen)",
+}
+
+
+def legend(shown: Shown | Board) -> str:
+    """A line saying what the marks of a board are on paper, where the lesson names colours."""
+    if isinstance(shown, Board):
+        return ""
+    found = [text for mark, text in MARKS.items() if getattr(shown, mark)]
+    return f'<p class="legend">On paper: {"; ".join(found)}.</p>' if found else ""
 
 
 def blank_board(size: int = 8, px: int = BOARD_PX) -> str:
@@ -149,7 +170,7 @@ PAPERS = {"truth tables": truth_tables, "cursor bits": cursor_bits}
 def picture(thing: object) -> str:
     """The HTML of something a prompt points to: a board, a tree, a map or code."""
     if isinstance(thing, (Shown, Board)):
-        return f'<div class="figure">{print_board(thing)}</div>'
+        return f'<div class="figure">{print_board(thing)}{legend(thing)}</div>'
     if isinstance(thing, CursorMapPicture):
         return f'<div class="figure">{map_svg(thing)}</div>'
     if isinstance(thing, Paper):

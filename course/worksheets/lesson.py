@@ -358,7 +358,9 @@ def _fill(cells: list[dict[str, Any]], wanted: list[_Wanted], where: str) -> Non
             if drawing in shelf and _only_draws(drawing):
                 # The picture stands for the cell that only draws it; the cell to run is the next.
                 shelf.remove(drawing)
-                following = next(_code_cells(cells, drawn_in, 1 if item.side == "after" else -1), None)
+                following = next(
+                    _code_cells(cells, drawn_in, 1 if item.side == "after" else -1), None
+                )
                 if following is not None:
                     shelf.append(_source(cells[following]).strip())
             shelf.append(picture)
