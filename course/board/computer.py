@@ -22,8 +22,8 @@ from course.board.events import Event, EventKind
 from course.board.messages import Tone
 from course.board.settings import COMPUTER_WAIT, Settings
 from course.board.state import BoardState
+from reversi.clock import Clock
 from reversi.errors import ReversiError, TimeExpiredError
-from reversi.game import Clock
 from reversi.notation import PASS, Color, Move, Square
 from reversi.players import Player
 

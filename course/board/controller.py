@@ -35,8 +35,8 @@ from course.board.computer import ComputerAndClock
 from course.board.events import Event, EventKind
 from course.board.seats import seat_player
 from course.board.settings import GAME_SETTINGS, Settings
+from reversi.clock import Clock
 from reversi.errors import NotationError, ReversiError
-from reversi.game import Clock, Game
 from reversi.notation import BLACK, WHITE, Color, Square, SquareLike
 from reversi.players import Player
 
@@ -173,15 +173,9 @@ class GameController(ComputerAndClock):
     def update_settings(self, **changes: Any) -> bool:
         """Change settings by name (``update_settings(animate=False)``); bad values are refused."""
         try:
-            new = dataclasses.replace(self.settings, **changes)
-            if "size" in changes:
-                Game(size=new.size)  # the game checks the size and says what is wrong
+            new = dataclasses.replace(self.settings, **changes)  # checked as Settings() checks
         except (TypeError, ValueError, ReversiError) as error:
             return self._refuse(f"Setting not changed: {error}")
-        if new.time_per_move is not None and not new.time_per_move > 0:
-            return self._refuse(
-                "Setting not changed: the time per move must be positive (or None)."
-            )
         if new == self.settings:
             return True
         self.settings = new

@@ -7,13 +7,16 @@ and never changes a game (the controller applies the settings).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from typing import Annotated
 
 from reversi.board import Board
-from reversi.clock import check_time_per_move
-from reversi.errors import ArgumentError, shown
+from reversi.clock import MAX_TIME_PER_MOVE
+from reversi.errors import ArgumentError, ReversiError
 from reversi.game import MAX_UNDO_LIMIT
 from reversi.outcome import NoMovePolicy
+from reversi.surface import student
+from reversi.typecheck import Between
 
 #: How long a computer waits before moving when ``Settings.computer_waits`` is on so people can follow it.
 COMPUTER_WAIT = 2.0
@@ -21,21 +24,23 @@ COMPUTER_WAIT = 2.0
 #: Settings that shape a game: changing them mid-game takes effect at the next New game.
 GAME_SETTINGS = ("size", "no_move_policy", "time_per_move", "undo_limit")
 
-#: The settings that are switched on or off.
-SWITCHES = (
-    "computer_waits", "computer_accepts_undo", "animate", "slow_captures",
-    "show_legal_moves", "show_last_move", "sound",
-)  # fmt: skip
+#: A pawn picture: the path of a PNG file (64x64 is best), or ``None`` for plain discs.
+Picture = str | os.PathLike[str] | None
 
 
+@student
 @dataclass
 class Settings:
-    """Everything a user can set; the view reads the display ones."""
+    """Everything a user can set; the view reads the display ones.
+
+    The annotations are the checks of a value given in a notebook (:func:`reversi.surface.student`);
+    a size must also be one the board is played on, and a pawn picture a PNG file that can be read.
+    """
 
     size: int = 8
     no_move_policy: NoMovePolicy = NoMovePolicy.CHANGE_TURN
-    time_per_move: float | None = None
-    undo_limit: int | None = 1
+    time_per_move: Annotated[float, Between(0.001, MAX_TIME_PER_MOVE)] | None = None
+    undo_limit: Annotated[int, Between(0, MAX_UNDO_LIMIT)] | None = 1
     computer_waits: bool = False
     computer_accepts_undo: bool = True
     animate: bool = True
@@ -43,45 +48,25 @@ class Settings:
     show_legal_moves: bool = True
     show_last_move: bool = True
     sound: bool = False
-    black_image: str | os.PathLike[str] | None = None  # a 64x64 PNG for the pawns; None draws discs
-    white_image: str | os.PathLike[str] | None = None
+    black_image: Picture = None
+    white_image: Picture = None
 
     def __post_init__(self) -> None:
-        """Check every setting where it is given, so a bad one never reaches a game.
-
-        A setting the board cannot take raises :class:`~reversi.errors.ArgumentError`
-        (or :class:`~reversi.errors.BoardSizeError` for the size) naming it.
-        """
         Board(self.size)  # an even whole number from 4 to 16, or BoardSizeError naming it
-        self.no_move_policy = NoMovePolicy.read(self.no_move_policy)
-        self.time_per_move = check_time_per_move(self.time_per_move)
-        if self.undo_limit is not None and (
-            isinstance(self.undo_limit, bool)
-            or not isinstance(self.undo_limit, int)
-            or not 0 <= self.undo_limit <= MAX_UNDO_LIMIT
-        ):
-            raise ArgumentError(
-                f"undo_limit must be a whole number from 0 to {MAX_UNDO_LIMIT} or None, "
-                f"not {shown(self.undo_limit)}"
-            )
-        for key in SWITCHES:
-            if not isinstance(getattr(self, key), bool):
-                raise ArgumentError(f"{key} must be True or False, not {shown(getattr(self, key))}")
-        for key in ("black_image", "white_image"):  # a pathlib.Path is welcome too
+        self.no_move_policy = NoMovePolicy(self.no_move_policy)
+        for key in ("black_image", "white_image"):
             path = getattr(self, key)
-            if path is not None and not isinstance(path, str | os.PathLike):
-                raise ArgumentError(f"{key} must be the path of a PNG file or None, not {shown(path)}")
-            try:
-                setattr(self, key, None if path is None else os.fspath(path))
-            except TypeError as error:  # a PathLike whose __fspath__ gives no text
-                raise ArgumentError(f"{key} is not a file path: {error}") from None
+            if path is not None:
+                setattr(self, key, readable_picture(key, path))
 
-    @classmethod
-    def build(cls, **settings: object) -> Settings:
-        """Settings from keywords; an unknown one is refused naming it (and the known ones)."""
-        unknown = sorted(set(settings) - {field.name for field in fields(cls)})
-        if unknown:
-            known = ", ".join(field.name for field in fields(cls))
-            raise ArgumentError(f"there is no setting {', '.join(map(repr, unknown))} "
-                                f"(the settings: {known})")
-        return cls(**settings)  # type: ignore[arg-type]
+
+def readable_picture(key: str, path: str | os.PathLike[str]) -> str:
+    """``path`` as text if it names a PNG file that can be read, else the kit's error naming ``key``."""
+    from course.pictures.pawns import check_pawn_image  # widgets load only when a picture is set
+
+    try:
+        text = os.fspath(path)
+        check_pawn_image(text)
+    except (ReversiError, TypeError) as error:
+        raise ArgumentError(f"Settings(): {key} {error}") from None
+    return text

@@ -11,8 +11,8 @@ state again, for example after a save with other players was loaded.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 import ipywidgets as w
 
@@ -24,7 +24,8 @@ from reversi.players import PLAYER_KINDS
 
 SIZES = list(range(4, 17, 2))
 TIME_LIMITS = [("No limit", None), ("5 s", 5.0), ("10 s", 10.0), ("30 s", 30.0), ("60 s", 60.0)]
-PANELS = ("pawns", "scores", "log")
+Panel = Literal["pawns", "scores", "log"]
+PANELS: tuple[Panel, ...] = ("pawns", "scores", "log")
 #: What each panel is called on the page (the "pawns" panel counts discs).
 PANEL_TITLES = {"pawns": "discs", "scores": "scores", "log": "game log"}
 WIDE = {"style": {"description_width": "initial"}}
@@ -46,7 +47,7 @@ class SettingsPanel:
         guard: Guard,
         set_pawn_images: Callable[[str | None, str | None], None],
         show_panel: Callable[[str, bool], None],
-        panels: tuple[str, ...] = PANELS,
+        panels: Sequence[Panel] = PANELS,
     ) -> None:
         self.controller = controller
         self.guard = guard
@@ -142,7 +143,7 @@ class SettingsPanel:
         checks = [self._setting(key, w.Checkbox(description=label, **WIDE)) for key, label in boxes]
         return w.VBox([*checks, self._pawn_pictures()])
 
-    def _panels(self, panels: tuple[str, ...], show_panel: Callable[[str, bool], None]) -> w.HBox:
+    def _panels(self, panels: Sequence[Panel], show_panel: Callable[[str, bool], None]) -> w.HBox:
         boxes = []
         for name in PANELS:
             label = PANEL_TITLES[name]

@@ -19,7 +19,8 @@ from course.board.background import Background
 from course.board.events import Event, EventKind, Listener, MoveEvent
 from course.board.messages import Tone
 from course.board.settings import Settings
-from reversi.game import Clock, Game
+from reversi.clock import Clock
+from reversi.game import Game
 from reversi.notation import BLACK, WHITE, Color, Square
 from reversi.players import Player
 from reversi.saves import SaveFolder

@@ -22,7 +22,7 @@ import html
 import os
 import traceback
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import ipywidgets as w
 
@@ -42,7 +42,7 @@ from course.board.panels import (
     status_html,
 )
 from course.board.settings import Settings
-from course.board.settings_panel import PANELS, SettingsPanel
+from course.board.settings_panel import PANELS, Panel, SettingsPanel
 from course.board.sound import SoundPlayer
 from course.board.thinking import ThinkingPanel
 from course.board.view import BoardCanvas
@@ -50,23 +50,30 @@ from course.pictures.pawns import load_pawn_image
 from course.pictures.svg import board_svg
 from reversi.notation import BLACK, WHITE, Move, Square
 from reversi.players import Player
+from reversi.surface import student
+from reversi.typecheck import Between
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+#: How wide a board may be asked to be, and which panels it shows beside the board.
+Pixels = Annotated[int, Between(120, 4000)]
+Panels = Sequence[Panel]
 
 #: The presenter view: the board up to the screen's height, for a projector.
 PRESENTER_PIXELS = 880
 PRESENTER_WIDTH = "min(100%, calc(100vh - 150px))"
 
 
+@student
 class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
     """A Reversi board to play in a notebook cell; ``controller`` holds the game."""
 
     def __init__(
         self,
         controller: GameController,
-        pixels: int = 400,
-        panels: tuple[str, ...] = PANELS,
+        pixels: Pixels = 400,
+        panels: Panels = PANELS,
         presenter: bool = False,
     ):
         self.controller = controller
@@ -171,14 +178,15 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         self, black: str | os.PathLike[str] | None, white: str | os.PathLike[str] | None
     ) -> None:
         """Draw the pawns with these 64x64 PNGs (``None``: solid discs); bad files fall back."""
-        notes = []
+        notes, used = [], []
         for color, path in ((BLACK, black), (WHITE, white)):
             image, note = load_pawn_image(path)
             self.board.images[color] = image
+            used.append(os.fspath(path) if image is not None and path is not None else None)
             if note:
                 notes.append(note)
-        self.controller.settings.black_image = None if black is None else str(black)
-        self.controller.settings.white_image = None if white is None else str(white)
+        settings = self.controller.settings
+        settings.black_image, settings.white_image = used  # a picture that failed is not kept
         if notes:
             self.controller.message = " ".join(notes)
         self.redraw()
@@ -346,6 +354,7 @@ def _wrapping(**more: str) -> w.Layout:
                     align_content="flex-start", max_width="100%", **more)  # fmt: skip
 
 
+@student
 def play(
     black: str | Player = "human",
     white: str | Player = "human",
@@ -353,8 +362,8 @@ def play(
     black_name: str | None = None,
     white_name: str | None = None,
     saves_folder: str | os.PathLike[str] = "saves",
-    pixels: int = 400,
-    panels: tuple[str, ...] = PANELS,
+    pixels: Pixels = 400,
+    panels: Panels = PANELS,
     presenter: bool = False,
     **settings: Any,
 ) -> GameWidget:
@@ -373,11 +382,12 @@ def play(
     """
     controller = GameController(
         black, white, black_name=black_name, white_name=white_name,
-        settings=Settings.build(**settings), saves_folder=saves_folder, autostart=False,
+        settings=Settings(**settings), saves_folder=saves_folder, autostart=False,
     )  # fmt: skip
     return GameWidget(controller, pixels=pixels, panels=panels, presenter=presenter)
 
 
+@student
 def present(
     black: str | Player = "human", white: str | Player = "computer", **options: Any
 ) -> GameWidget:

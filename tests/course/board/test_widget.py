@@ -18,6 +18,7 @@ from course import GameWidget, ReversiBoard, play
 from course.board.view import BoardGeometry
 from course.pictures.pawns import SAMPLE_PAWNS
 from reversi import BLACK, WHITE, square
+from reversi.errors import ArgumentError
 
 
 def mouse_down(widget: GameWidget, name: str) -> None:
@@ -190,9 +191,13 @@ def test_pawn_pictures_and_the_fallback_to_discs():
     pictured = play(black_image=SAMPLE_PAWNS[BLACK], white_image=SAMPLE_PAWNS[WHITE])
     assert isinstance(pictured.board.images[BLACK], ipywidgets.Image)
     assert isinstance(pictured.board.images[WHITE], ipywidgets.Image)
-    missing = play(black_image="no-such-picture.png")
-    assert missing.board.images[BLACK] is None
-    assert "no such file: drawing solid discs instead" in text(missing.status)
+    with pytest.raises(ArgumentError, match="black_image cannot use pawn image .* no such file"):
+        play(black_image="no-such-picture.png")  # a setting given in the cell is refused
+    pictured.set_pawn_images("no-such-picture.png", None)  # typed into the panel: discs, and why
+    assert pictured.board.images[BLACK] is None and pictured.board.images[WHITE] is None
+    assert "no such file: drawing solid discs instead" in text(pictured.status)
+    assert pictured.controller.settings.black_image is None  # a picture that failed is not kept
+    assert pictured.controller.update_settings(animate=False)
 
 
 def test_sound_is_off_unless_asked_for():
