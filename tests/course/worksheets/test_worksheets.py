@@ -17,7 +17,7 @@ import pytest
 
 from course import worksheets
 from course.__main__ import main
-from course.worksheets.drawing import tree_svg
+from course.worksheets.drawing import MARKS, legend, tree_svg
 from course.worksheets.lesson import Shown, WorksheetError, _prompts_of, read_lesson
 from course.worksheets.page import markdown, page
 from reversi import BLACK, Board
@@ -101,6 +101,7 @@ def test_the_picture_below_is_the_one_the_lesson_shows_first():
     expected.play("d3", BLACK)
     assert len(shown) == 1 and shown[0].board == expected and str(shown[0].last_move) == "d3"
     assert not shown[0].markers  # White's moves are the answer: the sheet does not dot them
+    assert legend(shown[0]) == "<p class=\"legend\">On paper: " + MARKS["last_move"] + ".</p>"
 
 
 def test_questions_listed_under_their_label_are_kept():
