@@ -7,7 +7,7 @@ and writes the student copy ``NN_name.ipynb``: the same cells, each solution rep
 stub that raises NotImplementedError, the check cells locked and carrying the teacher's
 outputs.  Nothing else leaves the teacher folder: not the solutions, not the seed of the
 grade-time cases (:mod:`course.grading.exercise`).  A source whose answer and check cells
-disagree with its entry in the exercise table (:mod:`course.grading.table`) is refused.  :func:`_outdated` tells whether the
+disagree with its entry in the exercise table (:mod:`course.grading.table`) is refused.  :func:`outdated` tells whether the
 committed files are what a release would write now.
 """
 
@@ -35,8 +35,8 @@ from course.grading.notebook import ANSWER, CHECK, CHECK_MARKER, METADATA_KEY, N
 from course.grading.table import ENTRIES
 from reversi.errors import ArgumentError, shown
 
-#: _build, _release and _outdated are the command ``python -m course release [--check]``: each
-#: runs every chosen exercise in Jupyter kernels (minutes) and _release writes into exercises/;
+#: _build, release and outdated are the command ``python -m course release [--check]``: each
+#: runs every chosen exercise in Jupyter kernels (minutes) and release writes into exercises/;
 #: tests/course/grading/test_exercise_release.py drives them.
 __all__ = [
     "EXERCISE_DIR",
@@ -184,7 +184,7 @@ def _build(
     return built
 
 
-def _release(
+def release(
     source_dir: Path = SOURCE_DIR,
     out_dir: Path = EXERCISE_DIR,
     names: Sequence[str] | None = None,
@@ -203,7 +203,7 @@ def _release(
     return written
 
 
-def _outdated(
+def outdated(
     source_dir: Path = SOURCE_DIR, out_dir: Path = EXERCISE_DIR, names: Sequence[str] | None = None
 ) -> list[str]:
     """What differs between the committed notebooks and a fresh release (empty: up to date)."""

@@ -25,7 +25,7 @@ def released(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     sources = root / "source"
     shutil.copytree(SOURCE_DIR, sources, ignore=shutil.ignore_patterns(SEED_FILE))
     (sources / SEED_FILE).write_text(f"{SECRET_SEED}\n", encoding="utf-8")
-    teacher._release(sources, root)
+    teacher.release(sources, root)
     return sources, root
 
 
@@ -79,7 +79,7 @@ def test_release_is_repeatable(released: tuple[Path, Path]) -> None:
     """A second release of released sources writes the very same bytes (nothing random)."""
     sources, out = released
     again = out / "again"
-    teacher._release(sources, again, names=["04_flips"], update_sources=False)
+    teacher.release(sources, again, names=["04_flips"], update_sources=False)
     assert (again / "04_flips.ipynb").read_bytes() == (out / "04_flips.ipynb").read_bytes()
 
 
@@ -91,7 +91,7 @@ def test_outdated_names_a_changed_student_copy(tmp_path: Path) -> None:
     copy = json.loads((EXERCISE_DIR / "01_squares.ipynb").read_text(encoding="utf-8"))
     copy["cells"][0]["source"] = "# An old title"
     (tmp_path / "01_squares.ipynb").write_text(json.dumps(copy), encoding="utf-8")
-    problems = teacher._outdated(sources, tmp_path, ["01_squares"])
+    problems = teacher.outdated(sources, tmp_path, ["01_squares"])
     assert problems == [f"{tmp_path / '01_squares.ipynb'}: cell intro differs in its source"]
 
 
