@@ -58,7 +58,8 @@ def entrant(kind: str, **options: Any) -> PlayerFactory:
     >>> entrant("random")(seed=7)
     RandomPlayer(name='Randomizer', seed=7)
     """
-    make_player(kind, **options)  # refuse a bad kind or setting now, not in the middle of play
+    if make_player(kind, **options).is_human:  # a bad kind or setting is refused now, too
+        raise ArgumentError(f"entrant(): {kind!r} is a person: a tournament plays computer players")
     takes_seed = "seed" in inspect.signature(PLAYER_KINDS[kind]).parameters
 
     def factory(seed: int) -> Player:
@@ -188,15 +189,20 @@ def random_openings(
 def _made(entrants: Mapping[str, PlayerFactory], name: str, seed: int) -> Player:
     """The player entrant ``name``'s factory makes, refused unless it is a computer player."""
     player = entrants[name](seed)
-    if not isinstance(player, Player) or player.is_human:
-        raise ArgumentError(
-            f"entrant {shown(name)}'s factory made {shown(player)}, not a computer player"
-        )
+    if not isinstance(player, Player):  # the factory is the notebook's own function
+        raise ArgumentError(f"entrant {shown(name)}'s factory made {shown(player)}, not a player")
     return player
 
 
 def play_game(black: Player, white: Player, opening: list[Square], size: int = 8) -> Outcome:
-    """Play one game from the opening moves to the end and return how it ended."""
+    """Play one game from the opening moves to the end and return how it ended.
+
+    Both players are computer players: a person's seat would wait for typed moves (and
+    fail at the end of standard input), so it is refused before the game starts.
+    """
+    for player in (black, white):
+        if player.is_human:
+            raise ArgumentError(f"{player.name} is a person: tournament games are between computer players")
     game = Game(black, white, size=size)
     for move in opening:
         game.play(move)

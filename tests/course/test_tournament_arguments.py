@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from course.tournament import entrant, random_openings, round_robin
+from course.tournament import entrant, play_game, random_openings, round_robin
 from reversi import HumanPlayer, ReversiError
 
 
@@ -34,3 +34,16 @@ def test_a_small_tournament_still_runs():
     result = round_robin({"a": entrant("random"), "b": entrant("greedy")}, games_per_pair=2,
                          size=4)
     assert len(result.games) == 2 and {g.black for g in result.games} == {"a", "b"}
+
+
+def test_a_person_never_sits_at_a_tournament_game_so_no_game_waits_for_typed_moves():
+    def end_of_input(prompt: str) -> str:
+        raise EOFError
+
+    person = HumanPlayer("Ann", input=end_of_input)
+    with pytest.raises(ReversiError, match="Ann is a person"):
+        play_game(person, entrant("easy")(0), [], 4)
+    with pytest.raises(ReversiError, match="'human' is a person"):
+        entrant("human")
+    with pytest.raises(ReversiError, match="is a person"):
+        round_robin({"a": entrant("random"), "b": lambda seed: person}, games_per_pair=2, size=4)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import io
 import re
 
 import pytest
@@ -116,3 +117,13 @@ def test_practice_and_the_tournament_referee_agree():
     game = referee.referee(seat, LevelSeat("Easy", entrant("easy")(0)), (), 6)
     assert game.forfeit is None
     assert game.outcome == play_game(Direct("greedy", GREEDY), entrant("easy")(0), [], 6)
+
+
+def test_a_function_that_asks_a_person_at_the_end_of_input_loses_its_games(monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # standard input at its end
+
+    def ask(board, color):
+        return input("your move: ")
+
+    result = try_player(ask, games=2, size=4)
+    assert result.forfeits == 2 and "choose raised EOFError" in str(result)
