@@ -609,3 +609,19 @@ def test_the_view_gets_a_typed_square_and_the_last_move_comes_from_the_game():
     controller = GameController()
     controller.click(Square(2, 3))
     assert controller.last_move() == controller.game.last_move == Square(2, 3)
+
+
+def test_a_person_given_as_a_terminal_player_plays_by_clicks_and_never_reads_input():
+    from reversi.players import HumanPlayer
+
+    def end_of_input(prompt: str) -> str:
+        raise EOFError  # standard input at its end: the board must never ask it
+
+    async def scenario() -> GameController:
+        controller = GameController(HumanPlayer("Ann", input=end_of_input), "greedy")
+        assert controller.click("d3")
+        await controller.idle()  # the computer answers on the loop
+        return controller
+
+    controller = asyncio.run(scenario())
+    assert len(controller.game.plies) == 2 and not controller.failed and controller.error is None
