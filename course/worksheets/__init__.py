@@ -21,8 +21,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .lesson import PROMPT, Material, Prompt, WorksheetError, read_lesson
+from .lesson import PROMPT, Material, Prompt, WorksheetError
 from .page import page
+from .running import read_lesson
 
 #: Its face is the command ``python -m course worksheets`` (tests/course/worksheets drive it);
 #: the functions that read the lessons and write the pages are its inside.

@@ -18,8 +18,9 @@ import pytest
 from course import worksheets
 from course.__main__ import main
 from course.worksheets.drawing import MARKS, legend, tree_svg
-from course.worksheets.lesson import Shown, WorksheetError, _prompts_of, read_lesson
+from course.worksheets.lesson import Shown, WorksheetError, prompts_of
 from course.worksheets.page import markdown, page
+from course.worksheets.running import read_lesson
 from reversi import BLACK, Board
 
 NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
@@ -101,7 +102,7 @@ def test_the_picture_below_is_the_one_the_lesson_shows_first():
     expected.play("d3", BLACK)
     assert len(shown) == 1 and shown[0].board == expected and str(shown[0].last_move) == "d3"
     assert not shown[0].markers  # White's moves are the answer: the sheet does not dot them
-    assert legend(shown[0]) == "<p class=\"legend\">On paper: " + MARKS["last_move"] + ".</p>"
+    assert legend(shown[0]) == '<p class="legend">On paper: ' + MARKS["last_move"] + ".</p>"
 
 
 def test_questions_listed_under_their_label_are_kept():
@@ -122,7 +123,7 @@ def test_questions_listed_under_their_label_are_kept():
     ids=["list", "code-and-sentence", "stops-at-next-paragraph"],
 )  # fmt: skip
 def test_a_prompt_takes_its_lists_and_code_blocks(text, expected):
-    assert [body for _, _, body in _prompts_of(text)] == [expected]
+    assert [body for _, _, body in prompts_of(text)] == [expected]
 
 
 def write_notebook(folder: Path, cells: list[dict]) -> Path:
