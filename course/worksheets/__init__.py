@@ -49,7 +49,7 @@ def _lessons(folder: Path) -> list[Path]:
     return sorted(path for path in folder.glob("*.ipynb") if path.name[:2].isdigit())
 
 
-def _write(out: Path, folder: Path = NOTEBOOKS, pdf: bool = True) -> list[Path]:
+def write(out: Path, folder: Path = NOTEBOOKS, pdf: bool = True) -> list[Path]:
     """Write one worksheet per lesson and an index into ``out``; returns the files written."""
     found = _lessons(folder)
     if not found:

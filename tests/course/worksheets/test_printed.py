@@ -49,7 +49,7 @@ READ_PROMPTS = """() => Array.from(document.querySelectorAll('.prompt')).map(blo
 @pytest.fixture(scope="module")
 def sheets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("printed")
-    worksheets._write(out, NOTEBOOKS, pdf=False)
+    worksheets.write(out, NOTEBOOKS, pdf=False)
     return out
 
 

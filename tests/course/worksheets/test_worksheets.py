@@ -185,6 +185,17 @@ def test_the_papers_each_lesson_needs():
     assert "bits[7]" in cursor and 'class="field ' in cursor
 
 
+def test_the_sheet_does_not_solve_its_own_puzzle():
+    lesson = read_lesson(NOTEBOOKS / "02_rules.ipynb")
+    sheet = page(lesson)
+    found = next(p for p in lesson.prompts if p.label == "02.4")
+    assert not [thing for thing in found.before + found.after if isinstance(thing, (Board, Shown))]
+    link = re.search(r'<a href="#([\w-]+)">the figure 2 grid</a>', sheet)
+    assert link and f'id="{link.group(1)}"' in sheet
+    grid = sheet[sheet.index(f'id="{link.group(1)}"') :]
+    assert 'class="disc ' not in grid  # the grid is empty: the clues are for the student
+
+
 def test_the_start_to_mark_up_has_no_moves_dotted():
     for lesson in ("00_welcome", "01_play"):
         sheet = page(read_lesson(NOTEBOOKS / f"{lesson}.ipynb"))
@@ -205,7 +216,7 @@ def test_chromium_prints_a_pdf(tmp_path):
     folder = tmp_path / "lessons"
     folder.mkdir()
     shutil.copy(NOTEBOOKS / "05_cursormap.ipynb", folder)
-    written = worksheets._write(tmp_path / "out", folder, pdf=True)
+    written = worksheets.write(tmp_path / "out", folder, pdf=True)
     pdf = tmp_path / "out" / "05_cursormap.pdf"
     assert pdf in written
     data = pdf.read_bytes()
