@@ -4,8 +4,9 @@ Builds the site (downloads cached in build/site-cache), starts ``python -m cours
 on a free 127.0.0.1 port and drives Debian's Chromium with Playwright:
 
 * the site's size, total and gzip-compressed;
-* page open to a playable board (a ``play()`` cell run, its board drawn), cold (a new
-  browser context) and warm (a second page in the same context: HTTP cache warm);
+* page open to a playable board (lesson 00 opened, a ``play()`` cell run at once, its board
+  drawn), cold (a new browser context) and warm (a second page in the same context: HTTP
+  cache warm), ``--repeat`` times, with what each page fetched (and anything fetched twice);
 * 30 clients downloading every file a page loads, at once (the class server's share);
 * ``--contexts`` browser contexts opening the site at once: time until every board is drawn
   (30 is the goal; each page runs its own Pyodide kernel, so on 2 cores thirty take minutes);
@@ -13,6 +14,7 @@ on a free 127.0.0.1 port and drives Debian's Chromium with Playwright:
   and each computer level's move time in the browser.
 
     python benchmarks/site.py [--contexts 4] [--deadline 900] [--only-contexts]
+                              [--only-pages] [--repeat 3] [--site build/site]
 
 Every server and browser is stopped before the script ends.
 """
@@ -117,17 +119,50 @@ def run_cell(page: Any, code: str, timeout: float = 300_000) -> None:
     )
 
 
-def open_board(page: Any, base: str) -> float:
-    """Seconds from opening lesson 01 to its new play() board being drawn."""
+def open_board(page: Any, base: str) -> dict[str, Any]:
+    """Open lesson 00 and run ``play()`` at once: seconds to the notebook shown and the board drawn.
+
+    Also what the page fetched: requests, bytes, and URLs fetched more than once.
+    """
+    fetched: list[tuple[str, int]] = []
+
+    def done(request: Any) -> None:
+        sizes = request.sizes()
+        fetched.append((request.url, sizes["responseBodySize"]))
+
+    page.on("requestfinished", done)
     started = time.monotonic()
-    page.goto(f"{base}/lab/index.html?path=lessons/01_play.ipynb")
+    page.goto(f"{base}/lab/index.html?path=lessons/00_welcome.ipynb")
+    cells = page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
+    cells.first.wait_for(timeout=300_000)
+    shown = time.monotonic() - started
     run_cell(page, "from course import play\nplay()")
-    canvas = page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell").first.locator("canvas").first
+    canvas = cells.first.locator("canvas").first
     page.wait_for_function(
         "c => c.width > 0 && c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data[3] > 0",
-        arg=canvas.element_handle(), timeout=120_000,
+        arg=canvas.element_handle(), timeout=300_000,
     )  # fmt: skip
-    return time.monotonic() - started
+    board = time.monotonic() - started
+    urls = [url for url, _ in fetched]
+    twice = sorted({url for url in urls if urls.count(url) > 1 and "/api/" not in url})
+    return {"shown": shown, "board": board, "requests": len(fetched),
+            "bytes": sum(size for _, size in fetched), "twice": twice}  # fmt: skip
+
+
+def pages_to_board(browser: Any, base: str, repeat: int) -> None:
+    """Page open to lesson 00's board drawn, cold (a new context) then warm (a second page), ``repeat`` times."""
+    for run in range(repeat):
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        for warmth in ("cold", "warm"):
+            page = context.new_page()
+            seen = open_board(page, base)
+            page.close()
+            print(
+                f"run {run + 1} {warmth}: notebook shown {seen['shown']:.1f} s, board drawn "
+                f"{seen['board']:.1f} s; {seen['requests']} requests, {seen['bytes'] / 1e6:.1f} MB "
+                f"over the wire, {len(seen['twice'])} fetched twice {seen['twice'][:3]}"
+            )
+        context.close()
 
 
 PLAYED = "p => /\\[\\d+\\]/.test(p.textContent)"
@@ -242,15 +277,12 @@ def browser_probe(page: Any) -> dict[str, Any]:
     return json.loads("".join(text).split("PROBE", 1)[1])
 
 
-def one_browser(browser: Any, base: str) -> None:
+def one_browser(browser: Any, base: str, repeat: int) -> None:
     """Page to board, cold and warm, and Pyodide's speed against CPython's."""
+    pages_to_board(browser, base, repeat)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    cold_page = context.new_page()
-    cold = open_board(cold_page, base)
-    cold_page.close()
-    warm = open_board(context.new_page(), base)
-    print(f"page open to playable board: cold {cold:.1f} s, warm {warm:.1f} s")
-    probe_page = context.pages[-1]
+    probe_page = context.new_page()
+    probe_page.goto(f"{base}/lab/index.html?path=lessons/01_play.ipynb")
     pyodide = browser_probe(probe_page)
     context.close()
     cpython = cpython_probe()
@@ -275,22 +307,36 @@ def main() -> None:
     parser.add_argument(
         "--only-contexts", action="store_true", help="measure only the contexts at once"
     )
+    parser.add_argument(
+        "--only-pages", action="store_true", help="measure only page open to board, cold and warm"
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="cold and warm pages measured")
+    parser.add_argument(
+        "--site", type=Path, default=OUT, help="the built site (default build/site)"
+    )
     args = parser.parse_args()
-    if not (OUT / "jupyter-lite.json").exists():
-        _SiteBuild().run()
-    total, compressed = _site_size(OUT)
+    site = args.site
+    if not (site / "jupyter-lite.json").exists():
+        _SiteBuild(out=site).run()
+    print(
+        f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+    )
+    total, compressed = _site_size(site)
     print(f"site size: {total / 1e6:.1f} MB, {compressed / 1e6:.1f} MB compressed")
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as scratch:
-        process, port = serve(OUT, Path(scratch) / "data", Path(scratch) / "serve.log")
+        process, port = serve(site, Path(scratch) / "data", Path(scratch) / "serve.log")
         base = f"http://127.0.0.1:{port}"
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                              args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
+                if args.only_pages:
+                    pages_to_board(browser, base, args.repeat)
+                    return
                 if not args.only_contexts:
-                    one_browser(browser, base)
+                    one_browser(browser, base, args.repeat)
                 downloads_at_once(browser, base, 30)
                 contexts = [
                     browser.new_context(viewport={"width": 1400, "height": 1000})

@@ -67,8 +67,26 @@ RUNTIME_WHEELS = (
     "ipycanvas==0.14.3",
     "comm==0.2.3",
 )
-#: What the kernel loads from the lock when it starts (the rest of the kernel's start follows them).
-PRELOADED = ("micropip", "ipython", "jedi", "comm", "reversi-kit")
+#: What the kernel loads from the lock when it starts, all at once: with the kernel's own
+#: packages among them, its start installs nothing more with piplite (one micropip
+#: resolution and three wheels fetched one after another, before the first cell could run).
+PRELOADED = (
+    "micropip",
+    "ipython",
+    "jedi",
+    "comm",
+    "piplite",
+    "ipykernel",
+    "pyodide-kernel",
+    "reversi-kit",
+)
+#: The kernel's own wheels (in its labextension), preloaded like the kit.
+KERNEL_WHEELS = (
+    "widgetsnbextension-4.0.999-py3-none-any.whl",
+    "piplite-0.8.6-py3-none-any.whl",
+    "ipykernel-6.9.2-py3-none-any.whl",
+    "pyodide_kernel-0.8.6-py3-none-any.whl",
+)
 PYODIDE_CORE = (
     "pyodide.mjs",
     "pyodide.js",
@@ -144,7 +162,7 @@ class _SiteBuild:
         core = self._pyodide_core()
         kit = self._kit_wheel()
         runtime = self._download("runtime", RUNTIME_WHEELS)
-        runtime.append(self._kernel_shim("widgetsnbextension-4.0.999-py3-none-any.whl"))
+        runtime += [self._kernel_shim(name) for name in KERNEL_WHEELS]
         lock = json.loads((core / "pyodide-lock.json").read_text())
         pinned = self._lock_closure(lock)
         lock_wheels = self._download(
