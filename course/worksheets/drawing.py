@@ -16,7 +16,7 @@ from course.pictures.svg import board_svg
 from reversi import Board
 from reversi.cursormap import Operator, truth_table
 
-from .lesson import Paper, Shown
+from .lesson import Paper, See, Shown
 
 __all__ = [
     "BOARD_PX",
@@ -24,6 +24,7 @@ __all__ = [
     "PAPERS",
     "blank_board",
     "code_block",
+    "anchor",
     "cursor_bits",
     "legend",
     "map_svg",
@@ -167,12 +168,19 @@ def code_block(source: str) -> str:
 PAPERS = {"truth tables": truth_tables, "cursor bits": cursor_bits}
 
 
+def anchor(title: str) -> str:
+    """The id of a piece of paper material on the page, from its title."""
+    return "m-" + "-".join(title.lower().split())
+
+
 def picture(thing: object) -> str:
     """The HTML of something a prompt points to: a board, a tree, a map or code."""
     if isinstance(thing, (Shown, Board)):
         return f'<div class="figure">{print_board(thing)}{legend(thing)}</div>'
     if isinstance(thing, CursorMapPicture):
         return f'<div class="figure">{map_svg(thing)}</div>'
+    if isinstance(thing, See):
+        return f'<p class="see">Work on <a href="#{anchor(thing.title)}">{html.escape(thing.title.lower())}</a> at the end of this sheet.</p>'
     if isinstance(thing, Paper):
         return f'<div class="figure">{PAPERS[thing.name]()}</div>'
     if isinstance(thing, list):

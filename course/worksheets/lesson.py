@@ -12,7 +12,8 @@ Where the words do not say where to look, the prompt's text cell says it in its 
 ``"worksheet": {"02.2": {"picture": "below", "name": "star"}}``: the picture is the value of
 ``star`` after the first code cell below the prompt; ``"code": [-1, 1]`` shows the code cell
 before and the one after; ``"picture": "none"`` shows no picture; ``"paper": "truth tables"`` puts that paper
-(:data:`course.worksheets.drawing.PAPERS`) under the prompt.  A text cell with
+(:data:`course.worksheets.drawing.PAPERS`) under the prompt; ``"see": "The Figure 2 grid"``
+points to that paper material of the sheet (a puzzle the lesson's picture would solve).  A text cell with
 ``"worksheet": {"material": "A title"}`` goes to the paper material at the end of the sheet.
 
 :mod:`.running` runs the cells and fills the prompts in.
@@ -39,6 +40,7 @@ __all__ = [
     "Material",
     "Paper",
     "Prompt",
+    "See",
     "Shown",
     "WorksheetError",
 ]
@@ -69,6 +71,13 @@ class Paper:
     """A piece of paper a prompt asks to fill in, by name (``"truth tables"``)."""
 
     name: str
+
+
+@dataclass(frozen=True)
+class See:
+    """A pointer to paper material on the same sheet, by its title (``"The Figure 2 grid"``)."""
+
+    title: str
 
 
 @dataclass
@@ -192,6 +201,8 @@ def pointed_to(cells: list[dict[str, Any]], at: int, prompt: Prompt) -> list[Wan
             wanted.append(Wanted(prompt, cell, "after" if offset > 0 else "before", "code"))
     if isinstance(settings.get("paper"), str):
         prompt.after.append(Paper(settings["paper"]))
+    if isinstance(settings.get("see"), str):
+        prompt.after.append(See(settings["see"]))
     direction = settings.get("picture")
     if direction is None:
         direction = (

@@ -13,7 +13,7 @@ from course.cursormap.svg import CursorMapPicture
 from reversi import Board
 from reversi.cursormap import load_sample
 
-from .drawing import blank_board, cursor_bits, map_svg, picture, print_board
+from .drawing import anchor, blank_board, cursor_bits, map_svg, picture, print_board
 from .lesson import Lesson, Material, Prompt
 
 __all__ = ["STYLE", "markdown", "materials", "page"]
@@ -110,7 +110,7 @@ def page(lesson: Lesson) -> str:
     ]
     for material in materials(lesson):
         parts.append(
-            f'<div class="material"><h2>{html.escape(material.title)}</h2>'
+            f'<div class="material" id="{anchor(material.title)}"><h2>{html.escape(material.title)}</h2>'
             f"<p>{html.escape(material.task)}</p>{material.html}</div>"
         )
     parts.append("</body></html>")
