@@ -30,6 +30,7 @@ h2 { font-size: 13pt; }
 .prompt { margin-bottom: 6mm; border-top: 1px solid #bbb; padding-top: 2mm; }
 .prompt p, .prompt li { line-height: 1.35; }
 .figure { break-inside: avoid; margin: 2mm 0; }
+.prompt > p, .prompt > .figure, .prompt > ol { break-after: avoid; }  /* a question stays with its picture */
 .legend { font-size: 9pt; margin: 1mm 0; }
 pre.code { break-inside: avoid; font-size: 9pt; border: 1px solid #999; padding: 2mm 2mm 2mm 9mm;
            white-space: pre-wrap; counter-reset: line; }
