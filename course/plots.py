@@ -21,11 +21,12 @@ from collections.abc import Iterator, Sequence
 from typing import Annotated, Any
 
 from course.browser import needs_matplotlib
+from reversi.actions import Ply
 from reversi.board import Board
 from reversi.engine import Thought, think
 from reversi.errors import ArgumentError, shown
 from reversi.evaluation import STABLE, weights
-from reversi.game import Game, Ply
+from reversi.game import Game
 from reversi.notation import BLACK, MAX_SIZE, MIN_SIZE, Square
 from reversi.surface import student
 from reversi.typecheck import Between, Length

@@ -9,6 +9,7 @@ The modules form one chain, each using only the ones before it::
 a terminal, a test or a server.  The classroom layer lives in the ``course`` package.
 """
 
+from reversi.actions import Ply
 from reversi.board import Board, PawnCounts
 from reversi.errors import (
     ArgumentError,
@@ -23,7 +24,7 @@ from reversi.errors import (
     UndoError,
 )
 from reversi.evaluation import evaluate, weights
-from reversi.game import Game, Ply
+from reversi.game import Game
 from reversi.notation import BLACK, PASS, WHITE, Color, Pass, Square, parse_move, square
 from reversi.outcome import EndReason, NoMovePolicy, Outcome
 from reversi.players import (

@@ -138,7 +138,7 @@ class Ply:
         _check_flag(self.timeout, "a turn's timeout")
 
 
-Action: TypeAlias = "MoveAction | PassAction | TimeoutAction | UndoRequest | UndoAnswer | Resignation"
+Action: TypeAlias = MoveAction | PassAction | TimeoutAction | UndoRequest | UndoAnswer | Resignation
 ACTION_TYPES = (MoveAction, PassAction, TimeoutAction, UndoRequest, UndoAnswer, Resignation)
 
 

@@ -19,51 +19,42 @@ True
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
+from typing import Annotated
 
 from reversi.callables import guarded_clock
 from reversi.errors import ArgumentError, shown
-
-__all__ = [
-    "Clock",
-    "MAX_TIME_PER_MOVE",
-    "check_time_per_move",
-    "MoveClock",
-]
+from reversi.surface import Satisfies
 
 Clock = Callable[[], float]
 
 #: The longest time per move (about 31 years): long enough for "no hurry", short enough to save.
 MAX_TIME_PER_MOVE = 1e9
 
-
-def check_time_per_move(value: object) -> float | None:
-    """``value`` as seconds per move (``None``: no limit), or :class:`ArgumentError` saying why not."""
-    if value is None:
-        return None
-    if not _is_number(value) or not 0 < value <= MAX_TIME_PER_MOVE:  # type: ignore[operator]
-        raise ArgumentError(
-            f"time_per_move must be a positive number of seconds (at most {MAX_TIME_PER_MOVE:g}) "
-            f"or None, not {shown(value)}"
-        )
-    return value  # type: ignore[return-value]
+#: Seconds per move, as the student surface checks them.
+TimePerMove = Annotated[
+    float,
+    Satisfies(lambda seconds: 0 < seconds <= MAX_TIME_PER_MOVE, f"a positive number of seconds (at most {MAX_TIME_PER_MOVE:g})"),
+]
 
 
 class MoveClock:
     """The time of the turn being played, against a limit of ``time_per_move`` seconds (or none)."""
 
     def __init__(self, time_per_move: float | None = None, clock: Clock = time.monotonic) -> None:
+        if time_per_move is not None and not 0 < time_per_move <= MAX_TIME_PER_MOVE:  # a saved game's too
+            raise ArgumentError(
+                f"time_per_move must be a positive number of seconds (at most {MAX_TIME_PER_MOVE:g}) "
+                f"or None, not {shown(time_per_move)}"
+            )
         self._read = guarded_clock(clock)
-        self.time_per_move = check_time_per_move(time_per_move)
+        self.time_per_move = time_per_move
         self.clock = clock
         self._started = self._now()
 
     def start(self, elapsed: float = 0.0) -> None:
         """Start a turn now, as if ``elapsed`` seconds of it had already gone by."""
-        if not _is_number(elapsed) or elapsed < 0:
-            raise ArgumentError(f"elapsed must be a number of seconds >= 0, not {shown(elapsed)}")
         self._started = self._now() - elapsed
 
     def elapsed(self) -> float:
@@ -88,12 +79,3 @@ class MoveClock:
     def _now(self) -> float:
         return self._read()
 
-
-def _is_number(value: object) -> bool:
-    """A finite int or float that is not a bool."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:  # a whole number too large for any clock
-        return False

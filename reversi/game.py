@@ -19,7 +19,7 @@ records them, so a game can be saved and rebuilt exactly by replaying them (see
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Annotated, Any
 
 from reversi.actions import (
     ACTION_TYPES,
@@ -34,9 +34,8 @@ from reversi.actions import (
     action_from_dict,
 )
 from reversi.board import Board, PawnCounts
-from reversi.clock import Clock, MoveClock
+from reversi.clock import Clock, MoveClock, TimePerMove
 from reversi.errors import (
-    ArgumentError,
     GameOverError,
     IllegalMoveError,
     NotationError,
@@ -46,21 +45,20 @@ from reversi.errors import (
     shown,
 )
 from reversi.history import History, Snapshot
-from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike, check_color
+from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike
 from reversi.outcome import EndReason, NoMovePolicy, Outcome, hand_over, leader
 from reversi.players import HumanPlayer, Player
 from reversi.players.naming import seat_labels, seat_titles
+from reversi.surface import Between, student
 
 #: A game ends when this many turns in a row were lost to the clock (each side twice).
 MAX_CONSECUTIVE_TIMEOUTS = 4
-
-__all__ = ["MAX_CONSECUTIVE_TIMEOUTS", "Clock", "Game", "Ply"]
-
 
 #: The most undos a game may allow each player (``None`` allows any number).
 MAX_UNDO_LIMIT = 10**9
 
 
+@student
 class Game:
     """Two players, a board, and whose turn it is.
 
@@ -81,9 +79,9 @@ class Game:
         black: Player | None = None,
         white: Player | None = None,
         size: int = 8,
-        no_move_policy: NoMovePolicy | str = NoMovePolicy.CHANGE_TURN,
-        time_per_move: float | None = None,
-        undo_limit: int | None = 1,
+        no_move_policy: NoMovePolicy = NoMovePolicy.CHANGE_TURN,
+        time_per_move: TimePerMove | None = None,
+        undo_limit: Annotated[int, Between(0, MAX_UNDO_LIMIT)] | None = 1,
         clock: Clock = time.monotonic,
     ) -> None:
         self.board = Board(size)
@@ -91,17 +89,7 @@ class Game:
             BLACK: black if black is not None else HumanPlayer("Black"),
             WHITE: white if white is not None else HumanPlayer("White"),
         }
-        for color, player in self.players.items():
-            if not isinstance(player, Player):
-                raise PlayerError(f"the {color} player must be a Player, not {shown(player)}")
-        self.no_move_policy = NoMovePolicy.read(no_move_policy)
-        if undo_limit is not None and (
-            not _is_int(undo_limit) or not 0 <= undo_limit <= MAX_UNDO_LIMIT
-        ):
-            raise ArgumentError(
-                f"undo_limit must be a whole number from 0 to {MAX_UNDO_LIMIT} or None, "
-                f"not {shown(undo_limit)}"
-            )
+        self.no_move_policy = NoMovePolicy(no_move_policy)
         self.undo_limit = undo_limit
         self.move_clock = MoveClock(time_per_move, clock)
 
@@ -130,20 +118,23 @@ class Game:
         """The function the game reads the time from."""
         return self.move_clock.clock
 
+    @student
     def player(self, color: Color) -> Player:
         """The player of ``color``."""
-        return self.players[check_color(color)]
+        return self.players[color]
 
+    @student
     def label(self, color: Color) -> str:
         """A name for ``color``'s player that tells it from the other one (see
         :func:`~reversi.players.naming.seat_labels`): ``'Ann'``, or ``'Greedy (White)'``
         when both players are called Greedy."""
-        return seat_labels(self._name(BLACK), self._name(WHITE))[check_color(color)]
+        return seat_labels(self._name(BLACK), self._name(WHITE))[color]
 
+    @student
     def title(self, color: Color) -> str:
         """``color``'s player with the colour said once: ``'Ann (Black)'``, or just ``'Black'``
         for a player called Black (see :func:`~reversi.players.naming.seat_titles`)."""
-        return seat_titles(self._name(BLACK), self._name(WHITE))[check_color(color)]
+        return seat_titles(self._name(BLACK), self._name(WHITE))[color]
 
     @property
     def current_player(self) -> Player:
@@ -191,9 +182,9 @@ class Game:
         """Black, white, total and empty counts (what a Pawns panel shows)."""
         return self.board.counts()
 
+    @student
     def undos_left(self, color: Color) -> int | None:
         """How many more undos ``color`` may have accepted (``None``: no limit)."""
-        color = check_color(color)
         if self.undo_limit is None:
             return None
         return self.undo_limit - self.undos_used[color]
@@ -208,7 +199,8 @@ class Game:
 
     # -- playing ------------------------------------------------------------------------
 
-    def play(self, where: SquareLike) -> list[Square]:
+    @student
+    def play(self, square: SquareLike) -> list[Square]:
         """Play the side to move's disc on a square; returns the flipped squares.
 
         Refused moves raise an error that says why and change nothing: the game
@@ -218,8 +210,9 @@ class Game:
         """
         self._check_can_act("play")
         self._enforce_clock()
-        return self._move(where)
+        return self._move(square)
 
+    @student
     def pass_turn(self) -> None:
         """Pass because the side to move has no legal move (refused while it has one)."""
         self._check_can_act("pass")
@@ -262,22 +255,20 @@ class Game:
         self.play(at)
         return at
 
-    def play_out(self, max_turns: int | None = None) -> Outcome | None:
+    @student
+    def play_out(self, max_turns: Annotated[int, Between(0, 10**9)] | None = None) -> Outcome | None:
         """Step the players until the game ends (or ``max_turns`` turns); returns the outcome."""
-        if max_turns is not None and (not _is_int(max_turns) or max_turns < 0):
-            raise ArgumentError(
-                f"max_turns must be a whole number >= 0 or None, not {shown(max_turns)}"
-            )
         turns = 0
         while not self.is_over and (max_turns is None or turns < max_turns):
             self.step()
             turns += 1
         return self.outcome
 
+    @student
     def resign(self, color: Color | None = None) -> Outcome:
         """The side ``color`` (the side to move if left out) gives up and loses."""
         self._check_can_act("resign")
-        color = self.turn if color is None else check_color(color)
+        color = self.turn if color is None else color
         self.history.add_action(Resignation(color))
         self.log.append(f"{self.title(color)} resigns")
         return self._finish(color.opponent, EndReason.RESIGNATION)
@@ -296,9 +287,9 @@ class Game:
 
     # -- undo ----------------------------------------------------------------------------
 
+    @student
     def request_undo(self, color: Color) -> None:
         """``color`` asks to take back its last move; the opponent answers with :meth:`answer_undo`."""
-        color = check_color(color)
         if self.is_over:
             raise GameOverError(f"{color} cannot ask to undo: the game is over ({self.outcome})")
         if self.pending_undo is not None:
@@ -311,6 +302,7 @@ class Game:
         self.history.add_action(UndoRequest(color))
         self.log.append(f"{color} asks to take back their last move; {color.opponent} must answer")
 
+    @student
     def answer_undo(self, accept: bool) -> None:
         """The opponent accepts or declines the waiting undo request.
 
@@ -318,8 +310,6 @@ class Game:
         opponent's reply, if any, taken back too) and the asker's undo is used up.
         Declined, nothing changes and the asker keeps their undo.
         """
-        if not isinstance(accept, bool):
-            raise ArgumentError(f"accept must be True or False, not {shown(accept)}")
         asker = self.pending_undo
         if asker is None:
             raise UndoError("there is no undo request to answer")
@@ -353,7 +343,8 @@ class Game:
             clock=self.clock,
         )
 
-    def apply(self, action: Action | dict[str, Any]) -> None:
+    @student
+    def apply(self, action: Annotated[Action | dict[str, Any], "an action or its JSON form (a dict)"]) -> None:
         """Carry out one recorded action (see :attr:`actions`) without consulting the clock.
 
         ``action`` is an action record or its JSON form (``{"action": "move", "square": "d3"}``).
@@ -378,7 +369,8 @@ class Game:
         else:
             self.resign(action.color)
 
-    def restart_clock(self, elapsed: float = 0.0) -> None:
+    @student
+    def restart_clock(self, elapsed: Annotated[float, Between(0, 1e15)] = 0.0) -> None:
         """Start the side to move's turn again as if ``elapsed`` seconds had already gone by."""
         self.move_clock.start(elapsed)
 
@@ -468,6 +460,3 @@ class Game:
         self.log.append(f"Game over: {self.outcome}")
         return self.outcome
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -17,27 +17,10 @@ rather than guessed at.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, TypeAlias
+from typing import Annotated, NamedTuple, TypeAlias
 
 from reversi.errors import ArgumentError, BoardSizeError, NotationError, shown
-from reversi.surface import Choice
-
-__all__ = [
-    "MIN_SIZE",
-    "MAX_SIZE",
-    "COLUMN_LETTERS",
-    "Color",
-    "BLACK",
-    "WHITE",
-    "Square",
-    "Pass",
-    "PASS",
-    "SquareLike",
-    "Move",
-    "square",
-    "parse_move",
-    "check_color",
-]
+from reversi.surface import Choice, student
 
 MIN_SIZE = 4
 MAX_SIZE = 16
@@ -134,13 +117,15 @@ class Pass:
 
 PASS = Pass()
 
-SquareLike: TypeAlias = "Square | tuple[int, int] | str"
-Move: TypeAlias = "Square | Pass"
+#: A square as a function of the kit takes it: ``Square(2, 3)``, ``(2, 3)`` or ``'d3'``.
+SquareLike: TypeAlias = Annotated[Square | tuple[int, int] | str, "a square such as 'd3' or a Square"]
+Move: TypeAlias = Square | Pass
 
 _SQUARE_TEXT = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*\Z", re.ASCII)
 _PASS_WORDS = {"0", "pass"}
 
 
+@student
 def square(value: SquareLike, size: int = MAX_SIZE) -> Square:
     """Read a square from notation (``'d3'``, ``'D3'``, ``'d 3'``) or a ``(row, col)`` tuple.
 
@@ -188,6 +173,7 @@ def square(value: SquareLike, size: int = MAX_SIZE) -> Square:
     )
 
 
+@student
 def parse_move(text: SquareLike | Pass, size: int = MAX_SIZE) -> Move:
     """Read a move as a player types it: a square, or ``0`` / ``pass`` to pass.
 

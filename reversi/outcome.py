@@ -16,24 +16,14 @@ True
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
-from reversi.board import Board, check_position
-from reversi.errors import ArgumentError, shown
+from reversi.board import Board
 from reversi.notation import BLACK, WHITE, Color
-
-__all__ = [
-    "NoMovePolicy",
-    "EndReason",
-    "Outcome",
-    "Handover",
-    "hand_over",
-    "leader",
-]
+from reversi.surface import Choice
 
 
-class NoMovePolicy(enum.Enum):
+class NoMovePolicy(Choice):
     """What happens when the side to move has no legal move but the other side has one.
 
     When neither side can move, the game always ends and the side with more discs wins.
@@ -50,18 +40,9 @@ class NoMovePolicy(enum.Enum):
         return _POLICY_LABELS[self]
 
     @classmethod
-    def _missing_(cls, value: object) -> NoMovePolicy:
-        known = ", ".join(p.value for p in cls)
-        raise ArgumentError(f"no_move_policy must be one of {known}, not {shown(value)}")
-
-    @classmethod
-    def read(cls, value: object) -> NoMovePolicy:
-        """A policy given as itself or by its value (``"stalemate"``); :class:`ArgumentError` otherwise."""
-        for policy in cls:
-            if value is policy or value == policy.value:
-                return policy
-        known = ", ".join(p.value for p in cls)
-        raise ArgumentError(f"no_move_policy must be one of {known}, not {shown(value)}")
+    def read(cls, value: NoMovePolicy | str) -> NoMovePolicy:
+        """A policy given as itself or as text (``"stalemate"``); :class:`ArgumentError` otherwise."""
+        return cls(value)
 
 
 _POLICY_LABELS = {
@@ -72,13 +53,8 @@ _POLICY_LABELS = {
 }
 
 
-class EndReason(enum.Enum):
+class EndReason(Choice):
     """Why a game ended."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> EndReason:
-        known = ", ".join(repr(r.value) for r in cls)
-        raise ArgumentError(f"an end reason is one of {known}, not {shown(value)}")
 
     NO_MOVES = "neither side can move"
     STALEMATE = "stalemate: a player had no move"
@@ -129,9 +105,6 @@ class Handover:
 
 def hand_over(board: Board, mover: Color, policy: NoMovePolicy) -> Handover:
     """The turn after ``mover`` played (or passed) on ``board``, under the no-move ``policy``."""
-    check_position(board, mover, "handing over the turn")
-    if not isinstance(policy, NoMovePolicy):
-        raise ArgumentError(f"{shown(policy)} is not a no-move policy: give a NoMovePolicy")
     nxt = mover.opponent
     if board.has_legal_move(nxt):
         return Handover(nxt)
@@ -150,8 +123,6 @@ def hand_over(board: Board, mover: Color, policy: NoMovePolicy) -> Handover:
 
 def leader(board: Board) -> Color | None:
     """The colour with more discs on ``board`` (``None`` when level)."""
-    if not isinstance(board, Board):
-        raise ArgumentError(f"the leader is read from a Board, not {shown(board)}")
     black, white, _, _ = board.counts()
     if black == white:
         return None

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from reversi.board import Board
+from reversi.clock import Clock
 from reversi.errors import NotationError, ReversiError, SaveFileError, shown
 from reversi.files import read_bounded
-from reversi.game import Clock, Game
+from reversi.game import Game
 from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
 from reversi.players import Player, make_player

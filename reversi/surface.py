@@ -46,7 +46,22 @@ F = TypeVar("F", bound=Callable[..., Any])
 SURFACE: list[Callable[..., Any]] = []
 
 
-class Choice(enum.Enum):
+class ChoiceType(enum.EnumMeta):
+    """Looks a member up by value, then by :meth:`Choice._missing_`, never by ``repr``: the
+    standard lookup builds a message with ``repr(value)`` first, which a 100,000-deep list breaks."""
+
+    def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:  # the functional API, Choice("Name", "A B")
+            return super().__call__(value, *args, **kwargs)
+        if isinstance(value, cls):
+            return value
+        try:
+            return cls._value2member_map_[value]
+        except (KeyError, TypeError):  # not a value, or not even hashable
+            return cls._missing_(value)  # type: ignore[attr-defined]
+
+
+class Choice(enum.Enum, metaclass=ChoiceType):
     """An enum whose members may also be named as text: their name or value, in any case.
 
     >>> class Tone(Choice):

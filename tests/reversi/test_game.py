@@ -353,8 +353,14 @@ def test_bad_settings_are_refused_with_the_value_named():
         Game(time_per_move=0)
     with pytest.raises(ValueError, match="undo_limit"):
         Game(undo_limit=-1)
-    with pytest.raises(PlayerError, match="must be a Player"):
+    with pytest.raises(ArgumentError, match=r"^Game\(\): black must be a Player or None, not 'greedy'$"):
         Game(black="greedy")
+
+
+def test_a_colour_or_a_policy_may_be_named_as_text():
+    game = Game(no_move_policy="Opponent-Wins")
+    game.play("d3")
+    assert game.no_move_policy is NoMovePolicy.OPPONENT_WINS and game.undos_left("black") == 1
 
 
 # -- properties on random games -------------------------------------------------------
@@ -398,7 +404,7 @@ def test_play_choice_checks_a_move_chosen_elsewhere_and_names_the_player():
 @pytest.mark.parametrize(
     ("settings", "named"),
     [
-        ({"no_move_policy": "sudden-death"}, "no_move_policy must be one of change-turn"),
+        ({"no_move_policy": "sudden-death"}, "no_move_policy must be CHANGE_TURN, STALEMATE, OPPONENT_WINS or MORE_DISCS_WINS, not 'sudden-death'"),
         ({"no_move_policy": None}, "no_move_policy"),
         ({"time_per_move": 0}, "time_per_move must be a positive number"),
         ({"time_per_move": -5}, "time_per_move"),
@@ -413,12 +419,15 @@ def test_a_bad_setting_is_the_packages_own_error_naming_it(settings, named):
         Game(**settings)
 
 
-@pytest.mark.parametrize("who", ["white", 1, 0.5, "BLACK"])
+@pytest.mark.parametrize("who", ["purple", 1, 0.5, None])
 def test_resigning_or_undoing_for_something_that_is_not_a_colour_changes_nothing(who):
     game = Game()
     game.play("d3")
     log, actions = list(game.log), list(game.actions)
-    for call in (game.resign, game.request_undo, game.undos_left, game.player):
-        with pytest.raises(ArgumentError, match="is not a colour: give BLACK or WHITE"):
+    for call in (game.request_undo, game.undos_left, game.player):
+        with pytest.raises(ArgumentError, match=r"\(\): color must be BLACK or WHITE, not "):
             call(who)
+    if who is not None:  # resign(None) is the side to move resigning
+        with pytest.raises(ArgumentError, match=r"^Game.resign\(\): color must be BLACK or WHITE or None, not "):
+            game.resign(who)
     assert game.log == log and game.actions == actions and not game.is_over

@@ -26,6 +26,8 @@ CHAIN = [
     "outcome",
     "evaluation",
     "search",
+    "watch",
+    "lastsquares",
     "endgame",
     "engine",
     "players.base",
