@@ -22,7 +22,7 @@ import subprocess
 from pathlib import Path
 
 from .lesson import PROMPT, Material, Prompt, WorksheetError
-from .page import page
+from .sheet import page
 from .running import read_lesson
 
 #: Its face is the command ``python -m course worksheets`` (tests/course/worksheets drive it);

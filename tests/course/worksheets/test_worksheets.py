@@ -19,7 +19,7 @@ from course import worksheets
 from course.__main__ import main
 from course.worksheets.drawing import MARKS, legend, tree_svg
 from course.worksheets.lesson import Shown, WorksheetError, prompts_of
-from course.worksheets.page import markdown, page
+from course.worksheets.sheet import markdown, page
 from course.worksheets.running import read_lesson
 from reversi import BLACK, Board
 
