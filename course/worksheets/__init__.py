@@ -22,8 +22,8 @@ import subprocess
 from pathlib import Path
 
 from .lesson import PROMPT, Material, Prompt, WorksheetError
-from .sheet import page
 from .running import read_lesson
+from .sheet import page
 
 #: Its face is the command ``python -m course worksheets`` (tests/course/worksheets drive it);
 #: the functions that read the lessons and write the pages are its inside.

@@ -19,8 +19,8 @@ from course import worksheets
 from course.__main__ import main
 from course.worksheets.drawing import MARKS, legend, tree_svg
 from course.worksheets.lesson import Shown, WorksheetError, prompts_of
-from course.worksheets.sheet import markdown, page
 from course.worksheets.running import read_lesson
+from course.worksheets.sheet import markdown, page
 from reversi import BLACK, Board
 
 NOTEBOOKS = Path(__file__).resolve().parents[3] / "notebooks"
