@@ -16,8 +16,9 @@ import time
 from pathlib import Path
 
 from course.arguments import whole
-from course.grading.checker import SOURCE_DIR, Report
-from course.grading.gradebook import Grader
+from course.grading.checker import SOURCE_DIR
+from course.grading.records import Report
+from course.grading.grader import Grader
 from course.grading.sandbox import IsolationError
 
 RELEASED = SOURCE_DIR.parent

@@ -20,7 +20,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from course.grading.runner import NotAnAnswer
+from course.grading.records import NotAnAnswer
 from reversi import BLACK, PASS, WHITE, Color, NotationError, Square, square
 from reversi.errors import ArgumentError, ReversiError, shown
 

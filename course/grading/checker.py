@@ -26,46 +26,19 @@ import functools
 import json
 import re
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from course.grading import exercise as exercise_file
 from course.grading import notebook as nbfile
 from course.grading import wire
-from course.grading.exercise import Exercise, Question
-from course.grading.notebook import ANSWER, NotebookError, _as_path
-from course.grading.runner import Case, Failure, Raised, Reply, verdict
+from course.grading.exercise import Exercise
+from course.grading.judging import judge, zero
+from course.grading.notebook import ANSWER, NotebookError
+from course.grading.records import Report
 from course.grading.sandbox import Limits, Sandbox
-from course.grading.table import ENTRIES, earned
-from course.grading.views import BoardView
-from course.grading.wire import Counter, load_answer
-from reversi import Board
-from reversi.cursormap import MapFileError
-from reversi.errors import ArgumentError, IllegalMoveError, shown
-
-__all__ = [
-    "REPOSITORY",
-    "SOURCE_DIR",
-    "DEFAULT_TIMEOUT",
-    "SHOWN_FAILURES",
-    "RUNTIME_ERRORS",
-    "STOPPED",
-    "NOT_ISOLATED",
-    "STARTUP",
-    "CheckResult",
-    "Report",
-    "exercises",
-    "identify",
-    "read_submission",
-    "answer_cells",
-    "budget",
-    "grade_notebook",
-    "judge",
-    "scored",
-    "check",
-    "grade",
-]
+from course.grading.table import ENTRIES
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SOURCE_DIR = REPOSITORY / "exercises" / "source"
@@ -73,11 +46,6 @@ DEFAULT_TIMEOUT = 20.0
 SHOWN_FAILURES = 3
 
 
-#: The runtime's errors, as the checks know them (a check asks ``raised.is_a(MapFileError)``).
-RUNTIME_ERRORS = {
-    "allowed.MapFileError": MapFileError,
-    "allowed.IllegalMoveError": IllegalMoveError,
-}
 #: The reasons the harness gives for a stopped question; other text is not shown (it could
 #: carry anything, a grade-time case's arguments included).
 STOPPED = re.compile(
@@ -87,145 +55,16 @@ STOPPED = re.compile(
     r"|Python stopped with exit code [0-9]+ \(os\._exit, memory\?\)"
 )
 NOT_ISOLATED = "this notebook ran WITHOUT isolation (--no-isolation): its results are not safe"
-#: The longest time limit of a cell or a question, in seconds.
-_MAX_TIMEOUT = 86400.0
-#: The most notebooks graded side by side.
-_MAX_WORKERS = 256
-_SEED_BITS = 128
-
-
-def _timeout(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= _MAX_TIMEOUT:
-        raise ArgumentError(f"timeout must be a number of seconds above 0 and at most "
-                            f"{_MAX_TIMEOUT:g}, not {shown(value)}")  # fmt: skip
-    return float(value)
-
-
-def _seed(value: object) -> None:
-    if value is not None and (type(value) is not int or value.bit_length() > _SEED_BITS):
-        raise ArgumentError(f"seed must be None or a whole number (of at most {_SEED_BITS} "
-                            f"bits), not {shown(value)}")  # fmt: skip
-
-
-def _flag(value: object, what: str) -> None:
-    if type(value) is not bool:
-        raise ArgumentError(f"{what} must be True or False, not {shown(value)}")
-
-
-def _exercise(value: object) -> Exercise:
-    if not isinstance(value, Exercise):
-        raise ArgumentError(f"exercise must be an Exercise (course.grading.exercise.build), "
-                            f"not {shown(value)}")  # fmt: skip
-    return value
-
-
-def _question(value: object) -> Question:
-    if not isinstance(value, Question):
-        raise ArgumentError(f"question must be a Question of an Exercise, not {shown(value)}")
-    return value
-
-
-def _cells(student: object) -> list[dict[str, Any]]:
-    """The cells (the dicts among them) of a student's notebook, or the kit's error."""
-    cells = student.get("cells", []) if isinstance(student, dict) else None
-    if not isinstance(cells, list):
-        raise ArgumentError(f"student must be a notebook (a dict with a list of cells), "
-                            f"not {shown(student)}")  # fmt: skip
-    return [cell for cell in cells if isinstance(cell, dict)]
-
-
-@dataclass
-class CheckResult:
-    """One question: whether it passed, why not, its points and first failing cases.
-
-    ``points`` is the question's maximum (from the exercise table), ``earned`` what this
-    answer earned of it (partial credit where the table allows it).
-    """
-
-    tag: str
-    passed: bool
-    message: str = ""
-    cases_passed: int = 0
-    cases_total: int = 0
-    failures: list[Failure] = field(default_factory=list)
-    question: Question | None = None
-    points: int = 1
-    earned: float = 0.0
-
-
-@dataclass
-class Report:
-    """The grading of one notebook: a result per question, notes, and the answer cells."""
-
-    path: Path
-    exercise: str
-    checks: list[CheckResult] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    answers: dict[str, str] = field(default_factory=dict)
-    isolated: bool = True
-
-    def __post_init__(self) -> None:
-        _as_path(self.path, "a report's path")
-        if not isinstance(self.exercise, str):
-            raise ArgumentError(f"a report's exercise must be its name, not {shown(self.exercise)}")
-        if type(self.checks) is not list or not all(isinstance(c, CheckResult) for c in self.checks):
-            raise ArgumentError(f"a report's checks must be a list of CheckResult, "
-                                f"not {shown(self.checks)}")  # fmt: skip
-        if type(self.notes) is not list or not all(isinstance(n, str) for n in self.notes):
-            raise ArgumentError(f"a report's notes must be a list of text, not {shown(self.notes)}")
-        if type(self.answers) is not dict or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in self.answers.items()
-        ):
-            raise ArgumentError(f"a report's answers must be a dict of text to text, "
-                                f"not {shown(self.answers)}")  # fmt: skip
-        _flag(self.isolated, "a report's isolated")
-
-    @property
-    def passed(self) -> int:
-        return sum(result.passed for result in self.checks)
-
-    @property
-    def total(self) -> int:
-        return len(self.checks)
-
-    @property
-    def earned(self) -> float:
-        return sum(result.earned for result in self.checks)
-
-    @property
-    def points(self) -> int:
-        return sum(result.points for result in self.checks)
-
-    def render(self) -> str:
-        """The report as the ``check`` command prints it."""
-        width = max((len(result.tag) for result in self.checks), default=0)
-        lines = [f"{self.exercise}: {self.path} (graded by the teacher's grader)"]
-        for result in self.checks:
-            counts = f"{result.cases_passed}/{result.cases_total} cases"
-            score = f"{result.earned:g}/{result.points} pt"
-            verdict_text = f"passed  {counts}" if result.passed else f"FAILED  {result.message}"
-            lines.append(f"  {result.tag:<{width}}  {score:>9}  {verdict_text}")
-        lines += [f"  note: {note}" for note in self.notes]
-        lines.append(f"Score: {self.passed}/{self.total} questions, "
-                     f"{self.earned:g}/{self.points} points")  # fmt: skip
-        return "\n".join(lines)
-
-
 def exercises(source_dir: Path = SOURCE_DIR) -> dict[str, Path]:
     """The teacher's source notebooks by exercise name (``'04_flips'``), in order."""
-    folder = _as_path(source_dir, "source_dir")
     try:
-        return {path.stem: path for path in sorted(folder.glob("[0-9][0-9]_*.ipynb"))}
+        return {path.stem: path for path in sorted(source_dir.glob("[0-9][0-9]_*.ipynb"))}
     except OSError as error:
-        raise NotebookError(f"{folder}: cannot list its notebooks ({error.strerror})") from None
+        raise NotebookError(f"{source_dir}: cannot list its notebooks ({error.strerror})") from None
 
 
 def identify(student: nbfile.Notebook, path: Path, source_dir: Path | None = None) -> str:
     """The exercise a student notebook is (its metadata, else its file name)."""
-    _cells(student)
-    path = _as_path(path, "path")
-    if source_dir is not None:
-        _as_path(source_dir, "source_dir")
     known = list(ENTRIES) if source_dir is None else list(exercises(source_dir))
     name = nbfile.exercise_name(student, path, known)
     if name is None:
@@ -238,14 +77,13 @@ def identify(student: nbfile.Notebook, path: Path, source_dir: Path | None = Non
 def read_submission(path: Path) -> nbfile.Notebook:
     """A student's notebook file, read as a regular file only (no symbolic link, no device,
     no folder), bounded in size and nesting; :class:`NotebookError` says why not."""
-    return nbfile.read(_as_path(path, "path"), links=False)
+    return nbfile.read(path, links=False)
 
 
 def answer_cells(exercise: Exercise, student: nbfile.Notebook) -> tuple[dict[str, str], list[str]]:
     """The student's code for each answer tag of ``exercise``, and notes on missing ones."""
-    _exercise(exercise)
     found: dict[str, list[str]] = {}
-    for cell in _cells(student):
+    for cell in student["cells"]:
         tag = nbfile.tag_with(cell, ANSWER)
         if tag in exercise.answers:
             found.setdefault(tag, []).append(nbfile.source(cell))
@@ -259,8 +97,6 @@ def answer_cells(exercise: Exercise, student: nbfile.Notebook) -> tuple[dict[str
 
 def budget(exercise: Exercise, timeout: float) -> float:
     """The one wall clock of a notebook's run: a start, its cells, then each question."""
-    _exercise(exercise)
-    timeout = _timeout(timeout)
     return STARTUP + timeout * (1 + len(exercise.questions))
 
 
@@ -271,12 +107,7 @@ def grade_notebook(
     exercise: Exercise, path: Path, sandbox: Sandbox, timeout: float = 20.0
 ) -> Report:
     """Grade the student notebook at ``path`` against ``exercise`` (one sandboxed run)."""
-    _exercise(exercise)
-    _as_path(path, "path")
-    if not isinstance(sandbox, Sandbox):
-        raise ArgumentError(f"sandbox must be a Sandbox, not {shown(sandbox)}")
-    _timeout(timeout)
-    report = Report(Path(path), exercise.name, isolated=sandbox.isolated)
+    report = Report(path, exercise.name, isolated=sandbox.isolated)
     if not sandbox.isolated:
         report.notes.append(NOT_ISOLATED)
     try:
@@ -305,12 +136,12 @@ def grade_notebook(
         )
         answer = replies.get(question.tag)
         if isinstance(answer, str):
-            results.append(_zero(question, f"stopped: {answer}"))
+            results.append(zero(question, f"stopped: {answer}"))
         elif question.tag in replies and not (answer is None and cell in problems):
             results.append(judge(question, answer))
         else:  # no answer, or no function because its cell failed: say why
             reason = problems.get(cell) or stopped or "no answer came back"
-            results.append(_zero(question, f"not run: {reason.removeprefix('not run: ')}"))
+            results.append(zero(question, f"not run: {reason.removeprefix('not run: ')}"))
     report.checks = results
     return report
 
@@ -451,134 +282,6 @@ class _Reading:
 _GRACE = 2.0
 
 
-def _zero(question: Question, message: str) -> CheckResult:
-    return CheckResult(question.tag, False, message, 0, question.total, [], question,
-                       question.points, 0.0)  # fmt: skip
-
-
-def judge(question: Question, replies: list[Any] | None) -> CheckResult:
-    """The verdict on a question from the plain replies that came back (None: no function)."""
-    _question(question)
-    total = question.total
-    if replies is None:
-        return _zero(question, f"expected a function named {question.function}")
-    if type(replies) is not list or len(replies) != total:
-        return _zero(question, "its answers came back malformed")
-    cases = [case for part in question.parts for case in part.spec.cases]
-    return scored(question, [_reply(c, data) for c, data in zip(cases, replies, strict=True)])
-
-
-def scored(question: Question, replies: list[Reply]) -> CheckResult:
-    """The verdict on a question from one :class:`Reply` per case, in the parts' order.
-
-    :func:`judge` gives it the replies that came back from the sandbox; a test may give it
-    replies made in its own process (:func:`course.grading.runner.call_here`).
-    """
-    total = _question(question).total
-    if type(replies) is not list or len(replies) != total or not all(
-        isinstance(reply, Reply) for reply in replies
-    ):
-        raise ArgumentError(f"replies must be a list of {total} Reply, one per case, "
-                            f"not {shown(replies)}")  # fmt: skip
-    failures: list[Failure] = []
-    message, start = "", 0
-    counts: dict[bool, list[int]] = {False: [0, 0], True: [0, 0]}  # unseen: [passed, total]
-    for part in question.parts:
-        calls = []
-        for case, reply in zip(
-            part.spec.cases, replies[start : start + len(part.spec.cases)], strict=True
-        ):
-            calls.append(reply.args)
-            failure = verdict(part.spec, case, reply)
-            counts[part.unseen][1] += 1
-            if failure:
-                failures.append(failure)
-            else:
-                counts[part.unseen][0] += 1
-        start += len(part.spec.cases)
-        reason = part.spec.overall(calls) if part.spec.overall else None
-        if reason and not message:
-            message = reason
-    passed = total - len(failures)
-    if failures:
-        first = failures[0]
-        unwritten = all(
-            isinstance(f.actual, Raised) and f.actual.kind == "NotImplementedError"
-            for f in failures
-        )
-        message = (
-            "not written yet: the function raises NotImplementedError"
-            if unwritten and len(failures) == total
-            else f"{len(failures)} of {total} cases failed; first: {first.case.name}"
-            + _explained(first)
-        )
-    visible, unseen = (counts[False][0], counts[False][1]), (counts[True][0], counts[True][1])
-    points = (
-        0.0
-        if message and not failures
-        else earned(question.partial, question.points, visible, unseen)
-    )
-    return CheckResult(question.tag, not failures and not message, message, passed, total,
-                       failures, question, question.points, points)  # fmt: skip
-
-
-def _explained(failure: Failure) -> str:
-    """What the grader can say about a failure beyond its case: where, and the likely cause."""
-    said = ""
-    if isinstance(failure.actual, Raised) and failure.actual.where:
-        said += f" ({failure.actual.kind} at {failure.actual.where})"
-    if failure.cause:
-        said += f"; likely cause: {failure.cause}"
-    return said
-
-
-def _reply(case: Case, data: Any) -> Reply:
-    """A :class:`Reply` from the JSON of one call; anything malformed is a wrong answer."""
-    if type(data) is not dict:
-        data = {"answer": {"object": "malformed reply"}}
-    after = data.get("after")
-    after = (
-        after if type(after) is list and len(after) == len(case.args) else [None] * len(case.args)
-    )
-    args = tuple(_after(arg, state) for arg, state in zip(case.args, after, strict=True))
-    printed = data.get("printed", "")
-    printed = printed[:2000] if type(printed) is str else ""
-    raised = data.get("raised")
-    if raised is not None:
-        try:
-            kind, message, names, line, *more = raised
-            where = str(more[0])[:300] if more and type(more[0]) is str else ""
-            names = tuple(str(n)[:200] for n in names[:20])
-            names += tuple(
-                f"{c.__module__}.{c.__qualname__}"
-                for name in names
-                if name in RUNTIME_ERRORS
-                for c in RUNTIME_ERRORS[name].__mro__
-            )
-            line = line if type(line) is int else None
-            return Reply(
-                args, None, Raised(str(kind)[:80], str(message)[:500], names, line, where), printed
-            )
-        except (TypeError, ValueError):
-            return Reply(args, load_answer({"object": "malformed error"}), None, printed)
-    return Reply(args, load_answer(data.get("answer", {"object": "no answer"})), None, printed)
-
-
-def _after(original: Any, state: Any) -> Any:
-    """An argument as it was after the call: a board rebuilt from its discs, a counter's count."""
-    if isinstance(original, (Board, BoardView)):
-        board = load_answer(state)
-        if not isinstance(board, Board) or board.size != original.size:
-            return None  # a board that came back broken counts as changed
-        if isinstance(original, BoardView):
-            return BoardView(board, original.allowed, original.writable)
-        return board
-    if type(original).__name__ == "NodeCounter":
-        counted = load_answer(state)
-        return counted if isinstance(counted, Counter) else Counter(-1)
-    return original
-
-
 def check(
     path: Path,
     exercise: str | None = None,
@@ -592,14 +295,6 @@ def check(
     With the teacher's seed (``seed``, or the one in ``source_dir``) the grade-time cases
     count too; in a student's copy, with no teacher folder, only the notebook's cases do.
     """
-    from course.grading import exercise as exercise_file
-
-    path = _as_path(path, "path")
-    if exercise is not None and not isinstance(exercise, str):
-        raise ArgumentError(f"exercise must be None or an exercise's name, not {shown(exercise)}")
-    source_dir = _as_path(source_dir, "source_dir")
-    _timeout(timeout)
-    _seed(seed)
     name = exercise or identify(read_submission(path), path)
     try:
         has_seed = (source_dir / exercise_file.SEED_FILE).is_file()
@@ -608,38 +303,7 @@ def check(
                             f"({error.strerror})") from None  # fmt: skip
     if seed is None and has_seed:
         seed = exercise_file.load_seed(source_dir, create=False)
-    report = grade_notebook(exercise_file.build(name, seed), Path(path), Sandbox(sandbox), timeout)
+    report = grade_notebook(exercise_file.build(name, seed), path, Sandbox(sandbox), timeout)
     if seed is None:
         report.notes.append("no teacher's seed: only the notebook's own cases were checked")
     return report
-
-
-def grade(
-    submissions: Sequence[tuple[Path, str]],
-    source_dir: Path = SOURCE_DIR,
-    timeout: float = DEFAULT_TIMEOUT,
-    workers: int = 1,
-    seed: int | None = None,
-    sandbox: str = "auto",
-) -> list[Report]:
-    """Grade each ``(notebook path, exercise name)``; one report each, in the same order."""
-    from course.grading.gradebook import Grader
-
-    if not isinstance(submissions, list | tuple) or not all(
-        isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[1], str)
-        for pair in submissions
-    ):
-        raise ArgumentError("submissions must be a list of (notebook path, exercise name), "
-                            f"not {shown(submissions)}")  # fmt: skip
-    for notebook, _ in submissions:
-        _as_path(notebook, "a submission's path")
-    source_dir = _as_path(source_dir, "source_dir")
-    _timeout(timeout)
-    if type(workers) is not int or not 1 <= workers <= _MAX_WORKERS:
-        raise ArgumentError(f"workers must be a whole number from 1 to {_MAX_WORKERS}, "
-                            f"not {shown(workers)}")  # fmt: skip
-    _seed(seed)
-    if not exercises(source_dir):
-        raise NotebookError(f"{source_dir}: no exercise notebooks (NN_name.ipynb) in it")
-    grader = Grader(source_dir, timeout=timeout, workers=workers, seed=seed, sandbox=sandbox)
-    return grader.grade(submissions)

@@ -26,7 +26,8 @@ from course.grading.cases import (
     symmetries,
     teacher_seed,
 )
-from course.grading.runner import Case, NotAnAnswer, run
+from course.grading.records import Case, NotAnAnswer
+from course.grading.runner import run
 from course.grading.views import BoardView
 from reversi import BLACK, WHITE, Board, Color, Square, square
 from reversi.board import DIRECTIONS

@@ -14,7 +14,8 @@ from typing import Any
 
 from course.grading import answers
 from course.grading.cases import seeded, teacher_seed
-from course.grading.runner import Case, NotAnAnswer, Raised, Raises, run
+from course.grading.records import Case, NotAnAnswer, Raised, Raises
+from course.grading.runner import run
 from reversi.cursormap import (
     OFFSETS,
     Cursor,

@@ -23,7 +23,8 @@ from course.grading.cases import (
     random_game,
     sample_positions,
 )
-from course.grading.runner import Case, NotAnAnswer, Raises, run
+from course.grading.records import Case, NotAnAnswer, Raises
+from course.grading.runner import run
 from course.grading.views import BoardView, position
 from reversi import BLACK, WHITE, Board, Color, Square
 

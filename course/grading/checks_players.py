@@ -16,7 +16,8 @@ from typing import Any
 
 from course.grading import answers
 from course.grading.cases import pass_positions, random_game, sample_positions, seeded
-from course.grading.runner import Case, run
+from course.grading.records import Case
+from course.grading.runner import run
 from course.grading.views import BoardView
 from reversi import PASS, Board, Color, Square
 from reversi.evaluation import positional

@@ -14,7 +14,8 @@ from typing import Any
 
 from course.grading import answers
 from course.grading.cases import early_ends, pass_positions, random_game
-from course.grading.runner import Case, NotAnAnswer, run
+from course.grading.records import Case, NotAnAnswer
+from course.grading.runner import run
 from reversi import BLACK, PASS, Board, Color, Square
 from reversi.evaluation import evaluate
 from reversi.search import minimax

@@ -17,113 +17,17 @@ import json
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from course.grading import checks, compose, wire
 from course.grading import notebook as nbfile
 from course.grading.cases import grade_time
-from course.grading.notebook import ANSWER, CHECK, NotebookError, _as_path
-from course.grading.runner import Case, Spec, collect
-from course.grading.table import ENTRIES, Entry, Partial
-from reversi.errors import ArgumentError, shown
+from course.grading.notebook import ANSWER, CHECK, NotebookError
+from course.grading.records import Case, Part, Question, Spec
+from course.grading.runner import collect
+from course.grading.table import ENTRIES, Entry
 from reversi.files import read_bounded
 
-__all__ = [
-    "SEED_FILE",
-    "Part",
-    "Question",
-    "Exercise",
-    "load_seed",
-    "build",
-    "agrees",
-    "load",
-]
-
 SEED_FILE = "grading_seed.txt"
-#: Seeds are whole numbers of at most this many bits (the teacher's is made below 2**62).
-_SEED_BITS = 128
-
-
-def _seed(value: object) -> int | None:
-    if value is not None and (type(value) is not int or value.bit_length() > _SEED_BITS):
-        raise ArgumentError(f"seed must be None or a whole number (of at most {_SEED_BITS} "
-                            f"bits), not {shown(value)}")  # fmt: skip
-    return value
-
-
-def _text(value: object, what: str) -> str:
-    if not isinstance(value, str):
-        raise ArgumentError(f"{what} must be text, not {shown(value)}")
-    return value
-
-
-def _texts(value: object, what: str) -> None:
-    if type(value) is not list or not all(isinstance(item, str) for item in value):
-        raise ArgumentError(f"{what} must be a list of text, not {shown(value)}")
-
-
-def _text_dict(value: object, what: str) -> None:
-    if type(value) is not dict or not all(
-        isinstance(key, str) and isinstance(item, str) for key, item in value.items()
-    ):
-        raise ArgumentError(f"{what} must be a dict of text to text, not {shown(value)}")
-
-
-def _notebook(value: object, what: str = "notebook") -> list[dict[str, Any]]:
-    """The cells of the notebook ``value`` (the dicts among them), or the kit's error."""
-    if not isinstance(value, dict) or not isinstance(value.get("cells"), list):
-        raise ArgumentError(f"{what} must be a notebook (a dict with a list of cells), "
-                            f"not {shown(value)}")  # fmt: skip
-    return [cell for cell in value["cells"] if isinstance(cell, dict)]
-
-
-@dataclass(frozen=True)
-class Part:
-    """One set of cases of a question (shown in the notebook, or grade-time), ready to send."""
-
-    spec: Spec
-    arguments: list[list[Any]]
-    unseen: bool
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.spec, Spec):
-            raise ArgumentError(f"a part's spec must be a Spec, not {shown(self.spec)}")
-        if type(self.arguments) is not list or not all(type(a) is list for a in self.arguments):
-            raise ArgumentError("a part's arguments must be a list of lists, "
-                                f"not {shown(self.arguments)}")  # fmt: skip
-        if type(self.unseen) is not bool:
-            raise ArgumentError(f"a part's unseen must be True or False, not {shown(self.unseen)}")
-
-
-@dataclass(frozen=True)
-class Question:
-    """A ``check:NAME`` cell: the check it calls, the student's function, its cases, its points."""
-
-    tag: str
-    check: str
-    function: str
-    parts: tuple[Part, ...]
-    points: int = 1
-    partial: Partial = Partial.NONE
-
-    def __post_init__(self) -> None:
-        for name in ("tag", "check", "function"):
-            _text(getattr(self, name), f"a question's {name}")
-        if type(self.parts) is not tuple or not all(isinstance(p, Part) for p in self.parts):
-            raise ArgumentError(f"a question's parts must be a tuple of Part, not {shown(self.parts)}")
-        if type(self.points) is not int or not 0 <= self.points <= 1000:
-            raise ArgumentError("a question's points must be a whole number from 0 to 1000, "
-                                f"not {shown(self.points)}")  # fmt: skip
-        if not isinstance(self.partial, Partial):
-            raise ArgumentError(f"a question's partial must be a Partial, not {shown(self.partial)}")
-
-    @property
-    def answer_tag(self) -> str:
-        return ANSWER + self.function
-
-    @property
-    def total(self) -> int:
-        return sum(len(part.spec.cases) for part in self.parts)
 
 
 @dataclass
@@ -138,20 +42,6 @@ class Exercise:
     starters: dict[str, str] = field(default_factory=dict)  # answer tag: the starting code
     solutions: dict[str, str] = field(default_factory=dict)  # answer tag: the teacher's code
 
-    def __post_init__(self) -> None:
-        _text(self.name, "an exercise's name")
-        if not isinstance(self.entry, Entry):
-            raise ArgumentError(f"an exercise's entry must be a table Entry, not {shown(self.entry)}")
-        _texts(self.answers, "an exercise's answers")
-        if type(self.questions) is not list or not all(
-            isinstance(q, Question) for q in self.questions
-        ):
-            raise ArgumentError("an exercise's questions must be a list of Question, "
-                                f"not {shown(self.questions)}")  # fmt: skip
-        _text_dict(self.runtime, "an exercise's runtime")
-        _text_dict(self.starters, "an exercise's starters")
-        _text_dict(self.solutions, "an exercise's solutions")
-
     @property
     def points(self) -> int:
         return sum(question.points for question in self.questions)
@@ -159,9 +49,7 @@ class Exercise:
 
 def load_seed(source_dir: Path, create: bool = True) -> int:
     """The teacher's seed, kept in the teacher's folder (made, once, when missing)."""
-    path = _as_path(source_dir, "source_dir") / SEED_FILE
-    if type(create) is not bool:
-        raise ArgumentError(f"create must be True or False, not {shown(create)}")
+    path = source_dir / SEED_FILE
     try:
         if not path.exists():
             if not create:
@@ -177,8 +65,8 @@ def load_seed(source_dir: Path, create: bool = True) -> int:
 
 
 def _spec(check: str) -> Spec:
-    function = getattr(checks, check, None)
-    if function is None or check not in checks.__all__:
+    function = checks.CHECKS.get(check)
+    if function is None:
         raise NotebookError(f"there is no check named {check!r}")
     with collect() as found:
         function(None)
@@ -204,8 +92,6 @@ def _part(spec: Spec, shown: Part | None = None) -> Part:
 
 def build(name: str, seed: int | None) -> Exercise:
     """Exercise ``name`` from the table; with ``seed``, its grade-time cases too."""
-    _text(name, "name")
-    _seed(seed)
     entry = ENTRIES.get(name)
     if entry is None:
         raise NotebookError(f"there is no exercise {name!r} (the exercises: {', '.join(ENTRIES)})")
@@ -225,10 +111,7 @@ def build(name: str, seed: int | None) -> Exercise:
 
 def agrees(notebook: nbfile.Notebook, entry: Entry, where: str) -> None:
     """Refuse a notebook whose answer and check cells are not its table entry's."""
-    cells = _notebook(notebook)
-    if not isinstance(entry, Entry):
-        raise ArgumentError(f"entry must be an exercise table Entry, not {shown(entry)}")
-    _text(where, "where")
+    cells = notebook["cells"]
     answers = [t for c in cells if (t := nbfile.tag_with(c, ANSWER))]
     checked = [t for c in cells if (t := nbfile.tag_with(c, CHECK))]
     if answers != list(entry.answer_tags):
@@ -248,8 +131,7 @@ def agrees(notebook: nbfile.Notebook, entry: Entry, where: str) -> None:
 
 def load(path: Path, seed: int | None) -> Exercise:
     """The exercise of the teacher's source notebook ``path`` (checked against the table)."""
-    _seed(seed)
-    name = _as_path(path, "path").stem
+    name = path.stem
     if name not in ENTRIES:
         raise NotebookError(f"{path}: {name} is not in the exercise table")
     source = nbfile.read(path)

@@ -19,47 +19,11 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from course.grading.mistakes import cause
-from course.grading.runner import Failure, Raised, expected_text
-from reversi.errors import ArgumentError, shown
-
-if TYPE_CHECKING:
-    from course.grading.checker import CheckResult, Report
-
-__all__ = [
-    "SHOWN_FAILURES",
-    "page_name",
-    "page",
-    "section",
-]
-
-#: The most sections or notes one page takes (a class has far fewer exercises).
-_MAX_PARTS = 100_000
-
-
-def _text(value: object, what: str) -> str:
-    if not isinstance(value, str):
-        raise ArgumentError(f"{what} must be text, not {shown(value)}")
-    return value
-
-
-def _texts(values: object, what: str) -> list[str]:
-    """``values`` (any iterable of text, read at most :data:`_MAX_PARTS` long) as a list."""
-    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
-        raise ArgumentError(f"{what} must be a list of text, not {shown(values)}")
-    found: list[str] = []
-    try:
-        for value in values:
-            if len(found) == _MAX_PARTS:
-                raise ArgumentError(f"{what} holds more than {_MAX_PARTS} items")
-            found.append(_text(value, f"each of {what}"))
-    except ArgumentError:
-        raise
-    except Exception as error:  # an iterable of the caller's that fails as it is read
-        raise ArgumentError(f"{what} could not be read: {type(error).__name__}: {error}") from None
-    return found
+from course.grading.records import CheckResult, Failure, Raised, Report, Spec
+from course.grading.runner import expected_text
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
@@ -93,7 +57,6 @@ def page_name(student: str) -> str:
     >>> page_name("collide lee")
     'collide_lee~b0328b3541.html'
     """
-    _text(student, "student")
     plain = (
         0 < len(student) <= 64
         and student.isascii()
@@ -111,10 +74,6 @@ def page_name(student: str) -> str:
 
 def page(name: str, sections: Iterable[str], notes: Iterable[str] = (), total: str = "") -> str:
     """The feedback page of the student ``name``: ``sections`` are from :func:`section`."""
-    _text(name, "name")
-    sections = _texts(sections, "sections")
-    notes = _texts(notes, "notes")
-    _text(total, "total")
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>Feedback for {escape(name)}</title><style>{_STYLE}</style></head><body>",
@@ -131,11 +90,6 @@ def page(name: str, sections: Iterable[str], notes: Iterable[str] = (), total: s
 
 def section(report: Report, heading: str = "") -> str:
     """One exercise of a page: each question's result, then its failed cases."""
-    from course.grading.checker import Report
-
-    if not isinstance(report, Report):
-        raise ArgumentError(f"report must be a grading Report, not {shown(report)}")
-    _text(heading, "heading")
     earned = sum(r.earned for r in report.checks)
     points = sum(r.points for r in report.checks)
     parts = [f"<h2>{escape(report.exercise)}: {_number(earned)}/{_number(points)} points</h2>"]
@@ -199,12 +153,8 @@ def _plural(count: int, kind: str) -> str:
 
 def _unseen(result: CheckResult, failure: Failure) -> bool:
     """Whether the failed case is a grade-time one (or cannot be told apart from one)."""
-    if result.question is None:
-        return True
-    for part in result.question.parts:
-        if any(c is failure.case for c in part.spec.cases):
-            return part.unseen
-    return True
+    part = result.question.part_of(failure.case) if result.question else None
+    return part is None or part.unseen
 
 
 def _number(value: float) -> str:
@@ -258,13 +208,9 @@ def _expected(show: Any, value: Any) -> str:
         return repr(value)[:2000]
 
 
-def _spec_of(result: CheckResult, failure: Failure) -> Any:
-    if result.question is None:
-        return None
-    for part in result.question.parts:
-        if any(c is failure.case for c in part.spec.cases):
-            return part.spec
-    return None
+def _spec_of(result: CheckResult, failure: Failure) -> Spec | None:
+    part = result.question.part_of(failure.case) if result.question else None
+    return part.spec if part else None
 
 
 def _shown(show: Any, value: Any) -> str:

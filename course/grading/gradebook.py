@@ -1,14 +1,15 @@
 """Grade a class: hand-ins in; sheets, a feedback page per student and a summary page out.
 
 :mod:`~course.grading.handins` finds who handed in what and when (a folder per student,
-flat files, nbgrader's layout, the kit's hand-in store); the :class:`Grader` grades one
-notebook at a time in the sandbox; :func:`grade_folder` runs the class:
+flat files, nbgrader's layout, the kit's hand-in store); the
+:class:`~course.grading.grader.Grader` grades one notebook at a time in the sandbox;
+:func:`grade_folder` runs the class:
 
 * every output path is checked before the first notebook is graded;
-* each hand-in goes to a journal (``OUT-journal.jsonl``) the moment it is graded, and
-  the student's row is appended to every sheet (flushed to disk) and the page written
-  the moment a student is done, so a crash keeps every finished row and a rerun grades only what is left (``--regrade``
-  starts afresh);
+* each hand-in goes to a journal (:mod:`~course.grading.journal`) the moment it is graded,
+  and the student's row is appended to every sheet (flushed to disk) and the page written
+  the moment a student is done, so a crash keeps every finished row and a rerun grades
+  only what is left (``--regrade`` starts afresh);
 * a notebook that cannot be graded (not a notebook, nested too deeply, the grader's own
   failure) costs only that student, with the reason on the console and in the sheet;
 * the last hand-in counts, or the best (``--pick best``); deadlines mark hand-ins late;
@@ -16,407 +17,32 @@ notebook at a time in the sandbox; :func:`grade_folder` runs the class:
 * out come ``OUT`` (:mod:`~course.grading.sheet`), ``OUT-canvas.csv``,
   ``OUT-moodle.csv``, ``OUT-summary.html`` (:mod:`~course.grading.summary`) and one page
   per student (:mod:`~course.grading.feedback`).
-
-The :class:`Grader` keeps the teacher's folder safe: its files are read once, every
-sandboxed run is refused access to it, and after each notebook their hashes are
-compared; if anything changed, the files are put back and that notebook scores 0.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import hashlib
 import itertools
-import json
-import math
-import os
 import sys
 import tempfile
-import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from course.grading import checker, feedback, handins, sheet, similarity, summary
-from course.grading import exercise as exercise_file
 from course.grading import notebook as nbfile
-from course.grading.checker import Report
 from course.grading.exercise import Exercise
+from course.grading.grader import Grader
 from course.grading.handins import GradebookError
+from course.grading.journal import Journal, Marked, Outputs, write_text
 from course.grading.notebook import NotebookError
 from course.grading.overrides import Overrides
-from course.grading.sandbox import KINDS, Sandbox
-from reversi.callables import guarded_callback, require_callable
-from reversi.errors import ArgumentError, shown
-
-__all__ = [
-    "Grader",
-    "Marked",
-    "Journal",
-    "Outputs",
-    "Choices",
-    "Graded",
-    "grade_folder",
-    "summary_lines",
-    "progress_bar",
-    "collect",
-]
-
-#: The bounds of a grading's settings: seconds per notebook, parallel gradings, seed bits.
-_MAX_TIMEOUT = 86400.0
-_MAX_WORKERS = 256
-_SEED_BITS = 128
-
-
-def _text(value: object, what: str) -> str:
-    if not isinstance(value, str):
-        raise ArgumentError(f"{what} must be text, not {shown(value)}")
-    return value
-
-
-def _settings(timeout: object, workers: object, seed: object, sandbox: object) -> None:
-    """Refuse a timeout, a number of workers, a seed or a sandbox a grading cannot take."""
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, int | float)
-        or not 0 < timeout <= _MAX_TIMEOUT
-    ):
-        raise ArgumentError(
-            f"timeout must be a number of seconds above 0 and at most {_MAX_TIMEOUT:g}, "
-            f"not {shown(timeout)}"
-        )
-    if type(workers) is not int or not 1 <= workers <= _MAX_WORKERS:
-        raise ArgumentError(
-            f"workers must be a whole number from 1 to {_MAX_WORKERS}, not {shown(workers)}"
-        )
-    if seed is not None and (type(seed) is not int or seed.bit_length() > _SEED_BITS):
-        raise ArgumentError(
-            f"seed must be None or a whole number (of at most {_SEED_BITS} bits), not {shown(seed)}"
-        )
-    if sandbox not in KINDS:
-        raise ArgumentError(f"sandbox must be one of {', '.join(KINDS)}, not {shown(sandbox)}")
-
-
-class Grader:
-    """Grades notebooks against the teacher's folder ``source_dir``, sandboxed, in parallel."""
-
-    def __init__(
-        self,
-        source_dir: Path = checker.SOURCE_DIR,
-        timeout: float = checker.DEFAULT_TIMEOUT,
-        workers: int = 1,
-        seed: int | None = None,
-        sandbox: str = "auto",
-        progress: Callable[[int, int, str], None] | None = None,
-    ) -> None:
-        source_dir = nbfile._as_path(source_dir, "source_dir")
-        _settings(timeout, workers, seed, sandbox)
-        if progress is not None:
-            require_callable(progress, "progress", "taking (done, total, name)")
-        self.source_dir = Path(source_dir)
-        self.seed = exercise_file.load_seed(self.source_dir) if seed is None else seed
-        self.timeout = timeout
-        self.workers = max(1, workers)
-        self.progress = progress
-        self.sandbox = Sandbox(sandbox)
-        self._exercises: dict[str, Exercise] = {}
-        self._files = _snapshot(self.source_dir)
-        self._lock = threading.Lock()
-
-    def exercise(self, name: str) -> Exercise:
-        """The teacher's exercise ``name``, loaded once (its cases built once)."""
-        _text(name, "the exercise name")
-        if name not in self._exercises:
-            sources = checker.exercises(self.source_dir)
-            if name not in sources:
-                raise NotebookError(f"there is no exercise {name!r} in {self.source_dir}")
-            self._exercises[name] = exercise_file.load(sources[name], self.seed)
-        return self._exercises[name]
-
-    def fingerprint(self, name: str) -> str:
-        """What a grade of exercise ``name`` depends on besides the notebook (for the journal)."""
-        _text(name, "the exercise name")
-        source = self._files.get(f"{name}.ipynb", b"")
-        settings = f"{self.seed}:{self.timeout}:{self.sandbox.kind}:"
-        return hashlib.sha256(settings.encode() + source).hexdigest()
-
-    def grade_one(self, path: Path, name: str) -> Report:
-        """Grade the notebook at ``path`` as exercise ``name`` (loaded first)."""
-        path = nbfile._as_path(path, "path")
-        _text(name, "the exercise name")
-        report = checker.grade_notebook(self.exercise(name), path, self.sandbox, self.timeout)
-        with self._lock:
-            changed = self._restore()
-        if changed:
-            report.notes.append(
-                f"the teacher's files changed while this notebook ran ({changed}): "
-                "they were put back, and this notebook scores 0"
-            )
-            for result in report.checks:
-                result.passed, result.message = False, "the teacher's files were changed"
-                result.cases_passed = 0
-        return report
-
-    def grade(self, submissions: Sequence[tuple[Path, str]]) -> list[Report]:
-        """One report per ``(path, exercise)``, in the same order."""
-        if isinstance(submissions, str | bytes) or not isinstance(submissions, Sequence) or not all(
-            isinstance(item, tuple) and len(item) == 2
-            and isinstance(item[0], str | os.PathLike) and isinstance(item[1], str)
-            for item in submissions
-        ):  # fmt: skip
-            raise ArgumentError(
-                f"submissions must be a list of (path, exercise name) pairs, not {shown(submissions)}"
-            )
-        for path, _ in submissions:
-            nbfile._as_path(path, "a submission's path")
-        names = list(dict.fromkeys(name for _, name in submissions))
-        sources = checker.exercises(self.source_dir) if names else {}
-        unknown = [name for name in names if name not in sources and name not in self._exercises]
-        if unknown:
-            raise NotebookError(f"there is no exercise {unknown[0]!r} in {self.source_dir}")
-        for name in names:
-            self.exercise(name)
-        done = [0]
-
-        def one(item: tuple[Path, str]) -> Report:
-            path, name = item
-            report = self.grade_one(path, name)
-            with self._lock:
-                done[0] += 1
-                if self.progress:
-                    self.progress(done[0], len(submissions), f"{Path(path).name}")
-            return report
-
-        with ThreadPoolExecutor(max_workers=self.workers) as pool:
-            return list(pool.map(one, submissions))
-
-    def _restore(self) -> str:
-        """Compare the teacher's files with the snapshot; put them back; what changed."""
-        now = _snapshot(self.source_dir)
-        changed = sorted(name for name in self._files.keys() | now.keys()
-                         if _hash(self._files.get(name)) != _hash(now.get(name)))  # fmt: skip
-        for name in changed:
-            path = self.source_dir / name
-            if name in self._files:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(self._files[name])
-            else:
-                path.unlink()
-        return ", ".join(changed)
-
-
-def _is_points(value: object) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return abs(value) <= 10**15 if isinstance(value, int) else math.isfinite(value)
-
-
-def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
-    }
-
-
-def _hash(data: bytes | None) -> str:
-    return "" if data is None else hashlib.sha256(data).hexdigest()
-
-
-@dataclass
-class Marked:
-    """One graded hand-in, as plain data: enough for the sheet, the page and the journal."""
-
-    key: str
-    student: str
-    exercise: str
-    received: str  # ISO-8601 UTC
-    questions: dict[str, list[Any]]  # column: [passed, earned, points]
-    error: str = ""
-    answers: dict[str, str] = field(default_factory=dict)
-    section: str = ""  # the exercise's part of the feedback page (HTML)
-    isolated: bool = True  # whether the sandbox ran in namespaces of its own
-
-    def __post_init__(self) -> None:
-        for name in ("key", "student", "exercise", "received", "error", "section"):
-            _text(getattr(self, name), f"a marked hand-in's {name}")
-        try:
-            datetime.datetime.fromisoformat(self.received)
-        except ValueError:
-            raise ArgumentError(
-                f"a marked hand-in's received must be an ISO-8601 time, not {shown(self.received)}"
-            ) from None
-        if not isinstance(self.questions, dict) or not all(
-            isinstance(column, str) and type(q) is list and len(q) == 3
-            and isinstance(q[0], bool) and all(_is_points(v) for v in q[1:])
-            for column, q in self.questions.items()
-        ):  # fmt: skip
-            raise ArgumentError(
-                "a marked hand-in's questions must map each column to [passed, earned, points], "
-                f"not {shown(self.questions)}"
-            )
-        if not isinstance(self.answers, dict) or not all(
-            isinstance(tag, str) and isinstance(text, str) for tag, text in self.answers.items()
-        ):
-            raise ArgumentError(
-                f"a marked hand-in's answers must map answer tags to code, not {shown(self.answers)}"
-            )
-        if type(self.isolated) is not bool:
-            raise ArgumentError(
-                f"a marked hand-in's isolated must be True or False, not {shown(self.isolated)}"
-            )
-
-    @property
-    def earned(self) -> float:
-        return sum(float(q[1]) for q in self.questions.values())
-
-    @property
-    def when(self) -> datetime.datetime:
-        return datetime.datetime.fromisoformat(self.received)
-
-    def result(self) -> sheet.ExerciseResult:
-        questions = {column: sheet.Question(bool(q[0]), float(q[1]), float(q[2]))
-                     for column, q in self.questions.items()}  # fmt: skip
-        return sheet.ExerciseResult(questions, self.when, error=self.error, isolated=self.isolated)
-
-
-class Journal:
-    """Graded hand-ins appended to a JSON-lines file as each finishes, read back on a rerun.
-
-    A line is written and flushed to disk before the next one, so a crash keeps every
-    finished hand-in; a line cut short by the crash is ignored.  An entry is reused only
-    when its key matches: the same notebook bytes, exercise source, seed and settings.
-    """
-
-    VERSION = 1
-
-    def __init__(self, path: Path, fresh: bool = False) -> None:
-        path = nbfile._as_path(path, "the journal's path")
-        if type(fresh) is not bool:
-            raise ArgumentError(f"fresh must be True or False, not {shown(fresh)}")
-        self.path = path
-        self.entries: dict[str, Marked] = {}
-        try:
-            self._load(fresh)
-        except OSError as error:
-            raise nbfile.WriteError.of(error, self.path) from error
-        self._lock = threading.Lock()
-
-    def _load(self, fresh: bool) -> None:
-        if fresh:
-            self.path.unlink(missing_ok=True)
-        elif self.path.is_file() and not self.path.is_symlink():
-            with open(self.path, encoding="utf-8", errors="replace") as file:
-                for line in file:
-                    marked = self._entry(line)
-                    if marked is not None:
-                        self.entries[marked.key] = marked
-            with open(self.path, "rb+") as file:
-                size = file.seek(0, os.SEEK_END)
-                if size:
-                    file.seek(size - 1)
-                    if file.read(1) != b"\n":
-                        file.write(b"\n")  # a line cut short by a crash ends here
-
-    def _entry(self, line: str) -> Marked | None:
-        """The entry on one line, or None for anything malformed (a line cut short...)."""
-        try:
-            data = json.loads(line)
-            if data.pop("version") != self.VERSION:
-                return None
-            marked = Marked(**data)
-            marked.when  # noqa: B018 (a malformed time refuses the entry)
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-            return None
-        texts = (marked.key, marked.student, marked.exercise, marked.error, marked.section)
-        questions = marked.questions
-        well_formed = (
-            all(isinstance(text, str) for text in texts)
-            and isinstance(questions, dict)
-            and all(type(q) is list and len(q) == 3 and type(q[0]) is bool
-                    and all(type(v) in (int, float) for v in q[1:]) for q in questions.values())
-            and isinstance(marked.answers, dict)
-            and all(isinstance(v, str) for v in marked.answers.values())
-            and type(marked.isolated) is bool
-        )  # fmt: skip
-        return marked if well_formed else None
-
-    def get(self, key: str) -> Marked | None:
-        """The entry graded under ``key``, or None."""
-        return self.entries.get(_text(key, "key"))
-
-    def add(self, marked: Marked) -> None:
-        """Keep ``marked`` and append it to the file, on disk before this returns."""
-        if not isinstance(marked, Marked):
-            raise ArgumentError(f"a journal takes Marked hand-ins, not {shown(marked)}")
-        line = json.dumps({"version": self.VERSION, **dataclasses.asdict(marked)})
-        with self._lock:
-            try:
-                with open(self.path, "a", encoding="utf-8") as file:
-                    file.write(line + "\n")
-                    file.flush()
-                    os.fsync(file.fileno())
-            except OSError as error:
-                raise nbfile.WriteError.of(error, self.path) from error
-            self.entries[marked.key] = marked
-
-
-@dataclass
-class Outputs:
-    """Every file a class grading writes, named from ``--out`` and ``--feedback``."""
-
-    sheet: Path
-    feedback: Path
-
-    def __post_init__(self) -> None:
-        self.sheet = nbfile._as_path(self.sheet, "the sheet's path")
-        self.feedback = nbfile._as_path(self.feedback, "the feedback folder")
-        if not self.sheet.name or self.sheet.name in (".", ".."):
-            raise ArgumentError(f"the sheet's path must name a file, not {shown(str(self.sheet))}")
-
-    @property
-    def canvas(self) -> Path:
-        return self.sheet.with_name(f"{self.sheet.stem}-canvas.csv")
-
-    @property
-    def moodle(self) -> Path:
-        return self.sheet.with_name(f"{self.sheet.stem}-moodle.csv")
-
-    @property
-    def summary(self) -> Path:
-        return self.sheet.with_name(f"{self.sheet.stem}-summary.html")
-
-    @property
-    def journal(self) -> Path:
-        return self.sheet.with_name(f"{self.sheet.stem}-journal.jsonl")
-
-    def files(self) -> list[Path]:
-        return [self.sheet, self.canvas, self.moodle, self.summary, self.journal]
-
-    def check(self) -> None:
-        """Refuse, before any grading, a file that exists and is not a regular file."""
-        for path in self.files():
-            if len(os.fsencode(path.name)) > 255:
-                raise GradebookError(f"{path.name[:60]}...: a file name longer than 255 bytes")
-            if path.is_symlink() or (path.exists() and not path.is_file()):
-                raise GradebookError(
-                    f"{path} exists and is not a regular file: it cannot be written"
-                )
-        if self.feedback.exists() and not self.feedback.is_dir():
-            raise GradebookError(f"{self.feedback} exists and is not a folder")
-        for folder in (self.sheet.absolute().parent, _existing(self.feedback)):
-            if not os.access(folder, os.W_OK | os.X_OK):
-                raise GradebookError(f"{folder} is not a folder the grader may write in")
-
-
-def _existing(path: Path) -> Path:
-    probe = path.absolute()
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    return probe
+from course.grading.records import Report
 
 
 @dataclass
@@ -428,24 +54,9 @@ class Choices:
     overrides: Overrides = field(default_factory=Overrides)
     regrade: bool = False
 
-    def __post_init__(self) -> None:
-        if self.pick not in ("last", "best"):
-            raise ArgumentError(f"pick must be 'last' or 'best', not {shown(self.pick)}")
-        if not isinstance(self.deadlines, dict) or not all(
-            isinstance(name, str) and isinstance(moment, datetime.datetime)
-            for name, moment in self.deadlines.items()
-        ):
-            raise ArgumentError(
-                f"deadlines must map exercise names ('' for every) to times, not {shown(self.deadlines)}"
-            )
-        if not isinstance(self.overrides, Overrides):
-            raise ArgumentError(f"overrides must be Overrides, not {shown(self.overrides)}")
-        if type(self.regrade) is not bool:
-            raise ArgumentError(f"regrade must be True or False, not {shown(self.regrade)}")
-
     def deadline(self, exercise: str) -> datetime.datetime | None:
         """The deadline of ``exercise`` (the one for every exercise if it has none), or None."""
-        return self.deadlines.get(_text(exercise, "exercise"), self.deadlines.get(""))
+        return self.deadlines.get(exercise, self.deadlines.get(""))
 
 
 @dataclass
@@ -481,26 +92,11 @@ def grade_folder(
     grades only what is left.  A notebook that cannot be graded costs only its student:
     its reason goes to the sheet's ``errors`` column and to ``say`` at once.
     """
-    folder, out, source_dir = (
-        nbfile._as_path(folder, "folder"), nbfile._as_path(out, "out"), nbfile._as_path(source_dir, "source_dir")
-    )
-    if feedback_dir is not None:
-        feedback_dir = nbfile._as_path(feedback_dir, "feedback_dir")
-    _settings(timeout, workers, seed, sandbox)
-    progress = guarded_callback(progress, "progress", "taking (done, total, name)")  # type: ignore[assignment]
-    if choices is not None and not isinstance(choices, Choices):
-        raise ArgumentError(f"choices must be Choices or None, not {shown(choices)}")
-    require_callable(say, "say", "taking a line of text")
-    say = guarded_callback(say, "say", "taking a line of text")  # type: ignore[assignment]
-    if grader is not None and not isinstance(grader, Grader):
-        raise ArgumentError(f"grader must be a Grader or None, not {shown(grader)}")
     choices = choices or Choices()
-    outputs = Outputs(
-        Path(out), Path(feedback_dir or Path(out).with_name(Path(out).stem + "-feedback"))
-    )
+    outputs = Outputs(out, feedback_dir or out.with_name(out.stem + "-feedback"))
     outputs.check()
     known = list(checker.exercises(source_dir))
-    submissions, warnings = handins.collect(Path(folder), known)
+    submissions, warnings = handins.collect(folder, known)
     if not submissions:  # a sheet of nobody is a wrong folder, not a grading
         raise GradebookError(
             f"{folder}: no hand-ins of the exercises ({', '.join(known)}) in it: give the folder "
@@ -524,7 +120,7 @@ def grade_folder(
 def _columns(exercises: dict[str, Exercise]) -> dict[str, dict[str, float]]:
     """Each exercise's question columns and their points (1 each unless the exercise says)."""
     return {
-        name: {_column(name, q.tag): float(getattr(q, "points", 1.0)) for q in exercise.questions}
+        name: {_column(name, q.tag): float(q.points) for q in exercise.questions}
         for name, exercise in exercises.items()
     }
 
@@ -700,7 +296,7 @@ class _Run:
         for record in records:
             self._write_page(record, by_id[record.student_id])
         title = f"Class summary: {self.outputs.sheet.name}"
-        _write_text(self.outputs.summary, summary.page(self.rows, self.columns, title))
+        write_text(self.outputs.summary, summary.page(self.rows, self.columns, title))
 
     @property
     def _moodle(self) -> list[str]:
@@ -746,7 +342,7 @@ class _Run:
         path = self.outputs.feedback / feedback.page_name(record.student_id)
         text = feedback.page(record.name, sections, notes, total)
         if self._pages.get(record.student_id) != text:
-            _write_text(path, text)
+            write_text(path, text)
             self._pages[record.student_id] = text
         self.pages[record.student_id] = path
 
@@ -763,30 +359,10 @@ class _Run:
         return [f"{exercise}: {len(history)} hand-ins, the {which} counts: " + ", ".join(times)]
 
 
-def _write_text(path: Path, text: str) -> None:
-    """Replace the file at ``path`` with ``text`` atomically."""
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name[:200]}.", dir=path.parent)
-    except OSError as error:
-        raise nbfile.WriteError.of(error, path) from error
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise nbfile.WriteError.of(error, path) from error
-        raise
-
-
 def summary_lines(
     rows: Sequence[dict[str, str]], columns: dict[str, dict[str, float]]
 ) -> list[str]:
     """One line per exercise: how many of the students who handed it in passed each question."""
-    sheet.check_columns(columns)
-    sheet.check_rows(rows, columns)
     rates = summary.pass_rates(rows, columns)
     lines = []
     for exercise, questions in columns.items():
@@ -798,10 +374,6 @@ def summary_lines(
 
 def progress_bar(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int, int, str], None]:
     """A progress callback drawing ``[#####.....] 12/40 ann__04_flips.ipynb`` on one line."""
-    if not all(callable(getattr(stream, name, None)) for name in ("write", "flush")):
-        raise ArgumentError(f"stream must be a text stream (with write and flush), not {shown(stream)}")
-    if type(width) is not int or not 1 <= width <= 1000:
-        raise ArgumentError(f"width must be a whole number from 1 to 1000, not {shown(width)}")
 
     def show(done: int, total: int, what: str) -> None:
         filled = width * done // max(1, total)
@@ -818,5 +390,4 @@ def collect(
     folder: Path, source_dir: Path = checker.SOURCE_DIR
 ) -> tuple[list[handins.Submission], list[str]]:
     """The submissions found in ``folder`` (see :mod:`course.grading.handins`), and warnings."""
-    folder, source_dir = nbfile._as_path(folder, "folder"), nbfile._as_path(source_dir, "source_dir")
     return handins.collect(folder, checker.exercises(source_dir))

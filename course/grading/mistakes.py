@@ -15,7 +15,7 @@ a student reads the same sentence in the notebook and on the feedback page.
 
 >>> [kind.name for kind in MISTAKES]
 ['board changed', 'printed', 'tie rule', 'swapped', 'wrong sign', 'off by one', 'bit order']
->>> from course.grading.runner import Case, Failure
+>>> from course.grading.records import Case, Failure
 >>> cause(Failure(Case("row 2, column 3", (2, 3), "d3"), "c4"))
 'row and column swapped: a square is (row, col); the letter names the column, the number the row'
 >>> cause(Failure(Case("the start, depth 3", (), 3), -3))
@@ -27,13 +27,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from course.grading.runner import Failure
-
-# the table is data; cause() and sentence() are the grader's inside (typed, not a student's surface)
-__all__ = ["Mistake", "MISTAKES"]
+from course.grading.records import Failure
 
 
 @dataclass(frozen=True)
@@ -148,7 +144,6 @@ def cause(failure: Failure, expected: Any = None) -> str:
     ``expected`` is the case's expected answer (read from the failure's case when it has one).
     Whole numbers one apart are off by one in a count, not in a square:
 
-    >>> from course.grading.runner import Failure
     >>> cause(Failure(None, 13), 12), cause(Failure(None, "a0"), "a1") == OFF_BY_ONE
     ('off by one: a count or an index one too high', True)
     >>> cause(Failure(None, 14), 12), cause(Failure(None, "f3"), "d3")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from course.grading import feedback
-from course.grading.checker import CheckResult, Report
+from course.grading.records import CheckResult, Report
 from course.grading.gradebook import Choices, grade_folder
 from course.grading.runner import Case, Failure
 from reversi import Board

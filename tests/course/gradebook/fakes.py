@@ -1,6 +1,6 @@
 """A stand-in for the sandboxed grading step, for tests about the gradebook itself.
 
-:class:`FakeGrader` has the :class:`~course.grading.gradebook.Grader` methods the
+:class:`FakeGrader` has the :class:`~course.grading.grader.Grader` methods the
 gradebook calls, loads the teacher's real exercises (their questions, cases and points),
 and takes each question's result from the notebook's own metadata instead of running
 it: ``{"fake": {"check:to_notation": 23}}`` passes 23 cases of ``to_notation``
@@ -17,9 +17,10 @@ from typing import Any
 
 from course.grading import exercise as exercise_file
 from course.grading import notebook as nbfile
-from course.grading.checker import CheckResult, Report, exercises
+from course.grading.checker import exercises
 from course.grading.exercise import Exercise
-from course.grading.gradebook import Grader
+from course.grading.grader import Grader
+from course.grading.records import CheckResult, Report
 
 from ..grading.helpers import student
 

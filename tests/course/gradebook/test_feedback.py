@@ -6,9 +6,8 @@ from html import escape
 from pathlib import Path
 
 from course.grading import feedback
-from course.grading.checker import CheckResult, Report
 from course.grading.exercise import Part, Question
-from course.grading.runner import Case, Failure, Raised, Raises, Spec
+from course.grading.records import Case, CheckResult, Failure, Raised, Raises, Report, Spec
 from reversi import Board
 from reversi.errors import IllegalMoveError
 

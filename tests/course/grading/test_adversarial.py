@@ -26,9 +26,10 @@ from typing import Any
 
 import pytest
 
-from course.grading.checker import Report, budget
+from course.grading.checker import budget
 from course.grading.exercise import build
-from course.grading.gradebook import Grader
+from course.grading.grader import Grader
+from course.grading.records import Report
 
 from .attacks import HONEST, Attack, attacks
 from .helpers import REPOSITORY, SOURCE_DIR, source, with_answers, write

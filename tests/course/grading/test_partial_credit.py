@@ -2,7 +2,7 @@
 
 Every question of the exercise table is built as the grader builds it (the notebook's cases
 and the grade-time ones drawn from a teacher's seed) and scored by the grader's own
-:func:`course.grading.checker.scored`, with answers called in this process.  A family of
+:func:`course.grading.judging.scored`, with answers called in this process.  A family of
 trivial answers (a constant, the first argument, an error) must earn 0 points on every
 question; when one does not, the check lacks cases (04_flips needed the legal moves of
 more positions, since most squares turn nothing).
@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from course.grading import checker, exercise
+from course.grading import exercise, judging
+from course.grading.records import CheckResult, Question
 from course.grading.runner import call_here
 from course.grading.table import ENTRIES, Partial, earned
 
@@ -46,15 +47,15 @@ QUESTIONS = [
 ]
 
 
-def _question(built: dict[str, exercise.Exercise], name: str, check: str) -> exercise.Question:
+def _question(built: dict[str, exercise.Exercise], name: str, check: str) -> Question:
     return next(q for q in built[name].questions if q.check == check)
 
 
-def _score(question: exercise.Question, function: Callable[..., Any]) -> checker.CheckResult:
+def _score(question: Question, function: Callable[..., Any]) -> CheckResult:
     cases = [case for part in question.parts for case in part.spec.cases]
     with contextlib.redirect_stdout(io.StringIO()):
         replies = [call_here(function, case) for case in cases]
-    return checker.scored(question, replies)
+    return judging.scored(question, replies)
 
 
 @pytest.mark.parametrize("name, check", QUESTIONS, ids=[f"{n}:{c}" for n, c in QUESTIONS])
@@ -68,7 +69,7 @@ def test_no_trivial_answer_earns_a_point(built, name: str, check: str) -> None:
             assert result.cases_passed < 0.45 * result.cases_total, why
 
 
-def _expected_values(question: exercise.Question) -> set[str]:
+def _expected_values(question: Question) -> set[str]:
     return {repr(case.expected) for part in question.parts for case in part.spec.cases}
 
 
@@ -97,7 +98,7 @@ def test_a_right_answer_to_most_cases_earns_its_share(built) -> None:
                       else right, case)
             for number, case in enumerate(cases)
         ]  # fmt: skip
-    result = checker.scored(question, replies)
+    result = judging.scored(question, replies)
     share = result.cases_passed / result.cases_total
     assert result.cases_total - result.cases_passed == len(cases[::8])
     assert result.earned == pytest.approx(question.points * share, abs=0.01)
