@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from course.cursormap.svg import CursorMapPicture
+from course.pictures import svg
 from reversi import Board
 
 from .lesson import (
@@ -51,8 +53,6 @@ class _Recorder:
         print(*values, **{**options, "file": self.out})
 
     def _record(self, value: object) -> None:
-        from course.cursormap.svg import CursorMapPicture
-
         if isinstance(value, Board):
             self.shown.append(value.copy())
         elif isinstance(value, CursorMapPicture):
@@ -72,17 +72,13 @@ class _Recorder:
             tree.body.pop()
         else:
             last = None
+        name = f"<{self.where} cell {index}>"
         try:
             with contextlib.redirect_stdout(self.out):
-                exec(compile(tree, f"<{self.where} cell {index}>", "exec"), self.namespace)
+                exec(compile(tree, name, "exec"), self.namespace)
                 if last is not None:
-                    expression = ast.Expression(last.value)
-                    self._record(
-                        eval(
-                            compile(expression, f"<{self.where} cell {index}>", "eval"),
-                            self.namespace,
-                        )
-                    )
+                    value = eval(compile(ast.Expression(last.value), name, "eval"), self.namespace)
+                    self._record(value)
         except Exception as error:
             raise WorksheetError(f"{self.where}, cell {index} fails: {error!r}") from error
         return list(self.shown)
@@ -91,8 +87,6 @@ class _Recorder:
 @contextlib.contextmanager
 def _recording_show(shown: list[object]) -> Iterator[None]:
     """``course.show`` draws as usual and also notes the board and its marks in ``shown``."""
-    from course.pictures import svg
-
     original = svg.show
 
     def show(board: Board, **marks: Any) -> Any:
