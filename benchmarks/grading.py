@@ -17,8 +17,8 @@ from pathlib import Path
 
 from course.arguments import whole
 from course.grading.checker import SOURCE_DIR
-from course.grading.records import Report
 from course.grading.grader import Grader
+from course.grading.records import Report
 from course.grading.sandbox import IsolationError
 
 RELEASED = SOURCE_DIR.parent

@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 
 from course.grading import feedback
-from course.grading.records import CheckResult, Report
 from course.grading.gradebook import Choices, grade_folder
-from course.grading.runner import Case, Failure
+from course.grading.records import Case, CheckResult, Failure, Report
 from reversi import Board
 from tests.course.gradebook.fakes import FakeGrader, notebook, total, write
 from tests.course.gradebook.test_feedback import _question
