@@ -12,6 +12,7 @@ position beside the widget (a stored notebook shows its board before anything ru
 ``present()`` is the projector's view.  The board and panels reflow: side by side when
 there is room, the panels below when not, the canvas scaled down (never cut).  Every
 callback is guarded: an exception shows in the status line, never lost in the console.
+What a notebook calls here is checked from its annotations (:func:`reversi.surface.student`).
 """
 
 from __future__ import annotations
