@@ -6,7 +6,8 @@ Inside a notebook (the student's kernel), a *self-check*:
   in :mod:`~course.grading.checks_board` (01-04), :mod:`~course.grading.checks_moves`
   (05-06), :mod:`~course.grading.checks_players` (07-08),
   :mod:`~course.grading.checks_search` (09-10) and
-  :mod:`~course.grading.checks_cursormap` (11-12);
+  :mod:`~course.grading.checks_mapfile` (11) and
+  :mod:`~course.grading.checks_cursor` (12);
 * :mod:`~course.grading.runner` runs a student's function on cases and judges the
   answers, :mod:`~course.grading.answers` reads what it returned,
   :mod:`~course.grading.views` hands it only the parts of a board the exercise allows,

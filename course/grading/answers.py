@@ -24,21 +24,6 @@ from course.grading.records import NotAnAnswer
 from reversi import BLACK, PASS, WHITE, Color, NotationError, Square, square
 from reversi.errors import ArgumentError, ReversiError, shown
 
-__all__ = [
-    "AnswerError",
-    "integer",
-    "number",
-    "boolean",
-    "text",
-    "one_square",
-    "squares",
-    "square_list",
-    "move",
-    "color_or_none",
-    "strings",
-    "definitions",
-]
-
 #: The board sizes a square may be read for (the kit's boards are 4x4 to 16x16).
 _SIZES = range(1, 17)
 

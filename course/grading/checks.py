@@ -25,9 +25,8 @@ from course.grading.checks_board import (
     to_notation,
     walk,
 )
-from course.grading.checks_cursormap import (
-    apply_cursor,
-    combine,
+from course.grading.checks_cursor import apply_cursor, combine
+from course.grading.checks_mapfile import (
     definition_errors,
     map_line_errors,
     map_lines,

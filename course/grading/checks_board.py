@@ -32,18 +32,6 @@ from course.grading.views import BoardView
 from reversi import BLACK, WHITE, Board, Color, Square, square
 from reversi.board import DIRECTIONS
 
-__all__ = [
-    "to_notation",
-    "from_notation",
-    "count_discs",
-    "leader",
-    "walk",
-    "neighbours",
-    "figure2",
-    "flips",
-    "is_legal",
-]
-
 # -- 01 squares and notation ----------------------------------------------------------------
 
 _NOTATION = ["a1", "d3", "c4", "h8", "h1", "a8", "e5", "a10", "p16", "l5", "j2"]

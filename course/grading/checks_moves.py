@@ -28,15 +28,6 @@ from course.grading.runner import run
 from course.grading.views import BoardView, position
 from reversi import BLACK, WHITE, Board, Color, Square
 
-__all__ = [
-    "play",
-    "replay",
-    "legal_moves",
-    "must_pass",
-    "game_over",
-    "winner",
-]
-
 # -- 05 playing a move ------------------------------------------------------------------------
 
 

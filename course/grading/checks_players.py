@@ -23,13 +23,6 @@ from reversi import PASS, Board, Color, Square
 from reversi.evaluation import positional
 from reversi.players import GreedyPlayer, PositionalPlayer
 
-__all__ = [
-    "greedy_move",
-    "greedy_games",
-    "positional_score",
-    "positional_move",
-]
-
 #: ``(kind of mistake, the answer it gives)`` pairs of a case (:attr:`Case.mistaken`).
 _Mistaken = tuple[tuple[str, Any], ...]
 

@@ -20,16 +20,6 @@ from reversi import BLACK, PASS, Board, Color, Square
 from reversi.evaluation import evaluate
 from reversi.search import minimax
 
-__all__ = [
-    "NodeCounter",
-    "minimax_value",
-    "minimax_nodes",
-    "best_move",
-    "alphabeta_value",
-    "alphabeta_window",
-    "alphabeta_prunes",
-]
-
 
 class NodeCounter:
     """Counts the positions a search visits: the search calls :meth:`visit` once for each."""

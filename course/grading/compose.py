@@ -23,15 +23,6 @@ from pathlib import Path
 from course.grading.table import Entry
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "RUNTIME",
-    "CORE",
-    "METHODS",
-    "pieces_for",
-    "check_entry",
-    "runtime",
-]
-
 RUNTIME = Path(__file__).resolve().parent / "runtime"
 
 #: The pieces every runtime has.

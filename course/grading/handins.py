@@ -39,20 +39,6 @@ from course.grading import notebook as nbfile
 from course.grading.notebook import NotebookError
 from reversi.errors import ArgumentError, ReversiError, shown
 
-__all__ = [
-    "MAX_NOTEBOOK",
-    "MAX_SIDE_FILE",
-    "MAX_ENTRIES",
-    "STAMP",
-    "UTC",
-    "GradebookError",
-    "HandIn",
-    "Submission",
-    "read_regular",
-    "parse_notebook",
-    "collect",
-]
-
 #: The largest notebook read (a notebook with many pictures in its outputs is a few MB).
 MAX_NOTEBOOK = 20 << 20
 #: The largest receipt or nbgrader timestamp read.

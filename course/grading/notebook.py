@@ -34,32 +34,6 @@ from typing import Any
 
 from reversi.errors import ArgumentError, ReversiError, shown
 
-__all__ = [
-    "ANSWER",
-    "CHECK",
-    "SETUP",
-    "BEGIN_SOLUTION",
-    "END_SOLUTION",
-    "STUB",
-    "CHECK_MARKER",
-    "METADATA_KEY",
-    "MAX_BYTES",
-    "MAX_NESTING",
-    "NotebookError",
-    "WriteError",
-    "read",
-    "nesting_within",
-    "write",
-    "source",
-    "tags",
-    "tag_with",
-    "check_tags",
-    "answer_tags",
-    "exercise_name",
-    "strip_solutions",
-    "has_solution",
-]
-
 ANSWER = "answer:"
 CHECK = "check:"
 SETUP = "setup"

@@ -39,16 +39,6 @@ from typing import Any
 from course.grading.handins import GradebookError, read_regular
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "MAX_FILE",
-    "MAX_COMMENT",
-    "COLUMNS",
-    "Override",
-    "Overrides",
-    "load",
-    "parse_text",
-]
-
 MAX_FILE = 4 << 20
 MAX_COMMENT = 2000
 COLUMNS = ("student_id", "question", "points", "comment")

@@ -33,24 +33,6 @@ from course.grading import notebook as nbfile
 from course.grading.overrides import Overrides
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "FORMULA_STARTS",
-    "cell",
-    "number",
-    "when",
-    "Question",
-    "ExerciseResult",
-    "Student",
-    "check_columns",
-    "check_rows",
-    "rows",
-    "header",
-    "canvas_rows",
-    "moodle_rows",
-    "append",
-    "write",
-]
-
 #: First characters a spreadsheet reads as the start of a formula (OWASP's list, and LF).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 

@@ -14,13 +14,6 @@ from html import escape
 from course.grading.sheet import Row, check_columns, check_rows, number
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "BAR_WIDTH",
-    "pass_rates",
-    "histogram",
-    "page",
-]
-
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
 table { border-collapse: collapse; } td, th { padding: .15em .7em; text-align: left; }

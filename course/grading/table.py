@@ -33,15 +33,6 @@ from dataclasses import dataclass
 from reversi.errors import ArgumentError
 from reversi.errors import shown as _shown
 
-__all__ = [
-    "Partial",
-    "Question",
-    "Entry",
-    "earned",
-    "TABLE",
-    "ENTRIES",
-]
-
 
 class Partial(enum.Enum):
     """How much of a question's points a partly right answer earns.

@@ -37,15 +37,6 @@ from reversi.errors import ArgumentError, shown
 
 #: _build, release and outdated are the command ``python -m course release [--check]``: each
 #: runs every chosen exercise in Jupyter kernels (minutes) and release writes into exercises/;
-#: tests/course/grading/test_exercise_release.py drives them.
-__all__ = [
-    "EXERCISE_DIR",
-    "KERNELSPEC",
-    "validate",
-    "execute",
-    "student_copy",
-    "differences",
-]
 
 EXERCISE_DIR = SOURCE_DIR.parent
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}

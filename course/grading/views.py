@@ -27,14 +27,6 @@ from typing import Any
 from reversi import BLACK, WHITE, Board, Color, Square, square
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "LENDABLE",
-    "BoardView",
-    "position",
-    "discs",
-    "board_text",
-]
-
 #: The Board methods an exercise may lend to a view (the rest are never reachable).
 LENDABLE = ("flips", "is_legal", "legal_moves", "count", "play", "illegal_reason")
 

@@ -31,18 +31,6 @@ from course.grading.views import BoardView, discs
 from reversi import BLACK, PASS, WHITE, Board, Color, Square
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "MAX_ITEMS",
-    "MAX_DEPTH",
-    "MAX_TEXT",
-    "MAX_NESTING",
-    "Opaque",
-    "Counter",
-    "dump_argument",
-    "parse",
-    "load_answer",
-]
-
 Json = Any
 MAX_ITEMS = 200_000  # a bigger answer is no answer to any exercise
 MAX_DEPTH = 12

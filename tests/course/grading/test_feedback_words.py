@@ -14,7 +14,7 @@ import re
 import pytest
 
 from course.grading.cases import a_game
-from course.grading.checks_cursormap import _cursor_cases, _cursor_picture
+from course.grading.checks_cursor import _cursor_cases, _cursor_picture
 
 SPOKEN = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
           11: "eleven", 12: "twelve", 13: "thirteen", 14: "fourteen", 15: "fifteen",

@@ -1,0 +1,79 @@
+"""The grading modules are one chain, each importing only those before it (function-level
+imports and imports for type checking count), so no two of them import each other."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import course.grading
+
+PACKAGE = Path(course.grading.__file__).parent
+CHAIN = [
+    # what a notebook's self-check runs
+    "notebook",
+    "table",
+    "limits",
+    "views",
+    "cases",
+    "records",
+    "mistakes",
+    "runner",
+    "answers",
+    "checks_board",
+    "checks_moves",
+    "checks_players",
+    "checks_search",
+    "checks_mapfile",
+    "checks_cursor",
+    "precheck",
+    "checks",
+    # the grader, outside the sandbox
+    "wire",
+    "compose",
+    "exercise",
+    "runs",
+    "sandbox",
+    "judging",
+    "checker",
+    # the class
+    "handins",
+    "overrides",
+    "sheet",
+    "summary",
+    "feedback",
+    "similarity",
+    "journal",
+    "grader",
+    "gradebook",
+    "teacher",
+]
+
+
+def imports(path: Path) -> set[str]:
+    """The grading modules ``path`` imports (``from course.grading import wire`` counts)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            if node.module == "course.grading":
+                found.update(f"course.grading.{alias.name}" for alias in node.names)
+    return {name.split(".")[2] for name in found if name.startswith("course.grading.")}
+
+
+MODULES = {path.stem: path for path in sorted(PACKAGE.glob("*.py")) if path.stem != "__init__"}
+
+
+def test_every_module_has_its_place_in_the_chain() -> None:
+    assert set(MODULES) == set(CHAIN)
+
+
+@pytest.mark.parametrize("module", CHAIN)
+def test_a_module_imports_only_modules_before_it(module: str) -> None:
+    earlier = set(CHAIN[: CHAIN.index(module)])
+    for name in imports(MODULES[module]) - {"runtime"}:
+        assert name in earlier, f"course.grading.{module} imports {name}, which comes after it"
