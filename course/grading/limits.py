@@ -11,8 +11,8 @@ In a kernel with threads (CPython on Windows, macOS and Linux) a watchdog thread
 clock and the process's memory every 50 ms and raises :class:`Overrun` inside the call:
 the student's code runs at full speed.  In the browser (Pyodide has no threads) a trace
 hook does the same from inside, on the lines of the student's own code only (the kit's
-frames are not traced), so a correct answer, which runs for milliseconds, is not slowed
-in any way a student notices.
+frames are not traced), reading memory with :mod:`tracemalloc`, so a correct answer, which
+runs for milliseconds, is not slowed in any way a student notices.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import sys
 import sysconfig
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -32,8 +33,6 @@ SECONDS = 5.0
 MEGABYTES = 500
 #: How often the watchdog looks, in seconds.
 TICK = 0.05
-#: Bytes per allocated block, to read memory from Python's block count where no other reading exists.
-BLOCK_BYTES = 64
 
 
 class Overrun(Exception):
@@ -146,7 +145,8 @@ def _untraced() -> tuple[str, ...]:
 
     folders = [Path(course.__file__).parent, Path(reversi.__file__).parent]
     folders += [Path(sysconfig.get_paths()[name]) for name in ("stdlib", "purelib", "platlib")]
-    return tuple(str(folder.resolve()) for folder in folders)
+    texts = (str(folder.resolve()) for folder in folders)
+    return tuple(text[1:] if text.startswith("//") else text for text in texts)  # Pyodide: "//lib/..."
 
 
 def _raise_in(thread: int, kind: type[BaseException] | None) -> None:
@@ -159,13 +159,15 @@ class _Tracer:
     EVERY = 1000  # lines between two readings
 
     def __init__(self, what: str, seconds: float, megabytes: int) -> None:
-        self.what, self.seconds = what, seconds
-        self.blocks = megabytes * 2**20 // BLOCK_BYTES
+        self.what, self.seconds, self.megabytes = what, seconds, megabytes
         self.count = 0
 
     def __enter__(self) -> None:
         self.start = time.monotonic()
-        self.first = sys.getallocatedblocks()
+        self.tracing = not tracemalloc.is_tracing()  # Pyodide's allocator counts no blocks
+        if self.tracing:
+            tracemalloc.start()
+        self.first = tracemalloc.get_traced_memory()[0]
         self.untraced = _untraced()
         self.previous = sys.gettrace()
         sys.settrace(self._call)
@@ -178,11 +180,13 @@ class _Tracer:
     def _line(self, frame: FrameType, event: str, arg: Any) -> Any:
         self.count += 1
         if self.count % self.EVERY == 0:
-            if sys.getallocatedblocks() - self.first > self.blocks:
-                raise Overrun(_reason(self.what, self.seconds, self.blocks * BLOCK_BYTES / 2**20))
+            if tracemalloc.get_traced_memory()[0] - self.first > self.megabytes * 2**20:
+                raise Overrun(_reason(self.what, self.seconds, self.megabytes))
             if time.monotonic() - self.start > self.seconds:
                 raise Overrun(_reason(self.what, self.seconds, None))
         return self._line
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
         sys.settrace(self.previous)
+        if self.tracing:
+            tracemalloc.stop()
