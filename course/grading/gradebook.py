@@ -39,7 +39,7 @@ from course.grading import notebook as nbfile
 from course.grading.exercise import Exercise
 from course.grading.grader import Grader
 from course.grading.handins import GradebookError
-from course.grading.journal import Journal, Marked, Outputs, write_text
+from course.grading.journal import Journal, Marked, Outputs
 from course.grading.notebook import NotebookError
 from course.grading.overrides import Overrides
 from course.grading.records import Report
@@ -205,7 +205,7 @@ class _Run:
             return found
         copy = self.copies / f"{next(self._counter)}.ipynb"
         try:
-            handins.parse_notebook(data, handin.path)
+            nbfile.parse(data, str(handin.path))
             copy.write_bytes(data)
             report = self.grader.grade_one(copy, handin.exercise)
             report.path = handin.path
@@ -296,7 +296,7 @@ class _Run:
         for record in records:
             self._write_page(record, by_id[record.student_id])
         title = f"Class summary: {self.outputs.sheet.name}"
-        write_text(self.outputs.summary, summary.page(self.rows, self.columns, title))
+        nbfile.write_atomic(self.outputs.summary, summary.page(self.rows, self.columns, title))
 
     @property
     def _moodle(self) -> list[str]:
@@ -342,7 +342,7 @@ class _Run:
         path = self.outputs.feedback / feedback.page_name(record.student_id)
         text = feedback.page(record.name, sections, notes, total)
         if self._pages.get(record.student_id) != text:
-            write_text(path, text)
+            nbfile.write_atomic(path, text)
             self._pages[record.student_id] = text
         self.pages[record.student_id] = path
 

@@ -25,19 +25,17 @@ from __future__ import annotations
 
 import datetime
 import errno
-import itertools
-import json
 import os
 import re
 import stat
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from course import schema
 from course.grading import notebook as nbfile
 from course.grading.notebook import NotebookError
-from reversi.errors import ArgumentError, ReversiError, shown
+from reversi.errors import ReversiError
 
 #: The largest notebook read (a notebook with many pictures in its outputs is a few MB).
 MAX_NOTEBOOK = 20 << 20
@@ -65,18 +63,6 @@ class HandIn:
     name: str
     layout: str  # "store", "nbgrader", "folder" or "flat"
 
-    def __post_init__(self) -> None:
-        for name in ("student", "exercise", "name", "layout"):
-            if not isinstance(getattr(self, name), str):
-                raise ArgumentError(f"a hand-in's {name} must be text, not {shown(getattr(self, name))}")
-        if not isinstance(self.path, Path):
-            raise ArgumentError(f"a hand-in's path must be a Path, not {shown(self.path)}")
-        if not isinstance(self.received, datetime.datetime):
-            raise ArgumentError(
-                f"a hand-in's received time must be a datetime, not {shown(self.received)}"
-            )
-
-
 @dataclass(frozen=True)
 class Submission:
     """Every hand-in of one student for one exercise, oldest first."""
@@ -84,21 +70,6 @@ class Submission:
     student: str
     exercise: str
     history: tuple[HandIn, ...]
-
-    def __post_init__(self) -> None:
-        for name in ("student", "exercise"):
-            if not isinstance(getattr(self, name), str):
-                raise ArgumentError(
-                    f"a submission's {name} must be text, not {shown(getattr(self, name))}"
-                )
-        if (
-            not isinstance(self.history, tuple)
-            or not self.history
-            or not all(isinstance(handin, HandIn) for handin in self.history)
-        ):
-            raise ArgumentError(
-                f"a submission's history must be a non-empty tuple of HandIns, not {shown(self.history)}"
-            )
 
     @property
     def last(self) -> HandIn:
@@ -120,11 +91,6 @@ def read_regular(path: Path, limit: int = MAX_NOTEBOOK) -> bytes:
     Opened without following a symlink and without blocking on a FIFO, then checked
     with ``fstat`` on what was opened, so a file swapped after listing is refused too.
     """
-    _check_path(path, "path")
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= _MAX_LIMIT:
-        raise ArgumentError(
-            f"limit must be a whole number of bytes from 0 to {_MAX_LIMIT}, not {shown(limit)}"
-        )
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -149,32 +115,8 @@ def read_regular(path: Path, limit: int = MAX_NOTEBOOK) -> bytes:
     return data
 
 
-def parse_notebook(data: bytes, path: Path) -> nbfile.Notebook:
-    """The notebook in ``data``; :class:`NotebookError` for anything else, deep nesting too."""
-    if not isinstance(data, bytes | bytearray):
-        raise ArgumentError(f"data must be the bytes of a notebook file, not {shown(data)}")
-    _check_path(path, "path")
-    try:
-        notebook = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise NotebookError(f"{path}: not a notebook (not valid JSON: {error})") from None
-    except RecursionError:
-        raise NotebookError(f"{path}: not a notebook (its JSON is nested too deeply)") from None
-    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
-        raise NotebookError(f"{path}: not a notebook (it has no list of cells)")
-    if notebook.get("nbformat") != 4:
-        raise NotebookError(f"{path}: only notebook format 4 is supported")
-    return notebook
-
-
-def collect(folder: Path, known: Iterable[str]) -> tuple[list[Submission], list[str]]:
+def collect(folder: Path, known: list[str]) -> tuple[list[Submission], list[str]]:
     """The submissions in ``folder`` (sorted by student, exercise), and what was left out."""
-    folder = _check_path(folder, "folder")
-    if isinstance(known, str | bytes) or not isinstance(known, Iterable):
-        raise ArgumentError(f"known must be a list of exercise names, not {shown(known)}")
-    known = list(itertools.islice(known, _MAX_KNOWN + 1))
-    if len(known) > _MAX_KNOWN or not all(isinstance(name, str) for name in known):
-        raise ArgumentError(f"known must be a list of at most {_MAX_KNOWN} exercise names")
     for inner in ("submitted", "handins"):  # an nbgrader course folder, the class server's data
         if (folder / inner).is_dir() and not (folder / inner).is_symlink():
             folder = folder / inner
@@ -196,16 +138,6 @@ def collect(folder: Path, known: Iterable[str]) -> tuple[list[Submission], list[
                 f"{history[-1].path.relative_to(folder)}"
             )
     return submissions, warnings
-
-
-#: The largest ``limit`` of :func:`read_regular` (a terabyte), and the most exercise names.
-_MAX_LIMIT = 1 << 40
-_MAX_KNOWN = 10_000
-
-
-def _check_path(path: object, what: str) -> Path:
-    """``path`` as a Path if it names a file or folder, else the kit's error."""
-    return Path(nbfile._path_text(path, what))
 
 
 def _notebooks(folder: Path, warnings: list[str]) -> list[Path]:
@@ -245,7 +177,7 @@ def _handin(folder: Path, relative: Path, known: list[str], warnings: list[str])
         )
         return None
     try:
-        notebook: dict[str, Any] = parse_notebook(read_regular(path), path)
+        notebook: dict[str, Any] = nbfile.parse(read_regular(path), str(path))
     except NotebookError:
         notebook = {}  # graded later, where its problem becomes the student's error
     exercise = nbfile.exercise_name(notebook, path, known)
@@ -279,10 +211,13 @@ def _when(path: Path, depth: int) -> tuple[datetime.datetime, str, str]:
     return mtime, "", "folder" if depth > 1 else "flat"
 
 
+_RECEIPT = schema.Limits(bytes=MAX_SIDE_FILE, depth=4, items=1000)
+
+
 def _receipt(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(read_regular(path, MAX_SIDE_FILE).decode("utf-8"))
-    except (NotebookError, UnicodeDecodeError, ValueError, RecursionError):
+        data = schema.read_json(read_regular(path, MAX_SIDE_FILE), str(path), _RECEIPT)
+    except (NotebookError, schema.SchemaError):
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -13,7 +13,6 @@ import dataclasses
 import datetime
 import json
 import os
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,21 +210,3 @@ def _existing(path: Path) -> Path:
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
     return probe
-
-
-def write_text(path: Path, text: str) -> None:
-    """Replace the file at ``path`` with ``text`` atomically."""
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name[:200]}.", dir=path.parent)
-    except OSError as error:
-        raise nbfile.WriteError.of(error, path) from error
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise nbfile.WriteError.of(error, path) from error
-        raise

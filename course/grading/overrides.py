@@ -28,16 +28,14 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
-import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from course import schema
 from course.grading.handins import GradebookError, read_regular
-from reversi.errors import ArgumentError, shown
 
 MAX_FILE = 4 << 20
 MAX_COMMENT = 2000
@@ -52,42 +50,14 @@ class Override:
     comment: str
     where: str  # the file and line, for messages
 
-    def __post_init__(self) -> None:
-        points = self.points
-        if points is not None and (
-            isinstance(points, bool)
-            or not isinstance(points, int | float)
-            or not (isinstance(points, int) or math.isfinite(points))
-            or not 0 <= points <= 1e15
-        ):
-            raise ArgumentError(f"an override's points must be a number from 0 up or None, not {shown(points)}")
-        for name in ("comment", "where"):
-            if not isinstance(getattr(self, name), str):
-                raise ArgumentError(f"an override's {name} must be text, not {shown(getattr(self, name))}")
-
-
 @dataclass
 class Overrides:
     """Every override, by (student id, question column)."""
 
     entries: dict[tuple[str, str], Override] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.entries, dict) or not all(
-            isinstance(key, tuple) and len(key) == 2 and all(isinstance(part, str) for part in key)
-            and isinstance(override, Override)
-            for key, override in self.entries.items()
-        ):  # fmt: skip
-            raise ArgumentError(
-                "entries must map (student id, question column) to an Override, "
-                f"not {shown(self.entries)}"
-            )
-
     def get(self, student: str, question: str) -> Override | None:
         """The override of ``question`` (its column) for ``student`` (their id), or None."""
-        for value, what in ((student, "student"), (question, "question")):
-            if not isinstance(value, str):
-                raise ArgumentError(f"{what} must be text, not {shown(value)}")
         return self.entries.get((student, question))
 
     def __iter__(self) -> Iterator[tuple[str, str, Override]]:
@@ -96,16 +66,6 @@ class Overrides:
 
     def check(self, maximum: Mapping[str, float]) -> None:
         """Refuse an override of an unknown question or beyond the question's points."""
-        if not isinstance(maximum, Mapping) or not all(
-            isinstance(column, str)
-            and not isinstance(points, bool)
-            and isinstance(points, int | float)
-            and (isinstance(points, int) or not math.isnan(points))
-            for column, points in maximum.items()
-        ):
-            raise ArgumentError(
-                f"maximum must map question columns to their points, not {shown(maximum)}"
-            )
         for _, question, override in self:
             if question not in maximum:
                 known = ", ".join(sorted(maximum)[:6]) or "none"
@@ -122,9 +82,7 @@ class Overrides:
 
 def load(path: Path) -> Overrides:
     """The overrides in the file at ``path`` (``.csv`` or ``.json``)."""
-    if not isinstance(path, str | os.PathLike):
-        raise ArgumentError(f"path must be a file name or a Path, not {shown(path)}")
-    data = read_regular(Path(path), MAX_FILE)
+    data = read_regular(path, MAX_FILE)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -134,9 +92,6 @@ def load(path: Path) -> Overrides:
 
 def parse_text(text: str, name: str) -> Overrides:
     """The overrides in ``text``; ``name`` (its file name) chooses the format and names errors."""
-    for value, what in ((text, "text"), (name, "name")):
-        if not isinstance(value, str):
-            raise ArgumentError(f"{what} must be text (a str), not {shown(value)}")
     if name.lower().endswith(".json"):
         return _build(_json_rows(text, name), name)
     if name.lower().endswith(".csv"):
@@ -161,11 +116,14 @@ def _csv_rows(text: str, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
         raise GradebookError(f"{name}: not a CSV file ({error})") from None
 
 
+_JSON = schema.Limits(bytes=4 * MAX_FILE, depth=3, items=MAX_FILE)
+
+
 def _json_rows(text: str, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise GradebookError(f"{name}: not valid JSON ({str(error)[:80]})") from None
+        data = schema.read_json(text, "the file", _JSON)
+    except schema.SchemaError as error:
+        raise GradebookError(f"{name}: not valid JSON for overrides ({error})") from None
     if isinstance(data, dict) and set(data) == {"overrides"}:
         data = data["overrides"]
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):

@@ -7,12 +7,11 @@ no network and no plotting library, and opens from a USB stick.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from course.grading.sheet import Row, check_columns, check_rows, number
-from reversi.errors import ArgumentError, shown
+from course.grading.sheet import Row, number
+from reversi.errors import ArgumentError
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
@@ -21,14 +20,15 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .bar { fill: #3a7bd5; } .axis { stroke: #888; } text { font-size: 11px; fill: #333; }
 """
 BAR_WIDTH = 200
+#: The most totals (students) and bins a histogram takes.
+MOST_TOTALS = 100_000
+MOST_BINS = 1000
 
 
 def pass_rates(
     rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]]
 ) -> dict[str, tuple[int, int, float]]:
     """For each question column: (students who passed it, students who handed it in, mean points)."""
-    check_columns(columns)
-    check_rows(rows, columns)
     rates = {}
     for exercise, questions in columns.items():
         handed = [row for row in rows if row.get(f"{exercise}:handed_in")]
@@ -44,15 +44,15 @@ def histogram(totals: Sequence[float], maximum: float, bins: int = 10) -> list[i
 
     >>> histogram([0, 1, 4.5, 10], 10, bins=5)
     [2, 0, 1, 0, 1]
+
+    One pass over the totals: a class, not an endless range, so more than
+    :data:`MOST_TOTALS` are refused before any is read.
     """
-    if isinstance(totals, str | bytes) or not isinstance(totals, Sequence) or not all(
-        _is_number(total) for total in totals
-    ):
-        raise ArgumentError(f"totals must be a list of finite numbers, not {shown(totals)}")
-    if not _is_number(maximum):
-        raise ArgumentError(f"maximum must be a finite number, not {shown(maximum)}")
-    if isinstance(bins, bool) or not isinstance(bins, int) or not 1 <= bins <= 1000:
-        raise ArgumentError(f"bins must be a whole number from 1 to 1000, not {shown(bins)}")
+    if len(totals) > MOST_TOTALS or not 1 <= bins <= MOST_BINS:
+        raise ArgumentError(
+            f"a histogram takes at most {MOST_TOTALS} totals in 1 to {MOST_BINS} bins, "
+            f"not {len(totals)} in {bins}"
+        )
     counts = [0] * bins
     for total in totals:
         share = total / maximum if maximum > 0 else 0.0
@@ -62,10 +62,6 @@ def histogram(totals: Sequence[float], maximum: float, bins: int = 10) -> list[i
 
 def page(rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]], title: str) -> str:
     """The summary page as HTML text."""
-    check_columns(columns)
-    check_rows(rows, columns)
-    if not isinstance(title, str):
-        raise ArgumentError(f"title must be text, not {shown(title)}")
     maximum = sum(sum(q.values()) for q in columns.values())
     totals = [float(row["points"]) for row in rows]
     mean = sum(totals) / len(totals) if totals else 0.0
@@ -79,12 +75,6 @@ def page(rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]], title:
         "</body></html>",
     ]  # fmt: skip
     return "\n".join(parts)
-
-
-def _is_number(value: object) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return abs(value) <= 10**15 if isinstance(value, int) else math.isfinite(value) and abs(value) <= 1e15
 
 
 def _rates_table(rates: Mapping[str, tuple[int, int, float]]) -> str:

@@ -7,7 +7,7 @@ allows, a ``Square``, a colour, a fresh ``NodeCounter``...) and reads what the s
 function returned back into JSON, looking only at exact built-in types and its own value
 types.  Here, every line from the sandbox is read by :func:`parse`, which refuses too
 many bytes and too deep nesting before :mod:`json` sees it (no recursion on a depth the
-student chose: :func:`~course.grading.notebook.nesting_within`), and :func:`load_answer`
+student chose: :func:`course.schema.read_json`), and :func:`load_answer`
 rebuilds plain values of the kit's types;
 anything malformed becomes an :class:`Opaque`, which no check accepts.
 
@@ -21,12 +21,11 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from typing import Any
 
-from course.grading.notebook import nesting_within
+from course import schema
 from course.grading.views import BoardView, discs
 from reversi import BLACK, PASS, WHITE, Board, Color, Square
 from reversi.errors import ArgumentError, shown
@@ -123,16 +122,9 @@ MAX_NESTING = MAX_DEPTH + 8
 
 def parse(line: bytes, limit: int = MAX_NESTING, size: int = 16 << 20) -> Any:
     """The JSON value of one line from the sandbox; None if it is too big, too deep or not JSON."""
-    if not isinstance(line, bytes | bytearray):
-        raise ArgumentError(f"line must be bytes read from the sandbox, not {shown(line)}")
-    for value, what in ((limit, "limit"), (size, "size")):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ArgumentError(f"{what} must be a whole number from 0 up, not {shown(value)}")
-    if len(line) > size or not nesting_within(line, limit):
-        return None
     try:
-        return json.loads(line)
-    except (ValueError, RecursionError):
+        return schema.read_json(line, "a line from the sandbox", schema.Limits(size, limit, size))
+    except schema.SchemaError:
         return None
 
 

@@ -145,8 +145,8 @@ def test_the_hand_in_store_graded_for_real(tmp_path: Path) -> None:
         rows = {row["student_id"]: row for row in csv.DictReader(file)}
     assert rows["ann"]["points"] == "0" and rows["ann"]["late"] == "01_squares"
     assert rows["bob"]["name"] == '\'=HYPERLINK("x")'
-    assert "nested too deeply" in rows["cid"]["errors"]
-    assert re.search(r"^error: cid 01_squares: .*nested too deeply", last.stdout, re.MULTILINE)
+    assert "nests deeper" in rows["cid"]["errors"]
+    assert re.search(r"^error: cid 01_squares: .*nests deeper", last.stdout, re.MULTILINE)
     best = _course("grade", *common, "--pick", "best")
     with open(out, newline="", encoding="utf-8") as file:
         rows = {row["student_id"]: row for row in csv.DictReader(file)}

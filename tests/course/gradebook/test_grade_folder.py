@@ -104,10 +104,10 @@ def test_a_changed_notebook_is_graded_again(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "broken, reason",
     [
-        ('{"cells": ' + "[" * 100000 + "]" * 100000 + ', "nbformat": 4}', "nested too deeply"),
+        ('{"cells": ' + "[" * 100000 + "]" * 100000 + ', "nbformat": 4}', "nests deeper"),
         ("{not json", "not valid JSON"),
         ('{"cells": [], "nbformat": 3}', "only notebook format 4"),
-        (b"\xff\xfe", "not valid JSON"),
+        (b"\xff\xfe", "not UTF-8"),
         ("FAKE-RecursionError", "the grader could not grade it (RecursionError"),
         ("FAKE-MemoryError", "the grader could not grade it (MemoryError"),
         ("FAKE-broken_report", "the grader could not grade it (AttributeError"),

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from course.grading import handins
+from course.grading import notebook as nbfile
 from course.grading.checker import exercises
 from course.grading.handins import GradebookError, collect, read_regular
 from course.grading.notebook import NotebookError
@@ -132,8 +133,8 @@ def test_a_deeply_nested_notebook_is_the_students_error(tmp_path: Path, depth: i
         + b"}" * depth
         + b', "nbformat": 4}'
     )
-    with pytest.raises(NotebookError, match="nested too deeply"):
-        handins.parse_notebook(data, tmp_path / "x.ipynb")
+    with pytest.raises(NotebookError, match="nests deeper"):
+        nbfile.parse(data, "x.ipynb")
     write({}, tmp_path / "subs" / "ann" / "placeholder.json")
     (tmp_path / "subs" / "ann" / "02_counting.ipynb").write_bytes(data)
     found, _ = _found(tmp_path / "subs")
