@@ -24,17 +24,6 @@ from typing import Any, TypeAlias
 from reversi.errors import ArgumentError, NotationError, shown
 from reversi.notation import PASS, Color, Move, Square, check_color, square
 
-__all__ = [
-    "MoveAction",
-    "PassAction",
-    "TimeoutAction",
-    "UndoRequest",
-    "UndoAnswer",
-    "Resignation",
-    "Ply",
-    "action_from_dict",
-]
-
 
 def _check_square(value: object, what: str) -> Square:
     if not isinstance(value, Square):

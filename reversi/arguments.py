@@ -30,22 +30,6 @@ from pathlib import Path
 
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "FlagError",
-    "MAX_TEXT",
-    "whole",
-    "seconds",
-    "host",
-    "board_size",
-    "existing_folder",
-    "existing_file",
-    "output_file",
-    "output_folder",
-    "moment",
-    "deadline",
-    "names",
-]
-
 
 class FlagError(ArgumentError, argparse.ArgumentTypeError):
     """A flag's value refused: argparse prints it after the flag's name, and a call from

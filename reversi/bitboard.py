@@ -24,15 +24,6 @@ from functools import cache
 
 from reversi.errors import ArgumentError, shown
 
-#: The rest (legal_moves, flips, stable...) is the engine's raw machinery on bit masks: it
-#: trusts its callers (Board, the search) and checks nothing, to stay fast.
-__all__ = [
-    "Geometry",
-    "geometry",
-    "perft",
-]
-
-
 #: The largest board side a geometry is made for (the kit's boards run up to 16).
 MAX_SIDE = 16
 

@@ -29,16 +29,6 @@ from typing import Any, TypeVar
 
 from reversi.errors import ArgumentError, ReversiError, shown
 
-__all__ = [
-    "TRUSTED_CLOCKS",
-    "require_callable",
-    "reading",
-    "guarded_clock",
-    "guarded_flag",
-    "guarded_callback",
-    "guarded_score",
-]
-
 T = TypeVar("T")
 
 #: Clocks of the standard library, trusted as they are (checking each reading costs time).

@@ -8,21 +8,6 @@ from __future__ import annotations
 
 import reprlib
 
-__all__ = [
-    "ReversiError",
-    "NotationError",
-    "BoardSizeError",
-    "IllegalMoveError",
-    "GameOverError",
-    "UndoError",
-    "PlayerError",
-    "TimeExpiredError",
-    "SaveFileError",
-    "ArgumentError",
-    "SearchStopped",
-    "shown",
-]
-
 
 class ReversiError(Exception):
     """Base class of every error the reversi package raises."""
@@ -50,6 +35,10 @@ class UndoError(ReversiError):
 
 class PlayerError(ReversiError, ValueError):
     """A bad player setting (name, kind) or a computer player that misbehaved."""
+
+
+class InputEnded(PlayerError):
+    """A person's input that ended (end of file): no more moves can come from that seat."""
 
 
 class TimeExpiredError(ReversiError):

@@ -21,9 +21,6 @@ import errno
 import os
 import stat
 
-#: A helper of the kit's readers (saves, maps, hand-ins); each turns its OSError into its own error.
-__all__: list[str] = []
-
 
 def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     """At most ``limit + 1`` bytes of the regular file at ``path``; :class:`OSError` otherwise."""

@@ -38,6 +38,7 @@ from reversi.clock import Clock, MoveClock, TimePerMove
 from reversi.errors import (
     GameOverError,
     IllegalMoveError,
+    InputEnded,
     NotationError,
     PlayerError,
     TimeExpiredError,
@@ -219,14 +220,21 @@ class Game:
         self._enforce_clock()
         self._pass()
 
-    def step(self) -> Move:
+    def step(self) -> Move | None:
         """Ask the side to move's player for a move and play it; returns the move.
 
         The player gets a copy of the board; its answer goes through :meth:`play_choice`.
+        A person whose input has ended (:class:`InputEnded`) resigns, and ``None`` is returned.
         """
         self._check_can_act("move")
         self._enforce_clock()
-        return self.play_choice(self.current_player.choose_move(self.board.copy(), self.turn))
+        try:
+            choice = self.current_player.choose_move(self.board.copy(), self.turn)
+        except InputEnded as ended:
+            self.log.append(str(ended))
+            self.resign()
+            return None
+        return self.play_choice(choice)
 
     def play_choice(self, move: object) -> Move:
         """Play the move the side to move's player chose (a square or PASS); returns it.

@@ -29,8 +29,6 @@ from reversi.board import Board
 from reversi.errors import ArgumentError, shown
 from reversi.notation import Color, Square, check_color
 
-__all__ = ["Snapshot", "History"]
-
 
 def _check_action(action: object) -> None:
     if not isinstance(action, ACTION_TYPES):

@@ -35,21 +35,6 @@ from reversi.outcome import NoMovePolicy
 from reversi.players import Player, make_player
 from reversi.players.computer import MAX_SEED
 
-__all__ = [
-    "FORMAT",
-    "VERSION",
-    "SAVE_NAME",
-    "MAX_SAVE_BYTES",
-    "MAX_DEPTH",
-    "MAX_DIGITS",
-    "game_to_dict",
-    "game_from_dict",
-    "save_game",
-    "load_game",
-    "parse_save_text",
-    "SaveFolder",
-]
-
 FORMAT = "reversi-kit save"
 VERSION = 1
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}\Z", re.ASCII)

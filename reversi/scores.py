@@ -25,11 +25,6 @@ from reversi.errors import ArgumentError, GameOverError
 from reversi.game import Game
 from reversi.notation import Color
 
-__all__ = [
-    "Seat",
-    "Scoreboard",
-]
-
 
 class Seat(NamedTuple):
     """A side of the board and the name of the player who sat there."""

@@ -32,10 +32,6 @@ from reversi.players import PLAYER_KINDS, Player, make_player
 from reversi.saves import SaveFolder
 from reversi.scores import Scoreboard
 
-#: Its public face is the command ``python -m reversi``, whose flags and typed lines
-#: tests/test_command_lines.py and tests/reversi/test_terminal*.py drive.
-__all__: list[str] = []
-
 #: The shortest time per move the terminal takes: a person needs time to type a move.
 MIN_TIME = 0.5
 

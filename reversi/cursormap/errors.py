@@ -9,14 +9,6 @@ from __future__ import annotations
 
 from reversi.errors import GameOverError, ReversiError
 
-__all__ = [
-    "CursorMapError",
-    "MapError",
-    "MapFileError",
-    "CursorGameError",
-    "CursorGameOverError",
-]
-
 
 class CursorMapError(ReversiError):
     """Base class of every error the cursor-map game raises."""

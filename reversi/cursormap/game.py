@@ -35,13 +35,6 @@ from reversi.cursormap.model import CursorMap, Owner, Position
 from reversi.cursormap.rules import Change, Cursor, apply_cursor
 from reversi.errors import shown
 
-__all__ = [
-    "Direction",
-    "Outcome",
-    "Turn",
-    "CursorGame",
-]
-
 
 def _capital(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]

@@ -69,12 +69,6 @@ from reversi.cursormap.model import (
 from reversi.errors import shown
 from reversi.files import read_bounded
 
-__all__ = [
-    "MAX_FILE_BYTES",
-    "parse_map",
-    "load_map",
-]
-
 #: The largest map file read, in bytes (a 64 x 64 map with comments takes about 10 kB).
 MAX_FILE_BYTES = 1_000_000
 _WORD = re.compile(r"[A-Za-z0-9_]+")

@@ -24,25 +24,6 @@ from typing import NamedTuple
 from reversi.cursormap.errors import MapError
 from reversi.errors import shown
 
-__all__ = [
-    "MAX_SIDE",
-    "KEYS",
-    "CHARACTER_KEYS",
-    "OWNER_KEYS",
-    "VALUE_KEYS",
-    "START",
-    "QUOTE",
-    "FORBIDDEN_CHARACTERS",
-    "Owner",
-    "PLAYERS",
-    "Value",
-    "Field",
-    "Position",
-    "character_problem",
-    "MapCharacters",
-    "CursorMap",
-]
-
 MAX_SIDE = 64
 """The largest width or height a map may have."""
 

@@ -37,17 +37,6 @@ from reversi.cursormap.errors import CursorGameError
 from reversi.cursormap.model import CursorMap, Position, Value
 from reversi.errors import shown
 
-__all__ = [
-    "HIDDEN",
-    "OFFSETS",
-    "Operator",
-    "truth_table",
-    "Cursor",
-    "Change",
-    "covered",
-    "apply_cursor",
-]
-
 HIDDEN = "?"
 """What the centre of a cursor with a hidden operator shows."""
 

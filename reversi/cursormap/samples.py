@@ -14,12 +14,6 @@ from reversi.cursormap.mapfile import parse_map
 from reversi.cursormap.model import CursorMap
 from reversi.errors import shown
 
-__all__ = [
-    "sample_maps",
-    "sample_text",
-    "load_sample",
-]
-
 if TYPE_CHECKING:
     from importlib.abc import Traversable
 

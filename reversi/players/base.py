@@ -14,13 +14,6 @@ from reversi.board import Board, check_position
 from reversi.errors import PlayerError, shown
 from reversi.notation import Color, Move
 
-__all__ = [
-    "MAX_NAME_LENGTH",
-    "validate_name",
-    "check_turn",
-    "Player",
-]
-
 #: The longest name a player may have: room for it on a screen and on a notebook board.
 MAX_NAME_LENGTH = 20
 

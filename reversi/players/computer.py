@@ -12,13 +12,6 @@ from reversi.evaluation import positional
 from reversi.notation import PASS, Color, Move, Square
 from reversi.players.base import Player, check_turn
 
-__all__ = [
-    "MAX_SEED",
-    "RandomPlayer",
-    "GreedyPlayer",
-    "PositionalPlayer",
-]
-
 #: The largest seed (and the smallest is its negative): a save holds it as a JSON number.
 MAX_SEED = 10**30 - 1
 

@@ -8,13 +8,9 @@ from typing import ClassVar
 
 from reversi.board import Board
 from reversi.callables import require_callable
-from reversi.errors import NotationError, PlayerError, ReversiError, shown
+from reversi.errors import InputEnded, NotationError, PlayerError, ReversiError, shown
 from reversi.notation import PASS, Color, Move, Pass, parse_move
 from reversi.players.base import Player, check_turn
-
-__all__ = [
-    "HumanPlayer",
-]
 
 
 class HumanPlayer(Player):
@@ -23,8 +19,9 @@ class HumanPlayer(Player):
     ``input`` reads one line given a prompt and ``output`` shows a message; they
     default to the terminal and can be replaced (a notebook widget, a test
     script).  A square is typed as ``d3``, ``D3`` or ``C 4``; ``0`` or ``pass``
-    passes, which is allowed only without a legal move.  The end of input
-    (:class:`EOFError`) is not caught: it is for the front end to handle.
+    passes, which is allowed only without a legal move.  At the end of input (Ctrl-D, a
+    script's last line) the player can move no more: :class:`InputEnded`, and in a
+    :class:`~reversi.game.Game` the player resigns.
 
     >>> from reversi.notation import BLACK
     >>> typed = iter(["z9", "a1", "pass", "d3"])
@@ -57,7 +54,9 @@ class HumanPlayer(Player):
         (no terminal to read, a line that is not text) is a :class:`PlayerError`."""
         try:
             text = self._input(prompt)
-        except (EOFError, KeyboardInterrupt, ReversiError):
+        except EOFError:
+            raise InputEnded(f"{self.name}'s input ended, so {self.name} can make no more moves and resigns") from None
+        except (KeyboardInterrupt, ReversiError):
             raise
         except Exception as error:  # the input function is the caller's: it can raise anything
             raise PlayerError(f"cannot read {self.name}'s move: {type(error).__name__}: "

@@ -41,15 +41,6 @@ from reversi.players.computer import GreedyPlayer, PositionalPlayer, RandomPlaye
 from reversi.players.searching import StrongPlayer
 from reversi.search import Clock
 
-__all__ = [
-    "Beginner",
-    "Easy",
-    "Medium",
-    "Hard",
-    "Expert",
-    "LEVELS",
-]
-
 
 class Beginner(RandomPlayer):
     """The beginner level: a random legal move (``seed`` makes the games repeatable)."""

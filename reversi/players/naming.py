@@ -30,11 +30,6 @@ from __future__ import annotations
 from reversi.errors import ArgumentError, shown
 from reversi.notation import BLACK, WHITE, Color
 
-__all__ = [
-    "seat_labels",
-    "seat_titles",
-]
-
 
 def seat_labels(black_name: str, white_name: str) -> dict[Color, str]:
     """A distinct, readable name for each seat (for scores and congratulations)."""

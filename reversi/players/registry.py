@@ -21,12 +21,7 @@ from reversi.players.computer import GreedyPlayer, PositionalPlayer, RandomPlaye
 from reversi.players.human import HumanPlayer
 from reversi.players.levels import LEVELS
 from reversi.players.searching import AlphaBetaPlayer, MinimaxPlayer
-
-__all__ = [
-    "PLAYER_KINDS",
-    "DEFAULT_COMPUTER",
-    "make_player",
-]
+from reversi.surface import student
 
 #: Every kind of player by its key: a person, the five levels (see
 #: :mod:`reversi.players.levels`), then the players the lessons build, weakest
@@ -52,6 +47,7 @@ PLAYER_KINDS: Mapping[str, type[Player]] = MappingProxyType(
 DEFAULT_COMPUTER = "easy"
 
 
+@student
 def make_player(kind: str, name: str | None = None, **options: Any) -> Player:
     """A new player of ``kind`` (a key of :data:`PLAYER_KINDS`) with ``name`` and settings.
 
@@ -63,7 +59,7 @@ def make_player(kind: str, name: str | None = None, **options: Any) -> Player:
     """
     if kind == "computer":
         kind = DEFAULT_COMPUTER
-    cls = PLAYER_KINDS.get(kind) if isinstance(kind, str) else None
+    cls = PLAYER_KINDS.get(kind)
     if cls is None:
         raise PlayerError(f"unknown player kind {shown(kind)}: choose one of {', '.join(PLAYER_KINDS)}")
     accepted = [p for p in inspect.signature(cls).parameters if p != "name"]

@@ -15,12 +15,6 @@ from reversi.notation import PASS, Color, Move
 from reversi.players.base import Player, check_turn
 from reversi.search import MAX_DEPTH, Clock, SearchResult, alphabeta, iterative_deepening, minimax
 
-__all__ = [
-    "MinimaxPlayer",
-    "AlphaBetaPlayer",
-    "StrongPlayer",
-]
-
 
 class MinimaxPlayer(Player):
     """Tries every line of play ``depth`` moves deep and plays the best (plain minimax).

@@ -11,9 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reversi.board import Board
-from reversi.errors import BoardSizeError, PlayerError, ReversiError
+from reversi.errors import ArgumentError, BoardSizeError, InputEnded, PlayerError, ReversiError
 from reversi.evaluation import weights
+from reversi.game import Game
 from reversi.notation import BLACK, PASS, WHITE, Color, Square
+from reversi.outcome import EndReason
 from reversi.players import (
     MAX_NAME_LENGTH,
     PLAYER_KINDS,
@@ -152,9 +154,19 @@ def test_a_human_without_a_legal_move_passes(typed):
     ]
 
 
-def test_the_end_of_input_reaches_the_caller():
-    with pytest.raises(EOFError):
+def test_the_end_of_input_is_the_kits_error_naming_the_player():
+    with pytest.raises(InputEnded, match="^Ann's input ended, so Ann can make no more moves and resigns$"):
         human(Script("nonsense")).choose_move(Board(), WHITE)
+
+
+def test_a_human_whose_input_ends_resigns_the_game():
+    game = Game(human(Script("d3")), GreedyPlayer("Bob"))
+    assert game.step() == Square(2, 3)
+    game.step()
+    assert game.step() is None  # Ann's script has ended
+    assert game.is_over and game.winner is WHITE and game.outcome.reason is EndReason.RESIGNATION
+    assert game.log[-3:-1] == ["Ann's input ended, so Ann can make no more moves and resigns", "Ann (Black) resigns"]
+    assert game.play_out() is game.outcome
 
 
 def test_a_human_is_human_and_computers_are_not():
@@ -563,7 +575,7 @@ def test_make_player_names_an_unknown_kind_and_lists_the_known_ones():
         "random, greedy, positional, minimax, alphabeta"
     )
     assert isinstance(caught.value, (ReversiError, ValueError))
-    with pytest.raises(PlayerError, match="unknown player kind None"):
+    with pytest.raises(ArgumentError, match=r"^make_player\(\): kind must be a text, not None$"):
         make_player(None)  # type: ignore[arg-type]
 
 
