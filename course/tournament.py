@@ -30,7 +30,7 @@ from typing import Annotated, Any
 
 from course.browser import browser_games, needs_matplotlib
 from reversi.board import Board
-from reversi.errors import ArgumentError, shown
+from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.game import Game
 from reversi.notation import BLACK, MAX_SIZE, MIN_SIZE, Color, Square
 from reversi.outcome import Outcome
@@ -188,8 +188,13 @@ def random_openings(
 
 def _made(entrants: Mapping[str, PlayerFactory], name: str, seed: int) -> Player:
     """The player entrant ``name``'s factory makes, refused unless it is a computer player."""
-    player = entrants[name](seed)
-    if not isinstance(player, Player):  # the factory is the notebook's own function
+    try:
+        player = entrants[name](seed)  # the notebook's own function: it can raise anything
+    except ReversiError:
+        raise
+    except Exception as error:
+        raise ArgumentError(f"entrant {shown(name)}'s factory failed: {type(error).__name__}: {error}") from error
+    if not isinstance(player, Player):
         raise ArgumentError(f"entrant {shown(name)}'s factory made {shown(player)}, not a player")
     return player
 

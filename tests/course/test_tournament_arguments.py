@@ -21,6 +21,8 @@ from reversi import HumanPlayer, ReversiError
         lambda: round_robin(["random", "greedy"]),
         lambda: round_robin({"a": "random", "b": "greedy"}),
         lambda: round_robin({"a": entrant("random"), "b": lambda seed: None}, games_per_pair=2),
+        lambda: round_robin({"a": entrant("random"), "b": dict}, games_per_pair=2),
+        lambda: round_robin({"a": entrant("random"), "b": lambda seed: 1 / 0}, games_per_pair=2),
         lambda: round_robin({"a": entrant("random"), "b": lambda seed: HumanPlayer()},
                             games_per_pair=2),
     ],
