@@ -28,6 +28,7 @@ from typing import Any
 from course import pyodide
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError
+from course.site.bytecode import _compile_wheels
 from course.site.notebooks import _copy_notebooks
 from course.site.patches import _patch_kernel, _patch_lab
 from course.site.wheels import STANDINS, _build_standin, _canonical, _read_wheel, _sha256
@@ -315,6 +316,10 @@ class _SiteBuild:
             }  # fmt: skip
             names[key] = key
             kept[key] = self._ship(entry, wheel, target)
+        modules = _compile_wheels([target / entry["file_name"] for entry in kept.values()], core, self.say)
+        self.say(f"Compiled {modules} modules of the site's wheels to Pyodide's bytecode")
+        for entry in kept.values():
+            entry["sha256"] = _sha256(target / entry["file_name"])
         keys = {_canonical(key): key for key in kept}
         for key, entry in kept.items():
             missing = [d for d in entry["depends"] if _canonical(d) not in keys]
