@@ -34,6 +34,7 @@ from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
 from reversi.players import Player, make_player
 from reversi.players.computer import MAX_SEED
+from reversi.surface import student
 
 FORMAT = "reversi-kit save"
 VERSION = 1
@@ -116,6 +117,7 @@ def game_from_dict(data: object, clock: Clock | None = None, source: str = "the 
     return game
 
 
+@student
 def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
     """Write ``game`` to ``path`` as JSON, atomically; returns the path.
 
@@ -147,6 +149,7 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
     return path
 
 
+@student
 def load_game(path: str | os.PathLike[str], clock: Clock | None = None) -> Game:
     """Read a game saved by :func:`save_game`; raises :class:`SaveFileError` naming any problem."""
     path = _path(path, "load")
@@ -207,9 +210,7 @@ def _no_constant(word: str) -> float:
     raise _HugeNumber(f"it holds {word}, which is not a number a save can use")
 
 
-def _path(path: object, doing: str) -> Path:
-    if not isinstance(path, (str, os.PathLike)):
-        raise SaveFileError(f"cannot {doing} {shown(path)}: give a file path as text")
+def _path(path: str | os.PathLike[str], doing: str) -> Path:
     try:
         result = Path(path)
         os.fspath(result).encode("utf-8")
@@ -228,6 +229,7 @@ def _reason(error: BaseException) -> str:
     return str(error)
 
 
+@student
 class SaveFolder:
     """A folder of named saves, one small file each (the Save Game and Load Game of a front end).
 
@@ -238,23 +240,30 @@ class SaveFolder:
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = _path(folder, "keep saves in")
 
+    @student
     def path(self, name: str) -> Path:
         """The file that holds the save called ``name``."""
-        if not isinstance(name, str) or not SAVE_NAME.match(name):
+        if not SAVE_NAME.match(name):
             raise SaveFileError(
                 f"{shown(name)} is not a save name: use 1 to 40 letters, digits, spaces, '-' or '_', "
                 "starting with a letter or digit"
             )
         return self.folder / f"{name}.json"
 
+    @student
     def save(self, name: str, game: Game) -> Path:
         """Save ``game`` under ``name``, replacing an older save of that name."""
         return save_game(game, self.path(name))
 
+    @student
     def load(self, name: str, clock: Clock | None = None) -> Game:
         """Load the save called ``name``."""
         path = self.path(name)
-        if not path.is_file():
+        try:
+            found = path.is_file()
+        except OSError as error:  # a folder name too long, a folder that cannot be read...
+            raise SaveFileError(f"cannot load the save {shown(name)}: {_reason(error)}") from None
+        if not found:
             known = ", ".join(self.names()) or "none yet"
             raise SaveFileError(f"there is no save called {shown(name)} (saves: {known})")
         return load_game(path, clock=clock)
@@ -267,6 +276,7 @@ class SaveFolder:
             return []
         return sorted(p.stem for p in files if SAVE_NAME.match(p.stem) and p.is_file())
 
+    @student
     def delete(self, name: str) -> None:
         """Remove the save called ``name``."""
         path = self.path(name)

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from reversi import BLACK, WHITE, Board
-from reversi.errors import SaveFileError
+from reversi.errors import ArgumentError, SaveFileError
 from reversi.game import Game
 from reversi.players import GreedyPlayer, RandomPlayer
 from reversi.saves import SaveFolder, game_to_dict, load_game, save_game
@@ -209,17 +209,34 @@ def test_a_folder_of_named_saves(tmp_path):
 def test_saving_under_a_file_or_with_a_nul_byte_is_refused_and_changes_nothing(tmp_path):
     (tmp_path / "afile").write_text("a file, not a folder")
     game = Game()
-    for target in (tmp_path / "afile" / "game.json", str(tmp_path / "a\0b.json"), 42, None):
+    for target in (tmp_path / "afile" / "game.json", str(tmp_path / "a\0b.json")):
         with pytest.raises(SaveFileError, match="cannot save to"):
+            save_game(game, target)
+    for target in (42, None):
+        with pytest.raises(ArgumentError, match=r"^save_game\(\): path must be a text or a path, not "):
             save_game(game, target)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
     assert (tmp_path / "afile").read_text() == "a file, not a folder"
 
 
-@pytest.mark.parametrize("target", ["a\0b.json", 42, None, ["game.json"]])
-def test_loading_from_a_bad_path_is_a_save_file_error(tmp_path, target):
+def test_loading_from_a_bad_path_is_a_save_file_error(tmp_path):
     with pytest.raises(SaveFileError, match="cannot load"):
-        load_game(str(tmp_path / target) if isinstance(target, str) else target)
+        load_game(str(tmp_path / "a\0b.json"))
+
+
+@pytest.mark.parametrize("target", [42, None, ["game.json"]])
+def test_loading_from_something_that_is_not_a_path_is_named(target):
+    with pytest.raises(ArgumentError, match=r"^load_game\(\): path must be a text or a path, not "):
+        load_game(target)
+
+
+def test_a_save_folder_whose_name_is_too_long_is_the_kits_error_not_an_os_error():
+    folder = SaveFolder("x" * 5000)
+    with pytest.raises(SaveFileError, match="cannot load the save 'game': file name too long"):
+        folder.load("game")
+    with pytest.raises(SaveFileError, match="cannot save to"):
+        folder.save("game", Game())
+    assert folder.names() == []
 
 
 def test_a_save_folder_under_a_file_refuses_to_save_and_knows_no_names(tmp_path):
