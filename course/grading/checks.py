@@ -51,6 +51,7 @@ from course.grading.checks_search import (
     minimax_value,
 )
 from course.grading.precheck import checking_earlier_first
+from reversi.surface import student
 
 #: Every check by name, as a table entry's question names it.
 CHECKS: dict[str, Callable[[Any], None]] = {
@@ -94,3 +95,21 @@ CHECKS: dict[str, Callable[[Any], None]] = {
 # (a wrong legal_moves under must_pass): see course.grading.precheck.
 CHECKS = {name: checking_earlier_first(check, dict(CHECKS)) for name, check in CHECKS.items()}
 globals().update(CHECKS)
+
+
+def _self_check(check: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``check`` as a check cell calls it: the one decorator of the student surface
+    (:func:`reversi.surface.student`) refuses anything but a function, naming it."""
+
+    def self_check(function: Callable[..., object]) -> None:
+        __tracebackhide__ = True  # IPython shows the student's cell, not the kit
+        check(function)
+
+    self_check.__name__ = self_check.__qualname__ = check.__name__
+    self_check.__doc__ = check.__doc__
+    return student(self_check)
+
+
+# A check cell calls these; the table's CHECKS stay as they are (the grader calls them with
+# no function, to collect their cases).
+globals().update({name: _self_check(check) for name, check in CHECKS.items()})
