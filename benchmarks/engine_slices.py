@@ -50,8 +50,8 @@ from reversi.players import Expert, Hard, PositionalPlayer, StrongPlayer  # noqa
 #: Seconds per slice, as course/board/background.py's SLICE_SECONDS (read from there on CPython).
 SLICE = 0.04
 
-#: Expert's thinking time in the browser (course/browser.py's BROWSER_TIME_LIMITS).
-EXPERT_BROWSER = 2.0
+#: Expert's thinking time in the browser (course/browser.py's BROWSER_TIME_LIMITS, read from there on CPython).
+EXPERT_BROWSER = 3.0
 
 NODE_DRIVER = """
 const [pyodideFolder, repo, args] = process.argv.slice(2);
@@ -243,25 +243,28 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=8, help="midgame positions (4 game stages)")
     parser.add_argument("--solves", type=int, default=6, help="14-empty positions solved")
     parser.add_argument("--slice", type=float, default=None, help="seconds per slice")
-    parser.add_argument("--expert-time", type=float, default=EXPERT_BROWSER)
+    parser.add_argument("--expert-time", type=float, default=None, help="seconds (default: its browser time)")
     parser.add_argument("--no-pyodide", action="store_true")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.slice is None and not args.inside:
+    if not args.inside:  # the board's own settings (course/ does not run inside Pyodide here)
         from course.board.background import SLICE_SECONDS
-        args.slice = SLICE_SECONDS
+        from course.browser import BROWSER_TIME_LIMITS
+        args.slice = SLICE_SECONDS if args.slice is None else args.slice
+        args.expert_time = BROWSER_TIME_LIMITS["expert"] if args.expert_time is None else args.expert_time
     slice_seconds = SLICE if args.slice is None else args.slice
-    figures = measure(args.positions, args.solves, slice_seconds, args.expert_time)
+    expert_time = EXPERT_BROWSER if args.expert_time is None else args.expert_time
+    figures = measure(args.positions, args.solves, slice_seconds, expert_time)
     if args.inside:
         print("FIGURES" + json.dumps(figures))
         return
     runs = {"CPython": figures}
     if not args.no_pyodide:
         pyodide = in_pyodide(["--positions", str(args.positions), "--solves", str(args.solves),
-                              "--slice", str(slice_seconds), "--expert-time", str(args.expert_time)])
+                              "--slice", str(slice_seconds), "--expert-time", str(expert_time)])
         if pyodide is not None:
             runs["Pyodide"] = pyodide
-    print(f"slice {1000 * slice_seconds:.0f} ms, expert at {args.expert_time:g} s (its browser time); "
+    print(f"slice {1000 * slice_seconds:.0f} ms, expert at {expert_time:g} s (its browser time); "
           "times in CPU seconds")
     table(runs)
 
