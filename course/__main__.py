@@ -219,7 +219,7 @@ def _release(args: argparse.Namespace) -> int:
     if not args.check and not any(args.source.glob("*.ipynb")):
         raise NotebookError(f"argument --source: {args.source} holds no teacher notebooks")
     if args.check:
-        problems = teacher._outdated(args.source, out, args.names)
+        problems = teacher.outdated(args.source, out, args.names)
         for problem in problems:
             print(problem)
         print(
@@ -228,7 +228,7 @@ def _release(args: argparse.Namespace) -> int:
             else "Run: python -m course release"
         )
         return 1 if problems else 0
-    for path in teacher._release(args.source, out, args.names):
+    for path in teacher.release(args.source, out, args.names):
         print(f"wrote {path}")
     return 0
 
@@ -251,10 +251,10 @@ def _serve(args: argparse.Namespace) -> int:
     if args.export is None and not args.no_site:
         from course.site import SiteError
         from course.site.build import OUT
-        from course.site.serving import _prepare
+        from course.site.serving import prepare
 
         try:
-            classroom = _prepare(args.site or OUT, args.data, lambda line: print(line, flush=True))
+            classroom = prepare(args.site or OUT, args.data, lambda line: print(line, flush=True))
         except SiteError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
@@ -280,10 +280,10 @@ def _worksheets_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _worksheets(args: argparse.Namespace) -> int:
-    from course.worksheets import WorksheetError, _write
+    from course.worksheets import WorksheetError, write
 
     try:
-        written = _write(args.out, args.notebooks, pdf=not args.no_pdf)
+        written = write(args.out, args.notebooks, pdf=not args.no_pdf)
     except WorksheetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -1,11 +1,13 @@
 """Class play over the network: a room server the teacher starts, and the board that joins it.
 
-The layers, each using only the ones before it::
+The layers, each using only the ones before it (``tests/course/classroom/test_layers.py``)::
 
-    protocol (messages, limits, validation) -> people (roles, routes, seats) -> views (the state)
-        -> room (the rules of a room, sans-I/O)
-        -> storage (SQLite) -> overview (the teacher's page) -> server (an ASGI app: Starlette + uvicorn)
-    protocol -> client (a connection, asyncio) -> board (the widget; the only one importing ipywidgets)
+    protocol (messages, limits, parsing through course.schema) -> people (roles, settings, seats)
+        -> state (a room's state and shared steps) -> room (the rules, one handler per kind; sans-I/O)
+        -> storage (SQLite) -> overview (the teacher's page) -> connection (outbox, rate limit)
+        -> lobby (rooms and connections) -> server (the asyncio shell, the ASGI app)
+        -> announce (run, what the teacher reads) -> cli (python -m course serve)
+    protocol -> browser_socket -> client (a connection, asyncio) -> lesson -> board (the widget)
 
 ``python -m course serve`` starts a server; ``from course import join`` gives the
 board that joins a room from a notebook.  The server imports no widget library.

@@ -42,7 +42,7 @@ CLOCK_REFRESH = 0.5
 PLAYER_ROLES = ("black", "white")
 
 
-class RoomBoard(w.VBox):
+class RoomBoard(w.VBox):  # type: ignore[misc]
     """A board joined to a room of the class server (see :func:`join`)."""
 
     def __init__(self, client: RoomClient, pixels: int = 400) -> None:
@@ -313,9 +313,15 @@ def _turn_text(state: dict[str, Any], role: str | None) -> str:
     seats = state["seats"]
     if game["outcome"]:
         return f"Game over: {game['outcome']}"
-    if game["undo_pending"]:
-        asker = seats[game["undo_pending"]]["name"]
-        return f"{asker} asked to undo; waiting for the answer."
+    asking = game["undo_pending"]
+    if asking:  # a line for each page: the asker waits, the asked player answers, observers watch
+        asker = seats[asking]["name"]
+        asked = seats.get("white" if asking == "black" else "black", {}).get("name", "the opponent")
+        if role == asking:
+            return f"You asked to undo; waiting for {asked}'s answer."
+        if role in PLAYER_ROLES:
+            return f"{asker} asks to take back their last move: answer below."
+        return f"{asker} asked to undo; waiting for {asked}'s answer."
     turn = game["turn"]
     who = seats.get(turn, {}).get("name", "?")
     return "Your move." if role == turn else f"{who} ({turn.capitalize()}) to move."

@@ -37,6 +37,7 @@ else:
     from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from course.classroom.protocol import ClassroomError, MessageError
+from course.schema import Limits, SchemaError, read_json
 from reversi.board import Board
 from reversi.errors import ArgumentError, shown
 
@@ -47,6 +48,8 @@ __all__ = [
 Listener = Callable[[dict[str, Any]], None]
 #: What opening a connection may raise when the server cannot be reached.
 UNREACHABLE = (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError)
+#: What the client reads of one message from the server (the server is outside this process too).
+FROM_SERVER = Limits(bytes=2**20, depth=8, items=20_000)
 #: Seconds between attempts to come back after the connection dropped.
 RECONNECT_DELAY = 1.0
 
@@ -121,7 +124,7 @@ class RoomClient:
                 raw = await asyncio.wait_for(socket.recv(), timeout)
             except (ConnectionClosed, asyncio.TimeoutError) as failed:
                 raise ClassroomError(f"the class server did not welcome {self.name!r}: {failed}") from None
-            message = json.loads(raw)
+            message = _read(raw)
             if message["type"] == "error":
                 await socket.close()
                 raise ClassroomError(f"room {self.room!r} refused {self.name!r}: {message['message']}")
@@ -216,7 +219,7 @@ class RoomClient:
 
     async def expect_error(self, timeout: float = 5.0) -> str:
         """Wait for the next error message and return its text."""
-        return (await self.next("error", timeout))["message"]
+        return str((await self.next("error", timeout))["message"])
 
     def board(self) -> Board:
         """The board of the latest state, as a :class:`reversi.Board` (the start position before a game)."""
@@ -232,7 +235,7 @@ class RoomClient:
         game = self.state and self.state.get("game")
         if not game or game["time_left"] is None or game["outcome"] or game["undo_pending"]:
             return None
-        return max(0.0, game["time_left"] - (time.monotonic() - self.state_received_at))
+        return max(0.0, float(game["time_left"]) - (time.monotonic() - self.state_received_at))
 
     # -- inside ----------------------------------------------------------------------------------
 
@@ -272,8 +275,8 @@ class RoomClient:
             try:
                 async for raw in socket:
                     try:
-                        message = json.loads(raw)
-                    except ValueError:
+                        message = _read(raw)
+                    except SchemaError:
                         continue
                     self._take(message)
             except ConnectionClosed:
@@ -295,8 +298,8 @@ class RoomClient:
                 socket = await _open_websocket(self.url)
                 hello = {"type": "hello", "room": self.room, "name": self.name, "token": self.token}
                 await socket.send(json.dumps(hello))
-                first = json.loads(await asyncio.wait_for(socket.recv(), 5))
-            except (*UNREACHABLE, ConnectionClosed, MessageError):
+                first = _read(await asyncio.wait_for(socket.recv(), 5))
+            except (*UNREACHABLE, ConnectionClosed, SchemaError):
                 continue
             if first.get("type") == "error":
                 await socket.close()
@@ -305,3 +308,11 @@ class RoomClient:
             self._take(first)
             return True
         return False
+
+
+def _read(raw: str | bytes) -> dict[str, Any]:
+    """One message from the server, as a JSON object with a ``type`` (or a SchemaError)."""
+    message = read_json(raw, "a message from the class server", FROM_SERVER)
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise MessageError("a message from the class server is not a JSON object with a 'type'")
+    return message

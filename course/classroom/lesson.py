@@ -80,14 +80,10 @@ class LessonServer:
             if move_time is not None:
                 print(NOT_HERE)
             return cls(page_server())
-        from course.classroom.room import RoomSettings
+        from course.classroom.people import RoomSettings
         from course.classroom.server import ClassServer
 
-        try:
-            settings = RoomSettings(move_time=move_time, grace=grace)
-        except (TypeError, ValueError) as refused:
-            raise ClassroomError(f"a lesson server with these settings: {refused}") from None
-        server = ClassServer(tempfile.mkdtemp(prefix="lesson-server-"), settings)
+        server = ClassServer(tempfile.mkdtemp(prefix="lesson-server-"), RoomSettings(move_time, grace))
         await server.start("127.0.0.1", 0)
         return cls(server.url, server)
 

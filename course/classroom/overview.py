@@ -14,35 +14,28 @@ A section is a function returning ``{"title": str, "columns": [str], "rows": [[s
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from course.classroom.protocol import MESSAGES, TEACHER, MessageError, parse, room_name
+from course.classroom.protocol import (
+    JSON_LIMITS,
+    MESSAGES,
+    TEACHER,
+    MessageError,
+    checked,
+    room_name,
+)
 from course.classroom.room import Room
-from course.classroom.views import state_message
-from reversi.errors import ArgumentError, shown
-
-__all__ = [
-    "overview",
-    "summary",
-    "action",
-    "CHAT_LINES",
-    "PAGE",
-]
+from course.schema import Limits, SchemaError, read_json
 
 #: A section of the overview beside the rooms (hand-ins, ...).
 Section = Callable[[], dict[str, Any]]
 #: Chat lines of each room shown on the overview.
-CHAT_LINES = 8
+CHAT_LINES = 30
 
 
-def overview(rooms: list[Room], sections: list[Section]) -> dict[str, Any]:
+def overview(rooms: Sequence[Room], sections: Sequence[Section]) -> dict[str, Any]:
     """The whole overview message: every room's summary, then each section's table."""
-    if not isinstance(rooms, list | tuple) or not all(isinstance(room, Room) for room in rooms):
-        raise ArgumentError(f"rooms must be a list of Room objects, not {shown(rooms)}")
-    if not isinstance(sections, list | tuple) or not all(callable(section) for section in sections):
-        raise ArgumentError(f"sections must be a list of functions (each returning a table), not {shown(sections)}")
     tables = []
     for section in sections:
         try:
@@ -56,9 +49,7 @@ def overview(rooms: list[Room], sections: list[Section]) -> dict[str, Any]:
 
 def summary(room: Room) -> dict[str, Any]:
     """What the teacher sees of one room."""
-    if not isinstance(room, Room):
-        raise ArgumentError(f"a room's summary is made from a Room, not {shown(room)}")
-    state = state_message(room)
+    state = room.state()
     game = state["game"]
     people = [{"name": m.name, "role": m.role} for m in room.members.values()]
     return {
@@ -77,18 +68,23 @@ def summary(room: Room) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def action(raw: Any) -> tuple[str, dict[str, Any]]:
+#: An action wraps one message: one level deeper than a message.
+ACTION_LIMITS = Limits(bytes=JSON_LIMITS.bytes + 100, depth=JSON_LIMITS.depth + 1, items=JSON_LIMITS.items + 2)
+
+
+def action(raw: str | bytes) -> tuple[str, dict[str, Any]]:
     """A moderation request from the overview page: the room's name and the checked message."""
-    if not isinstance(raw, (str, bytes)):
-        raise MessageError("an action must be JSON text")
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise MessageError("the action is not valid JSON") from None
-    if not isinstance(data, dict) or set(data) != {"room", "message"}:
+        data = read_json(raw, "the action", ACTION_LIMITS)
+    except SchemaError as refused:
+        raise MessageError(str(refused)) from None
+    if not isinstance(data, dict) or set(data) != {"room", "message"} or not isinstance(data["message"], dict):
         raise MessageError('an action is {"room": NAME, "message": {...}}')
     room = room_name(data["room"])
-    message = parse(json.dumps(data["message"]))
+    try:
+        message = checked(data["message"])
+    except SchemaError as refused:
+        raise MessageError(str(refused)) from None
     if MESSAGES[message["type"]].senders != TEACHER or message["type"] == "export":
         raise MessageError(f"the overview sends the teacher's actions, not {message['type']!r}")
     return room, message
@@ -189,10 +185,24 @@ function showSection(section) {
   box.append(table);
   return box;
 }
+function chatScroll() {
+  // where each room's chat was scrolled: it follows its newest line unless the teacher scrolled up
+  const kept = {};
+  for (const chat of document.querySelectorAll(".room .chat")) {
+    const room = chat.closest(".room").dataset.room;
+    kept[room] = chat.scrollHeight - chat.scrollTop - chat.clientHeight > 4 ? chat.scrollTop : null;
+  }
+  return kept;
+}
 function show(data) {
   if (data.type === "error") { document.getElementById("status").textContent = data.message; return; }
   if (data.type !== "overview") return;
+  const kept = chatScroll();
   document.getElementById("rooms").replaceChildren(...data.rooms.map(showRoom));
+  for (const chat of document.querySelectorAll(".room .chat")) {
+    const was = kept[chat.closest(".room").dataset.room];
+    chat.scrollTop = was === undefined || was === null ? chat.scrollHeight : was;
+  }
   document.getElementById("sections").replaceChildren(...data.sections.map(showSection));
   document.getElementById("status").textContent =
     "Live: " + data.rooms.length + " room(s), updated " + new Date().toLocaleTimeString();

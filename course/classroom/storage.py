@@ -33,17 +33,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from course.classroom.people import _check_now
-from course.classroom.protocol import ClassroomError
-from course.classroom.room import CHAT_HISTORY, Room, RoomSettings
-from reversi.errors import ArgumentError, shown
+from course.classroom.people import RoomSettings, Seat
+from course.classroom.protocol import ClassroomError, RuleError
+from course.classroom.room import Room
+from course.classroom.state import CHAT_HISTORY
+from reversi.errors import ReversiError
+from reversi.game import Game
+from reversi.notation import Color
 from reversi.saves import game_from_dict, save_game
-
-__all__ = [
-    "Storage",
-    "StorageError",
-    "FILE_NAME",
-]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -67,23 +64,9 @@ class StorageError(ClassroomError):
     """The class server's database cannot be opened, read or written (with the reason)."""
 
 
-def _folder(value: object, what: str) -> Path:
-    """``value`` as a folder path, or the kit's error naming it."""
-    if not isinstance(value, str | os.PathLike) or not str(value).strip() or "\x00" in str(value):
-        raise ArgumentError(f"{what} must be a folder path (text or a Path), not {shown(value)}")
-    return Path(value)
-
-
-def _name_text(value: object) -> None:
-    """Refuse a room's name that is not text the database can hold."""
-    if not isinstance(value, str) or any("\ud800" <= char <= "\udfff" for char in value):
-        raise ArgumentError(f"room must be a room's name (text), not {shown(value)}")
-
-
-def _room(value: object) -> Room:
-    if not isinstance(value, Room):
-        raise ArgumentError(f"the storage keeps Room objects, not {shown(value)}")
-    return value
+def folder_path(value: str | os.PathLike[str] | os.PathLike[bytes]) -> Path:
+    """A folder given as text or any path object (one giving bytes too) as a Path."""
+    return Path(os.fsdecode(value))
 
 
 class Storage:
@@ -92,12 +75,12 @@ class Storage:
     A folder that cannot be made or a file that is no database gives :class:`StorageError`.
     """
 
-    def __init__(self, data: str | os.PathLike[str]) -> None:
+    def __init__(self, data: str | os.PathLike[str] | os.PathLike[bytes]) -> None:
         if isinstance(data, str) and data == ":memory:":
             self.path: Path | None = None
             self.db = sqlite3.connect(":memory:")
         else:
-            folder = _folder(data, "the database folder (data)")
+            folder = folder_path(data)
             try:
                 folder.mkdir(parents=True, exist_ok=True)
                 self.path = folder / FILE_NAME
@@ -134,7 +117,6 @@ class Storage:
 
     def save(self, room: Room) -> None:
         """Store what changed in ``room`` since the last call (one transaction)."""
-        _room(room)
         if not room.dirty and not room.records:
             return
         started = time.perf_counter()
@@ -174,7 +156,6 @@ class Storage:
 
     def forget(self, room: Room) -> None:
         """Drop ``room`` from the live rooms (closed or idle); its games and chat stay for export."""
-        _room(room)
         self.save(room)
         with self.db:
             self.db.execute("DELETE FROM rooms WHERE room_id = ?", (room.room_id,))
@@ -183,9 +164,6 @@ class Storage:
 
     def load_rooms(self, now: float, settings: RoomSettings | None = None) -> list[Room]:
         """Every live room, rebuilt (games replayed through the rules); broken ones are set aside."""
-        _check_now(now)
-        if settings is not None and not isinstance(settings, RoomSettings):
-            raise ArgumentError(f"settings must be RoomSettings or None, not {shown(settings)}")
         rooms: dict[str, Room] = {}
         rows = list(self.db.execute("SELECT room_id, name, snapshot FROM rooms ORDER BY updated"))
         for room_id, name, snapshot_text in rows:
@@ -235,7 +213,7 @@ class Storage:
             )
             if (step := json.loads(data))["game"] == game_id
         ]
-        return Room.restore(snapshot, chat, finished, now, settings, actions)
+        return restore(snapshot, chat, finished, now, settings, actions)
 
     def _set_aside(self, room_id: str, name: str, snapshot: str, reason: str) -> None:
         log.error("room %r cannot be resumed and is set aside: %s", name, reason)
@@ -249,20 +227,18 @@ class Storage:
 
     def finished_games(self, room: str | None = None) -> list[dict[str, Any]]:
         """The saves of the finished games, oldest first (of rooms called ``room``, or of all)."""
-        if room is not None:
-            _name_text(room)
         query = "SELECT save FROM games WHERE status = 'finished'"
         rows = (self.db.execute(query + " ORDER BY id") if room is None
                 else self.db.execute(query + " AND room = ? ORDER BY id", (room,)))  # fmt: skip
         return [json.loads(save) for (save,) in rows]
 
-    def export(self, folder: str | os.PathLike[str]) -> list[Path]:
+    def export(self, folder: str | os.PathLike[str] | os.PathLike[bytes]) -> list[Path]:
         """Write every ended game as a save file: ``ROOM-N.json``, or ``ROOM-N-abandoned.json``.
 
         ``N`` counts the games of rooms of that name, oldest first; ``reversi.load_game``
         reads every file (a stopped game loads as the position where it stopped).
         """
-        target = _folder(folder, "the export folder")
+        target = folder_path(folder)
         written = []
         counts: dict[str, int] = {}
         for room, status, save in self.db.execute(
@@ -276,7 +252,6 @@ class Storage:
 
     def chat_lines(self, room: str) -> list[dict[str, Any]]:
         """Every chat line (alerts included) ever said in rooms called ``room``, oldest first."""
-        _name_text(room)
         rows = self.db.execute(
             "SELECT e.data FROM events e WHERE e.kind = 'chat' AND e.room_id IN "
             "(SELECT room_id FROM rooms WHERE name = ? UNION SELECT room_id FROM games WHERE room = ?) "
@@ -288,3 +263,56 @@ class Storage:
     def close(self) -> None:
         """Close the database (everything stored stays in the file)."""
         self.db.close()
+
+
+def restore(
+    snapshot: dict[str, Any],
+    chat: list[dict[str, Any]],
+    finished: list[dict[str, Any]],
+    now: float,
+    settings: RoomSettings | None = None,
+    actions: list[dict[str, Any]] | None = None,
+) -> Room:
+    """Rebuild a stored room: the game is replayed through the rules, the players are away.
+
+    ``actions`` are the current game's actions as stored one by one (the snapshot's
+    copy may be older).  Each seated player gets a fresh grace time from ``now`` to
+    come back with their token, and the turn's clock starts again: the time the
+    server was down is nobody's fault.  A damaged record raises (the storage sets
+    the room aside with the reason).
+    """
+    saved = snapshot["settings"]
+    settings = settings or RoomSettings(saved["move_time"], saved["grace"], saved["size"],
+                                        saved.get("timeouts_to_end"))  # fmt: skip
+    room = Room(snapshot["name"], settings, now=now, games_played=snapshot["games_played"],
+                closed=snapshot["closed"], finished=list(finished), room_id=snapshot["room_id"],
+                game_id=snapshot["game_id"], stopped=snapshot["stopped"],
+                muted=set(snapshot["muted"]), next_line=snapshot["next_line"])  # fmt: skip
+    room.chat.extend(chat)
+    room.next_line = max([room.next_line, *(line.get("id", 0) + 1 for line in chat)])
+    for color_name, seat in snapshot["seats"].items():
+        color = Color(color_name)
+        room.seats[color] = Seat(color, seat["name"], seat["token_hash"], None, now)
+    if snapshot["game"] is not None:
+        saved_game = dict(snapshot["game"], elapsed=0.0)
+        if actions is not None:
+            saved_game.update(actions=actions, board=None)
+        room.game = replay(room, saved_game)
+        room.stored_actions = len(room.game.actions)
+        room.announced = room.game.is_over
+    return room
+
+
+def replay(room: Room, saved: dict[str, Any]) -> Game:
+    """The stored game, replayed action by action under ``room``'s time-out rule."""
+    source = f"room {room.name!r}"
+    game = game_from_dict(dict(saved, actions=[], board=None), clock=room.clock, source=source)
+    game.timeouts_to_end = room.settings.timeouts_to_end
+    for number, action in enumerate(saved["actions"], start=1):
+        try:
+            game.apply(action)
+        except (ReversiError, ValueError, TypeError, KeyError) as failed:
+            raise RuleError(f"cannot replay {source}: action {number} ({action!r:.60}): {failed}") from None
+    if saved.get("board") is not None and str(game.board) != saved["board"]:
+        raise RuleError(f"cannot replay {source}: the replayed board differs from the stored one")
+    return game

@@ -1,10 +1,10 @@
 """Starlette routes for the browser classroom: the static site and the hand-in endpoint.
 
-:func:`_site_routes` gives the routes the class server adds beside its rooms (one port,
+:func:`site_routes` gives the routes the class server adds beside its rooms (one port,
 one origin, so the browser never blocks the room connection).  The site is served
 with the MIME types a module worker and WebAssembly need, revalidated caching
 (ETag, 304) and gzip taken from the ``.gz`` copies the build writes
-(:func:`course.site.build._compress_site`), so a request costs no compression work.
+(by :mod:`course.site.build`), so a request costs no compression work.
 The kernel reads its files (``/drive``) through the site's service worker, which a
 browser runs only on ``localhost`` or https, or, on a plain-http LAN address, through a
 SharedArrayBuffer, which needs the cross-origin isolation headers every answer carries.
@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import mimetypes
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     FileResponse,
     JSONResponse,
@@ -28,14 +30,15 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
-from course.site.store import MAX_NOTEBOOK, HandInError, _Flood, _HandInStore
-
-#: The routes are the class server's inside (``python -m course serve`` adds them).
-__all__ = [
-    "MIME_TYPES",
-    "ISOLATION",
-    "STABLE",
-]
+from course.schema import Field, Limits, Schema, SchemaError
+from course.site.store import (
+    MAX_NAME,
+    MAX_NOTEBOOK,
+    NOTEBOOK_LIMITS,
+    Flood,
+    HandInError,
+    HandInStore,
+)
 
 #: Types that Python's table may lack or get wrong on some systems.
 MIME_TYPES = {
@@ -61,7 +64,7 @@ ISOLATION = {
 STABLE = ("build/", "extensions/")
 
 
-def _content_type(path: Path) -> str:
+def content_type(path: Path) -> str:
     """The Content-Type for a file of the site."""
     known = MIME_TYPES.get(path.suffix.lower())
     if known:
@@ -75,7 +78,7 @@ def _cache_control(relative: str) -> str:
     return "public, max-age=600" if relative.startswith(STABLE) else "no-cache"
 
 
-class _SiteFiles:
+class SiteFiles:
     """An ASGI app serving the files of a built site (GET and HEAD, nothing outside it)."""
 
     def __init__(self, site: Path) -> None:
@@ -107,7 +110,7 @@ class _SiteFiles:
         if "gzip" in request.headers.get("accept-encoding", "") and packed.is_file():
             headers["Content-Encoding"] = "gzip"
             served = packed
-        kind = _content_type(path)
+        kind = content_type(path)
         response = FileResponse(
             served, headers=headers, media_type=kind, stat_result=os.stat(served)
         )
@@ -138,60 +141,73 @@ class _SiteFiles:
         return resolved if resolved.exists() else None
 
 
-class _HandInEndpoint:
+@dataclass(frozen=True)
+class HandIn:
+    """A hand-in as read from its request: who, which exercise, and the notebook (JSON text or object)."""
+
+    student: str
+    exercise: str
+    notebook: str | dict[str, Any]
+
+
+def _notebook(value: object) -> str | dict[str, Any]:
+    if isinstance(value, str | dict):
+        return value
+    raise SchemaError("the hand-in's notebook must be the notebook (an object) or its JSON text")
+
+
+#: A hand-in's body: a notebook inside JSON text may grow by its escapes, and nests one level deeper.
+BODY_LIMITS = Limits(
+    bytes=2 * MAX_NOTEBOOK + 10_000, depth=NOTEBOOK_LIMITS.depth + 1, items=NOTEBOOK_LIMITS.items + 3
+)
+HAND_IN = Schema(
+    "the hand-in",
+    (
+        Field("student", str, limit=MAX_NAME, what="the student name", strip=False),
+        Field("exercise", str, limit=MAX_NAME, what="the exercise name", strip=False),
+        Field("notebook", object, clean=_notebook),
+    ),
+    HandIn,
+)
+
+
+class HandInEndpoint:
     """``POST /hand-in`` with JSON ``{"student", "exercise", "notebook"}`` -> the receipt, or why not."""
 
-    def __init__(self, store: _HandInStore, flood: _Flood | None = None) -> None:
+    def __init__(self, store: HandInStore, flood: Flood | None = None) -> None:
         self.store = store
-        self.flood = flood or _Flood()
+        self.flood = flood or Flood()
 
     async def handle(self, request: Request) -> Response:
         """Keep the hand-in and answer with its receipt, or answer why it was refused."""
         if request.method != "POST":
-            refusal = {
-                "ok": False,
-                "error": "hand in with hand_in() in the notebook (a POST request)",
-            }
+            refusal = {"ok": False, "error": "hand in with hand_in() in the notebook (a POST request)"}
             return JSONResponse(refusal, 405, headers={**ISOLATION, "Allow": "POST"})
         try:
-            address = request.client.host if request.client else "unknown"
-            self.flood.check(address)
-            fields = await self._read(request)
-            notebook = fields.get("notebook")
-            if isinstance(notebook, dict):
-                notebook = json.dumps(notebook)
-            if not isinstance(notebook, str):
-                raise HandInError("the request holds no notebook")
-            receipt = self.store.hand_in(
-                fields.get("student"), fields.get("exercise"), notebook.encode("utf-8")
-            )
+            self.flood.check(request.client.host if request.client else "unknown")
+            hand_in = HAND_IN.load(await self._body(request), BODY_LIMITS)
+            notebook = hand_in.notebook
+            text = notebook if isinstance(notebook, str) else json.dumps(notebook)
+            receipt = self.store.hand_in(hand_in.student, hand_in.exercise, text.encode("utf-8", "surrogatepass"))
         except HandInError as refused:
-            return JSONResponse(
-                {"ok": False, "error": str(refused)}, refused.status, headers=ISOLATION
-            )
+            return JSONResponse({"ok": False, "error": str(refused)}, refused.status, headers=ISOLATION)
+        except SchemaError as refused:
+            return JSONResponse({"ok": False, "error": str(refused)}, 400, headers=ISOLATION)
+        except ClientDisconnect:  # the sender went away (or sent less than it announced): nobody to answer
+            return Response(status_code=400, headers=ISOLATION)
         return JSONResponse({"ok": True, "receipt": receipt.as_dict()}, headers=ISOLATION)
 
-    async def _read(self, request: Request) -> dict[str, object]:
-        limit = 2 * MAX_NOTEBOOK + 10_000  # a notebook inside JSON text may grow by its escapes
+    async def _body(self, request: Request) -> bytes:
+        """The request's body, refused (413) as soon as it is longer than :data:`BODY_LIMITS`."""
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
-            if len(body) > limit:
-                raise HandInError(f"the hand-in is larger than {limit} bytes; it was not kept", 413)
-        try:
-            fields = json.loads(bytes(body).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            raise HandInError(
-                "the hand-in must be JSON with the student, the exercise and the notebook"
-            ) from None
-        if not isinstance(fields, dict):
-            raise HandInError(
-                "the hand-in must be a JSON object with the student, the exercise and the notebook"
-            )
-        return fields
+            if len(body) > BODY_LIMITS.bytes:
+                raise HandInError(f"the hand-in is larger than {BODY_LIMITS.bytes} bytes; it was not kept", 413)
+        return bytes(body)
 
 
-def _known_exercises(site: Path) -> frozenset[str] | None:
+def known_exercises(site: Path) -> frozenset[str] | None:
     """What a built site takes hand-ins of (None when it has none: then any well-formed name).
 
     Its exercises, and the unit's project notebook (``lessons/project_tournament.ipynb``,
@@ -203,10 +219,10 @@ def _known_exercises(site: Path) -> frozenset[str] | None:
     return frozenset(names) or None
 
 
-def _site_routes(site: Path, store: _HandInStore, flood: _Flood | None = None) -> list[BaseRoute]:
+def site_routes(site: Path, store: HandInStore, flood: Flood | None = None) -> list[BaseRoute]:
     """The hand-in endpoint and the site at ``/`` (put them after the server's own routes)."""
-    endpoint = _HandInEndpoint(store, flood)
+    endpoint = HandInEndpoint(store, flood)
     return [
         Route("/hand-in", endpoint.handle, methods=["GET", "POST"]),
-        Mount("/", app=_SiteFiles(site)),
+        Mount("/", app=SiteFiles(site)),
     ]

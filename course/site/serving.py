@@ -1,7 +1,7 @@
 """The browser classroom inside ``python -m course serve``: the site, the hand-ins, the teacher's list.
 
-:func:`_prepare` builds the site on first start if it is missing and returns the routes
-the class server adds beside its rooms; :func:`_handins_html` is the hand-ins section
+:func:`prepare` builds the site on first start if it is missing and returns the routes
+the class server adds beside its rooms; :func:`handins_html` is the hand-ins section
 of the teacher's page (``/teacher/handins?key=KEY``), one row per student and exercise.
 """
 
@@ -18,16 +18,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from course.site.routes import ISOLATION, _known_exercises, _site_routes
-from course.site.store import _HandInStore
-
-#: :func:`_prepare` is the inside of ``python -m course serve``; it builds the site when missing.
-__all__ = [
-    "Classroom",
-]
+from course.site.routes import ISOLATION, known_exercises, site_routes
+from course.site.store import HandInStore
 
 
-def _handins_html(store: _HandInStore) -> str:
+def handins_html(store: HandInStore) -> str:
     """The hand-ins section: who handed in which exercise, how often, and when last."""
     rows = store.summary()
     if not rows:
@@ -46,7 +41,7 @@ def _handins_html(store: _HandInStore) -> str:
     )
 
 
-def _handins_section(store: _HandInStore) -> Callable[[], dict[str, Any]]:
+def handins_section(store: HandInStore) -> Callable[[], dict[str, Any]]:
     """The hand-ins as a section of the teacher's overview (beside the live rooms)."""
 
     def section() -> dict[str, Any]:
@@ -62,7 +57,7 @@ def _handins_section(store: _HandInStore) -> Callable[[], dict[str, Any]]:
     return section
 
 
-def _teacher_route(store: _HandInStore) -> Route:
+def teacher_route(store: HandInStore) -> Route:
     """``/teacher/handins?key=KEY``: the hand-ins section as a page that refreshes itself."""
 
     async def page(request: Request) -> Response:
@@ -75,7 +70,7 @@ def _teacher_route(store: _HandInStore) -> Route:
             )
         document = (
             "<!doctype html><meta charset='utf-8'><meta http-equiv='refresh' content='10'>"
-            f"<title>Hand-ins</title>{_handins_html(store)}"
+            f"<title>Hand-ins</title>{handins_html(store)}"
         )
         return HTMLResponse(document, headers=ISOLATION)
 
@@ -90,7 +85,7 @@ class Classroom:
     sections: list[Callable[[], dict[str, Any]]] = field(default_factory=list)
 
 
-def _prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Classroom:
+def prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Classroom:
     """The browser classroom's routes and sections; builds the site first if ``site`` holds none.
 
     A site built from another copy of the kit is served as it is (it may hold Pyodide's
@@ -109,8 +104,8 @@ def _prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Clas
                 f"Note: the site in {site} was built from another copy of the kit (older lessons "
                 "or code): build it again with  python3 kit.py site build"
             )
-    store = _HandInStore(Path(data), _known_exercises(Path(site)))
+    store = HandInStore(Path(data), known_exercises(Path(site)))
     say(f"Browser classroom: {site} at /lab/ ; hand-ins go to {store.root}")
     return Classroom(
-        [_teacher_route(store), *_site_routes(Path(site), store)], [_handins_section(store)]
+        [teacher_route(store), *site_routes(Path(site), store)], [handins_section(store)]
     )

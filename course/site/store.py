@@ -10,7 +10,7 @@ letters, digits, ``-`` and ``_``), ``<stamp>`` the UTC time ``YYYYMMDDTHHMMSS.ff
 The store checks everything before it writes anything: the names, the size, that the
 file is a notebook, the student's count and byte limits.  It never writes outside its
 folder (every path is made from checked names and checked again), and it keeps no
-state but the files, so it survives a restart.  A :class:`_Flood` guard limits how
+state but the files, so it survives a restart.  A :class:`Flood` guard limits how
 often one address may hand in.  Every refusal is a :class:`HandInError` whose message
 is written for the student.
 """
@@ -30,22 +30,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from course.schema import Limits, SchemaError, read_json
 from course.site import SiteError
-from reversi.errors import shown
-
-#: The store and the flood guard are the class server's inside (:mod:`course.site.routes`).
-__all__ = [
-    "MAX_NOTEBOOK",
-    "MAX_PER_STUDENT",
-    "MAX_BYTES_PER_STUDENT",
-    "MAX_NAME",
-    "EXERCISE_NAME",
-    "HandInError",
-    "student_folder",
-    "exercise_name",
-    "check_notebook",
-    "Receipt",
-]
 
 #: Largest notebook taken (bytes).
 MAX_NOTEBOOK = 2_000_000
@@ -53,6 +39,8 @@ MAX_NOTEBOOK = 2_000_000
 MAX_PER_STUDENT = 200
 MAX_BYTES_PER_STUDENT = 50_000_000
 MAX_NAME = 40
+#: How much JSON a notebook may hold (a lesson's notebook nests about 8 levels).
+NOTEBOOK_LIMITS = Limits(bytes=MAX_NOTEBOOK, depth=64, items=200_000)
 EXERCISE_NAME = re.compile(r"(?:[0-9]{2}|project)_[a-z0-9_]{1,40}")
 
 
@@ -104,10 +92,6 @@ def exercise_name(name: object, known: frozenset[str] | None = None) -> str:
     >>> exercise_name("project_tournament")
     'project_tournament'
     """
-    if known is not None and not (
-        isinstance(known, set | frozenset) and all(isinstance(item, str) for item in known)
-    ):
-        raise SiteError(f"the known exercises are a set of names, not {shown(known)}")
     text = _check_text(name, "exercise name")
     if not EXERCISE_NAME.fullmatch(text):
         raise HandInError(
@@ -122,16 +106,12 @@ def exercise_name(name: object, known: frozenset[str] | None = None) -> str:
 
 def check_notebook(data: bytes) -> dict[str, Any]:
     """The notebook in ``data``, or a refusal saying why it is not one."""
-    if not isinstance(data, bytes | bytearray):
-        raise HandInError(f"a notebook is handed in as bytes, not {shown(data)}")
     if len(data) > MAX_NOTEBOOK:
-        raise HandInError(
-            f"the notebook is {len(data)} bytes; at most {MAX_NOTEBOOK} are taken", 413
-        )
+        raise HandInError(f"the notebook is {len(data)} bytes; at most {MAX_NOTEBOOK} are taken", 413)
     try:
-        notebook = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise HandInError("that is not a notebook: it is not JSON text") from None
+        notebook = read_json(data, "the notebook", NOTEBOOK_LIMITS)
+    except SchemaError as refused:
+        raise HandInError(f"that is not a notebook: {refused}") from None
     if (
         not isinstance(notebook, dict)
         or not isinstance(notebook.get("cells"), list)
@@ -160,7 +140,7 @@ class Receipt:
         return dict(self.__dict__)
 
 
-class _HandInStore:
+class HandInStore:
     """The hand-ins under ``DATA/handins``; ``clock`` returns the current UTC time."""
 
     def __init__(
@@ -255,7 +235,7 @@ class _HandInStore:
         return [rows[key] for key in sorted(rows)]
 
 
-class _Flood:
+class Flood:
     """At most ``limit`` hand-ins from one address in ``window`` seconds (``clock``: monotonic s)."""
 
     def __init__(

@@ -100,8 +100,11 @@ def test_two_kernels_play_in_one_room(jupyter_server, page, browser, room_server
         ada.page.locator(".reversi-undo button, button.reversi-undo").first.click()
         bob.wait_text(".reversi-question", "Ada asks to take back their last move", timeout=TIMEOUT)
         assert visible(bob, ".reversi-undo-answer")
-        ada.wait_text(".reversi-status", "Ada asked to undo; waiting for the answer.")
+        ada.wait_text(".reversi-status", "You asked to undo; waiting for Bob's answer.")
         assert not visible(ada, ".reversi-undo-answer")  # the asker sees no confirm box
+        # each page's status line fits it: Bob, who must answer, is not told to wait for an answer
+        status = bob.wait_text(".reversi-status", "Ada asks to take back their last move: answer below.")
+        assert "waiting" not in status
 
         bob.page.locator(".reversi-accept button, button.reversi-accept").first.click()
         ada.wait_pixel(ada_canvas, *centre("d3"), HINT, timeout=TIMEOUT)  # back to the start

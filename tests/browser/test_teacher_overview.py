@@ -71,6 +71,16 @@ def test_the_overview_shows_rooms_live_and_its_buttons_moderate(page, class_serv
         assert room.locator(".cell.B").count() == 4 and room.locator(".cell.W").count() == 1
         assert "black: Ada" in room.inner_text() and "white: Bob" in room.inner_text()
 
+        chat = room.locator(".chat")
+        at_bottom = "c => c.scrollHeight > c.clientHeight && c.scrollTop + c.clientHeight >= c.scrollHeight - 2"
+        for number in range(4):  # long lines wrap: more than the chat box shows at once
+            students.do(students.clients["Bob"].say(f"line {number} " + "and more words " * 12))
+        room.locator(".line", has_text="line 3 ").wait_for(timeout=TIMEOUT)
+        assert chat.evaluate(at_bottom), chat.evaluate("c => [c.scrollTop, c.clientHeight, c.scrollHeight]")
+        students.do(students.clients["Ada"].say("the newest line"))
+        room.locator(".line", has_text="the newest line").wait_for(timeout=TIMEOUT)
+        assert chat.evaluate(at_bottom)  # it follows the newest line, live
+
         students.do(students.clients["Bob"].move("c5"))  # live: no reload
         page.wait_for_function("document.querySelectorAll('[data-room=t1] .cell.W').length === 3",
                                timeout=TIMEOUT)  # fmt: skip

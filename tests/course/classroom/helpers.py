@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from course.classroom.people import Outgoing, RoomSettings
 from course.classroom.protocol import encode, parse
-from course.classroom.room import Outgoing, Room, RoomSettings
+from course.classroom.room import Room
 
 
 class Desk:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from course.classroom.room import Room
+from course.classroom.storage import restore
 from reversi import BLACK, WHITE, Board, Game
 from tests.course.classroom.helpers import Desk, seated
 
@@ -273,7 +273,7 @@ def test_a_stored_room_comes_back_with_its_game_and_held_seats() -> None:
     stale["game"]["actions"] = stale["game"]["actions"][:1]
     actions = [data["action"] for kind, data in desk.room.records if kind == "action"]
     assert [a.get("square") for a in actions] == ["d3", "c5", "f6"]
-    room = Room.restore(stale, list(desk.room.chat), [], now=5.0, actions=actions)
+    room = restore(stale, list(desk.room.chat), [], now=5.0, actions=actions)
     assert room.game is not None and room.game.board == desk.game.board
     assert room.game.turn is WHITE and room.running
     assert all(seat.conn is None and seat.away_since == 5.0 for seat in room.seats.values())

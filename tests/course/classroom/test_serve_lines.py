@@ -9,7 +9,10 @@ from pathlib import Path
 
 from starlette.routing import Mount, Route, WebSocketRoute
 
-from course.classroom.server import _answers, _machine_addresses, _reachable, _ready_lines
+from course.classroom.announce import answers as _answers
+from course.classroom.announce import machine_addresses as _machine_addresses
+from course.classroom.announce import reachable as _reachable
+from course.classroom.announce import ready_lines as _ready_lines
 from tests.course.classroom.server_process import ServerProcess
 
 

@@ -8,7 +8,7 @@ import signal
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from course.classroom.client import RoomClient
 from course.classroom.protocol import MAX_FRAME_BYTES, ClassroomError
@@ -324,8 +324,8 @@ def test_the_app_serves_the_rooms_at_slash_and_slash_room_beside_extra_routes():
 
 
 def test_idle_rooms_leave_memory_and_storage_and_one_address_cannot_fill_the_server():
-    from course.classroom.room import RoomSettings
-    from course.classroom.server import ClassServer, Limits
+    from course.classroom.people import Limits, RoomSettings
+    from course.classroom.server import ClassServer
 
     async def scenario() -> None:
         server = ClassServer(settings=RoomSettings(grace=0.3), limits=Limits(connections=4, rooms=3),
@@ -358,7 +358,8 @@ def test_idle_rooms_leave_memory_and_storage_and_one_address_cannot_fill_the_ser
 
 
 def test_chat_is_held_to_human_speed_with_a_polite_refusal():
-    from course.classroom.server import CHAT_BURST, ClassServer
+    from course.classroom.lobby import CHAT_BURST
+    from course.classroom.server import ClassServer
 
     async def scenario() -> None:
         server = ClassServer()
@@ -374,5 +375,28 @@ def test_chat_is_held_to_human_speed_with_a_polite_refusal():
             assert said == [f"line {i}" for i in range(CHAT_BURST)]
         finally:
             await server.close()
+
+    run(scenario())
+
+
+def test_a_websocket_from_another_site_is_refused_and_the_servers_own_pages_are_let_in(class_server):
+    server = class_server()
+    port = server.url.rsplit(":", 1)[1]
+
+    async def welcome(origin: str | None, path: str = "/room") -> str:
+        hello = json.dumps({"type": "hello", "room": "origins", "name": "Ada", "watch": True})
+        headers = {} if origin is None else {"Origin": origin}
+        async with connect(server.url + path, additional_headers=headers) as socket:
+            await socket.send(hello if path == "/room" else json.dumps({"key": "wrong"}))
+            return json.loads(await socket.recv())["type"]
+
+    async def scenario() -> None:
+        assert await welcome(None) == "welcome"  # a program (the kit's own client) sends no Origin
+        assert await welcome(f"http://127.0.0.1:{port}") == "welcome"  # a page this server served
+        for stranger in ("http://evil.example", f"http://127.0.0.1:{int(port) + 1}", f"https://localhost:{port}"):
+            for path in ("/room", "/teacher/live"):
+                with pytest.raises(InvalidStatus) as refused:
+                    await welcome(stranger, path)
+                assert refused.value.response.status_code == 403, (stranger, path)
 
     run(scenario())

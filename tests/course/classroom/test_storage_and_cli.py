@@ -51,8 +51,13 @@ def test_a_closed_room_is_not_resumed(tmp_path) -> None:
 
 
 def test_serve_refuses_bad_settings_and_a_taken_port(tmp_path, capsys) -> None:
-    assert serve("127.0.0.1", 0, tmp_path, grace=0, move_time=None) == 2
-    assert "--grace and --move-time must be positive" in capsys.readouterr().err
+    import subprocess
+    import sys
+
+    for flag, value in (("--grace", "0"), ("--move-time", "nan"), ("--grace", "-1")):  # once, where argparse reads it
+        refused = subprocess.run([sys.executable, "-m", "course", "serve", "--no-site", flag, value],
+                                 capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert refused.returncode == 2 and f"argument {flag}: must be a finite number of seconds above 0" in refused.stderr
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

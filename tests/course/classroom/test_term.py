@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from course.classroom.people import RoomSettings
 from course.classroom.protocol import MESSAGES, MessageError, parse, readme_table
-from course.classroom.room import Room, RoomSettings
+from course.classroom.room import Room
 from course.classroom.storage import Storage
 from reversi.notation import BLACK, WHITE
 from tests.course.classroom.helpers import Desk, seated

@@ -12,8 +12,8 @@ from starlette.testclient import TestClient
 
 from course.contest import handins as contest_handins
 from course.site.build import COMPRESSIBLE, _compress_site
-from course.site.routes import ISOLATION, MIME_TYPES, _content_type, _known_exercises, _site_routes
-from course.site.store import _Flood, _HandInStore
+from course.site.routes import ISOLATION, MIME_TYPES, content_type, known_exercises, site_routes
+from course.site.store import Flood, HandInStore
 
 NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 FILES = {
@@ -43,8 +43,8 @@ def site(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(site: Path, tmp_path: Path) -> TestClient:
-    store = _HandInStore(tmp_path / "data", _known_exercises(site))
-    app = Starlette(routes=_site_routes(site, store, _Flood(limit=5, window=60)))
+    store = HandInStore(tmp_path / "data", known_exercises(site))
+    app = Starlette(routes=site_routes(site, store, Flood(limit=5, window=60)))
     return TestClient(app)
 
 
@@ -56,7 +56,7 @@ def test_every_file_of_the_site_is_served_whole_with_its_type_and_headers(
             answer = client.get("/" + name, headers={"Accept-Encoding": encoding})
             assert answer.status_code == 200, name
             assert answer.content == data, name  # httpx undoes the gzip
-            assert answer.headers["content-type"].split(";")[0] == _content_type(Path(name)), name
+            assert answer.headers["content-type"].split(";")[0] == content_type(Path(name)), name
             for header, value in ISOLATION.items():
                 assert answer.headers[header] == value
             assert "etag" in answer.headers and "cache-control" in answer.headers
@@ -157,9 +157,18 @@ def test_a_hand_in_answers_with_its_receipt_and_lands_in_the_store(
 @pytest.mark.parametrize(
     ("body", "status", "message"),
     [
-        (b"not json", 400, "must be JSON"),
-        (b"[1]", 400, "JSON object"),
-        (json.dumps({"student": "Ada", "exercise": "04_flips"}).encode(), 400, "no notebook"),
+        (b"not json", 400, "the hand-in is not valid JSON"),
+        (b"[1]", 400, "the hand-in must be a JSON object"),
+        (b"[" * 1000, 400, "the hand-in nests deeper than"),
+        (b"{" * 100_000, 400, "the hand-in nests deeper than"),
+        (b'{"student": ' + b"[" * 1000 + b"]" * 1000 + b"}", 400, "nests deeper than"),
+        (json.dumps({"student": "Ada", "exercise": "04_flips", "notebook": "[" * 1000}).encode(), 400,
+         "the notebook nests deeper than"),
+        (json.dumps({"student": "Ada", "exercise": "04_flips"}).encode(), 400, "needs the field 'notebook'"),
+        (json.dumps({"student": 3, "exercise": "04_flips", "notebook": "{}"}).encode(), 400,
+         "field 'student' of the hand-in must be str, not int"),
+        (json.dumps({"student": "Ada", "exercise": "04_flips", "notebook": 3}).encode(), 400,
+         "the notebook (an object) or its JSON text"),
         (
             json.dumps({"student": "Ada", "exercise": "04_flips", "notebook": "hello"}).encode(),
             400,
@@ -214,3 +223,31 @@ def test_a_flood_from_one_address_is_refused(client: TestClient) -> None:
 
 def test_the_hand_in_route_takes_only_post(client: TestClient) -> None:
     assert client.get("/hand-in").status_code == 405
+
+
+def test_a_body_shorter_than_its_content_length_is_answered_quietly(
+    site: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The sender went away mid-body: an answer (nobody reads it), no traceback, nothing kept."""
+    import asyncio
+
+    app = Starlette(routes=site_routes(site, HandInStore(tmp_path / "data", known_exercises(site))))
+    parts = iter([
+        {"type": "http.request", "body": b'{"student": "Ada", "exer', "more_body": True},
+        {"type": "http.disconnect"},
+    ])  # fmt: skip
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return next(parts)
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/hand-in", "headers": [(b"content-length", b"100")],
+             "query_string": b"", "client": ("127.0.0.1", 5), "server": ("127.0.0.1", 80), "scheme": "http",
+             "root_path": "", "http_version": "1.1", "app": app}  # fmt: skip
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 400
+    assert not [record for record in caplog.records if record.exc_info]
+    assert not list((tmp_path / "data").rglob("*.ipynb"))

@@ -10,8 +10,8 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from course.site.build import STAMP_FILE, _built_from_this_kit, _kit_stamp
-from course.site.serving import _handins_html, _prepare
-from course.site.store import _HandInStore
+from course.site.serving import handins_html, prepare
+from course.site.store import HandInStore
 
 NOTEBOOK = json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
 
@@ -27,7 +27,7 @@ def site(tmp_path: Path) -> Path:
 
 def test_the_teacher_sees_each_hand_in_by_student_and_exercise_with_the_key(tmp_path: Path) -> None:
     said: list[str] = []
-    app = Starlette(routes=_prepare(site(tmp_path), tmp_path / "data", said.append).routes)
+    app = Starlette(routes=prepare(site(tmp_path), tmp_path / "data", said.append).routes)
     app.state.classroom = types.SimpleNamespace(teacher_key="sesame")
     client = TestClient(app)
     assert client.get("/").text == "<html>classroom</html>"
@@ -41,17 +41,17 @@ def test_the_teacher_sees_each_hand_in_by_student_and_exercise_with_the_key(tmp_
 
 
 def test_an_empty_store_says_so(tmp_path: Path) -> None:
-    assert "No hand-ins yet." in _handins_html(_HandInStore(tmp_path))
+    assert "No hand-ins yet." in handins_html(HandInStore(tmp_path))
 
 
 def test_a_site_built_from_another_copy_of_the_kit_is_served_with_a_note(tmp_path: Path) -> None:
     root = site(tmp_path)
     said: list[str] = []
-    _prepare(root, tmp_path / "data", said.append)
+    prepare(root, tmp_path / "data", said.append)
     assert any("built from another copy of the kit" in line for line in said)
     (root / STAMP_FILE).write_text(_kit_stamp() + "\n")
     said.clear()
-    _prepare(root, tmp_path / "data", said.append)
+    prepare(root, tmp_path / "data", said.append)
     assert not any("another copy" in line for line in said) and _built_from_this_kit(root)
     (root / STAMP_FILE).write_text("0" * 16)
     assert not _built_from_this_kit(root)
