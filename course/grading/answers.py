@@ -21,8 +21,9 @@ import operator
 from typing import Any
 
 from course.grading.records import NotAnAnswer
-from reversi import BLACK, PASS, WHITE, Color, NotationError, Square, square
+from reversi import BLACK, WHITE, Color, NotationError, Square, square
 from reversi.errors import ArgumentError, ReversiError, shown
+from reversi.notation import Pass
 
 #: The board sizes a square may be read for (the kit's boards are 4x4 to 16x16).
 _SIZES = range(1, 17)
@@ -102,11 +103,11 @@ def square_list(value: Any, size: int = 16) -> list[Square]:
     return [one_square(item, size) for item in value]
 
 
-def move(value: Any, size: int = 16) -> Square | object:
+def move(value: Any, size: int = 16) -> Square | Pass:
     """A square, or ``PASS``."""
     _size(size)
-    if value is PASS:
-        return PASS
+    if isinstance(value, Pass):
+        return value
     return one_square(value, size)
 
 

@@ -55,6 +55,8 @@ STOPPED = re.compile(
     r"|Python stopped with exit code [0-9]+ \(os\._exit, memory\?\)"
 )
 NOT_ISOLATED = "this notebook ran WITHOUT isolation (--no-isolation): its results are not safe"
+
+
 def exercises(source_dir: Path = SOURCE_DIR) -> dict[str, Path]:
     """The teacher's source notebooks by exercise name (``'04_flips'``), in order."""
     try:
@@ -230,8 +232,8 @@ class _Reading:
         if self.ended:
             return
         self.stopped = run.stopped if run.stopped != "ended" else run.exit_reason()
-        timed_out = self.timed_out = (
-            self._timing is not None and run.stopped.startswith("timed out")
+        timed_out = self.timed_out = self._timing is not None and run.stopped.startswith(
+            "timed out"
         )
         if self.cells and self.ready:
             self.stuck = ("cell", self.cells[0])
@@ -252,7 +254,9 @@ class _Reading:
         if event == "ready" and not self.ready:
             self.ready = True
             self._time("cells", None)
-        elif event == "cell" and self.ready and self.cells and message.get("index") == self.cells[0]:
+        elif (
+            event == "cell" and self.ready and self.cells and message.get("index") == self.cells[0]
+        ):
             self.cells.pop(0)
             problem = message.get("problem")
             if problem is not None:
@@ -260,9 +264,16 @@ class _Reading:
             if not self.cells:
                 self._timing = None
                 self.cells_done()
-        elif event == "asking" and self.ready and not self.cells and message.get("tag") in self.tags:
+        elif (
+            event == "asking" and self.ready and not self.cells and message.get("tag") in self.tags
+        ):
             self._time("question", message["tag"])
-        elif event == "question" and self.ready and not self.cells and message.get("tag") in self.tags:
+        elif (
+            event == "question"
+            and self.ready
+            and not self.cells
+            and message.get("tag") in self.tags
+        ):
             tag = message["tag"]
             self.tags.remove(tag)
             self._timing = None

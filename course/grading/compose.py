@@ -21,7 +21,7 @@ import functools
 from pathlib import Path
 
 from course.grading.table import Entry
-from reversi.errors import ArgumentError, shown
+from reversi.errors import ArgumentError
 
 RUNTIME = Path(__file__).resolve().parent / "runtime"
 
@@ -63,20 +63,8 @@ def _pieces() -> dict[str, tuple[str, frozenset[str]]]:
     return found
 
 
-def _entry(entry: object) -> Entry:
-    """``entry`` checked: a table entry whose names are tuples of text."""
-    if not isinstance(entry, Entry):
-        raise ArgumentError(f"entry must be an exercise table Entry, not {shown(entry)}")
-    for field in ("names", "lends", "asked"):
-        value = getattr(entry, field)
-        if not isinstance(value, tuple) or not all(isinstance(name, str) for name in value):
-            raise ArgumentError(f"the entry's {field} must be a tuple of names, not {shown(value)}")
-    return entry
-
-
 def pieces_for(entry: Entry) -> frozenset[str]:
     """The pieces of ``entry``'s runtime: the core, what it offers, and what those use."""
-    _entry(entry)
     known = _pieces()
     wanted = set(CORE) | {n for n in entry.names if n in known} | set(entry.lends)
     todo = list(wanted)
@@ -92,7 +80,6 @@ def pieces_for(entry: Entry) -> frozenset[str]:
 def check_entry(entry: Entry) -> None:
     """Refuse an entry whose runtime would hold a function the exercise asks for
     (:class:`~reversi.errors.ArgumentError`, a ValueError)."""
-    _entry(entry)
     known = _pieces()
     unknown = [n for n in (*entry.names, *entry.lends) if n not in known]
     if unknown:

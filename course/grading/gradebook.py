@@ -390,4 +390,4 @@ def collect(
     folder: Path, source_dir: Path = checker.SOURCE_DIR
 ) -> tuple[list[handins.Submission], list[str]]:
     """The submissions found in ``folder`` (see :mod:`course.grading.handins`), and warnings."""
-    return handins.collect(folder, checker.exercises(source_dir))
+    return handins.collect(folder, list(checker.exercises(source_dir)))

@@ -63,6 +63,7 @@ class HandIn:
     name: str
     layout: str  # "store", "nbgrader", "folder" or "flat"
 
+
 @dataclass(frozen=True)
 class Submission:
     """Every hand-in of one student for one exercise, oldest first."""

@@ -50,6 +50,7 @@ class Override:
     comment: str
     where: str  # the file and line, for messages
 
+
 @dataclass
 class Overrides:
     """Every override, by (student id, question column)."""

@@ -314,7 +314,7 @@ def _draw(board: Board, highlight: Iterable[Any] = ()) -> None:
 
         from course import show
 
-        display(show(board, highlight=marked))
+        display(show(board, highlight=marked))  # type: ignore[no-untyped-call]
     else:
         print(board_text(board, marked))
 

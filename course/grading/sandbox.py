@@ -49,7 +49,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from course import pyodide
@@ -123,8 +123,11 @@ class Sandbox:
             )
         self._deno, self._core, self._warm = "", Path(), ""
         self.kind = "bubblewrap" if kind == "auto" else kind
-        problem = {"bubblewrap": self._bubblewrap_problem, "pyodide": self._pyodide_problem,
-                   "none": lambda: None}[self.kind]()  # fmt: skip
+        problems: dict[str, Callable[[], str | None]] = {
+            "bubblewrap": self._bubblewrap_problem, "pyodide": self._pyodide_problem,
+            "none": lambda: None,
+        }  # fmt: skip
+        problem = problems[self.kind]()
         if problem and kind == "auto":
             self.kind = "pyodide"
             problem = self._pyodide_problem()

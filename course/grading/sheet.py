@@ -78,6 +78,7 @@ class Question:
     earned: float
     points: float
 
+
 @dataclass
 class ExerciseResult:
     """One exercise of one student: its questions by column, when, late, an error."""
@@ -88,6 +89,7 @@ class ExerciseResult:
     error: str = ""
     isolated: bool = True
 
+
 @dataclass
 class Student:
     """One student's line: id, name as typed, and results by exercise."""
@@ -96,6 +98,7 @@ class Student:
     name: str
     exercises: dict[str, ExerciseResult] = field(default_factory=dict)
     similar: list[str] = field(default_factory=list)
+
 
 def rows(
     students: Sequence[Student],

@@ -26,15 +26,12 @@ adding an exercise means adding its entry here and its notebook, nothing else.
 
 from __future__ import annotations
 
-import enum
-import math
 from dataclasses import dataclass
 
-from reversi.errors import ArgumentError
-from reversi.errors import shown as _shown
+from reversi.surface import Choice
 
 
-class Partial(enum.Enum):
+class Partial(Choice):
     """How much of a question's points a partly right answer earns.
 
     * ``NONE``: all or nothing (every case, the notebook's and the grade-time ones).  For a
@@ -51,11 +48,6 @@ class Partial(enum.Enum):
     NONE = "none"
     CASES = "cases"
 
-    @classmethod
-    def _missing_(cls, value: object) -> Partial:
-        known = ", ".join(repr(p.value) for p in cls)
-        raise ArgumentError(f"a partial-credit rule is one of {known}, not {_shown(value)}")
-
 
 @dataclass(frozen=True)
 class Question:
@@ -65,19 +57,6 @@ class Question:
     function: str
     points: int = 1
     partial: Partial = Partial.NONE
-
-    def __post_init__(self) -> None:
-        for name in ("check", "function"):
-            if not isinstance(getattr(self, name), str) or not getattr(self, name):
-                raise ArgumentError(
-                    f"a question's {name} must be a name (text), not {_shown(getattr(self, name))}"
-                )
-        if isinstance(self.points, bool) or not isinstance(self.points, int) or not 0 <= self.points <= 1000:
-            raise ArgumentError(
-                f"a question's points must be a whole number from 0 to 1000, not {_shown(self.points)}"
-            )
-        if not isinstance(self.partial, Partial):
-            raise ArgumentError(f"a question's partial must be a Partial, not {_shown(self.partial)}")
 
     @property
     def tag(self) -> str:
@@ -94,22 +73,6 @@ class Entry:
     names: tuple[str, ...] = ("BLACK", "WHITE", "Board")
     lends: tuple[str, ...] = ()
     modules: tuple[str, ...] = ()  # standard modules the setup cell imports (``math``)
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ArgumentError(f"an entry's name must be an exercise name, not {_shown(self.name)}")
-        for field_name in ("asked", "names", "lends", "modules"):
-            value = getattr(self, field_name)
-            if not isinstance(value, tuple) or not all(isinstance(item, str) for item in value):
-                raise ArgumentError(
-                    f"an entry's {field_name} must be a tuple of names, not {_shown(value)}"
-                )
-        if not isinstance(self.questions, tuple) or not all(
-            isinstance(question, Question) for question in self.questions
-        ):
-            raise ArgumentError(
-                f"an entry's questions must be a tuple of Questions, not {_shown(self.questions)}"
-            )
 
     @property
     def points(self) -> int:
@@ -132,23 +95,6 @@ def earned(partial: Partial, points: int, shown: tuple[int, int], unseen: tuple[
     >>> earned(Partial.CASES, 2, (2, 5), (2, 5)), earned(Partial.CASES, 2, (3, 5), (2, 5))
     (0.0, 1.0)
     """
-    if not isinstance(partial, Partial):
-        raise ArgumentError(f"partial must be a Partial, not {_shown(partial)}")
-    if isinstance(points, bool) or not isinstance(points, int | float) or not (
-        isinstance(points, int) or math.isfinite(points)
-    ) or not 0 <= points <= 1000:  # fmt: skip
-        raise ArgumentError(f"points must be a number from 0 to 1000, not {_shown(points)}")
-    for counts, what in ((shown, "shown"), (unseen, "unseen")):
-        if (
-            not isinstance(counts, tuple)
-            or len(counts) != 2
-            or not all(type(n) is int and n >= 0 for n in counts)
-            or counts[0] > counts[1]
-        ):
-            raise ArgumentError(
-                f"{what} must be (cases passed, cases in all), two whole numbers with the "
-                f"first at most the second, not {_shown(counts)}"
-            )
     passed, total = shown[0] + unseen[0], shown[1] + unseen[1]
     if total == 0:
         return 0.0

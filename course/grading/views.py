@@ -20,12 +20,10 @@ AttributeError: this exercise lets you read squares (board[row, col]), board.siz
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from reversi import BLACK, WHITE, Board, Color, Square, square
-from reversi.errors import ArgumentError, shown
 
 #: The Board methods an exercise may lend to a view (the rest are never reachable).
 LENDABLE = ("flips", "is_legal", "legal_moves", "count", "play", "illegal_reason")
@@ -35,21 +33,12 @@ class BoardView:
     """A window onto a position: squares can be read (and written, if ``writable``), plus ``allow``."""
 
     __slots__ = ("_size", "_discs", "_allow", "_writable")
+    _size: int
+    _discs: list[list[Color | None]]
+    _allow: tuple[str, ...]
+    _writable: bool
 
-    def __init__(self, board: Board, allow: Iterable[str] = (), writable: bool = False) -> None:
-        if not isinstance(board, Board):
-            raise ArgumentError(f"a view is made from a Board, not {shown(board)}")
-        if isinstance(allow, str | bytes) or not isinstance(allow, Iterable):
-            raise ArgumentError(f"allow must be a list of board method names, not {shown(allow)}")
-        allow = tuple(itertools.islice(allow, _MAX_MARKED + 1))
-        if len(allow) > _MAX_MARKED:
-            raise ArgumentError(f"allow must name at most {_MAX_MARKED} board methods")
-        unknown = [name for name in allow if name not in (*LENDABLE, "copy")]
-        if unknown:
-            what = unknown[0] if isinstance(unknown[0], str) else shown(unknown[0])
-            raise ArgumentError(f"a view cannot lend board.{what}")
-        if not isinstance(writable, bool):
-            raise ArgumentError(f"writable must be True or False, not {shown(writable)}")
+    def __init__(self, board: Board, allow: tuple[str, ...] = (), writable: bool = False) -> None:
         rows = discs(board)
         object.__setattr__(self, "_size", board.size)
         object.__setattr__(self, "_discs", rows)
@@ -139,8 +128,6 @@ class BoardView:
 def position(view: BoardView) -> Board:
     """A Board with the discs of ``view``, for the checks.  It is a function, not a method,
     so nothing a student's function receives leads to a Board and its rules."""
-    if not isinstance(view, BoardView):
-        raise ArgumentError(f"position needs a BoardView, not {shown(view)}")
     size, rows = view.size, object.__getattribute__(view, "_discs")
     black = white = 0
     for row, cells in enumerate(rows):
@@ -154,18 +141,12 @@ def position(view: BoardView) -> Board:
 
 def discs(board: Board) -> list[list[Color | None]]:
     """The board's discs row by row (read from its two bit masks, which is fast)."""
-    if not isinstance(board, Board):
-        raise ArgumentError(f"discs needs a Board, not {shown(board)}")
     black, white, size = board.bits(BLACK), board.bits(WHITE), board.size
     return [
         [BLACK if black >> (r * size + c) & 1 else WHITE if white >> (r * size + c) & 1 else None
          for c in range(size)]
         for r in range(size)
     ]  # fmt: skip
-
-
-#: The most squares :func:`board_text` marks (a list may name one more than once).
-_MAX_MARKED = 1024
 
 
 def board_text(board: Board, highlight: Iterable[Any] = ()) -> str:
@@ -180,14 +161,7 @@ def board_text(board: Board, highlight: Iterable[Any] = ()) -> str:
     4 . . . .
     (marked: a1 b2)
     """
-    if not isinstance(board, Board):
-        raise ArgumentError(f"board_text needs a Board, not {shown(board)}")
-    if isinstance(highlight, str | bytes) or not isinstance(highlight, Iterable):
-        raise ArgumentError(f"highlight must be a list of squares, not {shown(highlight)}")
-    listed = list(itertools.islice(highlight, _MAX_MARKED + 1))
-    if len(listed) > _MAX_MARKED:
-        raise ArgumentError(f"highlight must be at most {_MAX_MARKED} squares")
-    marked = {board.square(sq) for sq in listed}
+    marked = {board.square(sq) for sq in highlight}
     width = len(str(board.size))
     lines = [" " * width + " " + " ".join("abcdefghijklmnop"[: board.size])]
     for row in range(board.size):

@@ -1,9 +1,6 @@
-"""The grading modules refuse what they cannot take with the kit's own errors, at the door.
-
-The fuzz of ``tests/test_public_api.py`` calls everything with any value; these tests pin
-a few refusals that matter to a teacher or a student, and that behaviour for valid input
-stayed as it was (an ``except OSError`` or ``except AttributeError`` still sees the error).
-"""
+"""What a student calls refuses a wrong argument with the kit's own error, and the errors a
+teacher's code catches stay what they were (an ``except OSError`` or ``except
+AttributeError`` still sees the error)."""
 
 from __future__ import annotations
 
@@ -11,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from course.grading import notebook, runner, sandbox, sheet, table, views, wire
+from course.grading import checks, notebook, runner, sandbox, sheet, table, views, wire
+from course.grading.records import Case, NotAnAnswer
 from reversi import BLACK, Board, ReversiError
 from reversi.errors import ArgumentError
 
@@ -25,24 +23,19 @@ def test_a_view_lends_copy_only_when_its_exercise_allows_it() -> None:
     assert copy == lending and copy is not lending and copy.count(BLACK) == 2
 
 
-@pytest.mark.parametrize("allow", [("bogus",), "flips", [None]])
-def test_a_view_refuses_what_it_cannot_lend(allow: object) -> None:
-    with pytest.raises(ArgumentError):
-        views.BoardView(Board(), allow=allow)  # type: ignore[arg-type]
-    with pytest.raises(ArgumentError, match="made from a Board"):
-        views.BoardView("d3")  # type: ignore[arg-type]
+@pytest.mark.parametrize("name", sorted(checks.CHECKS))
+@pytest.mark.parametrize("given", [3, "flips", None, [len]])
+def test_a_check_cell_given_no_function_names_the_check_and_the_argument(
+    name: str, given: object
+) -> None:
+    with pytest.raises(ArgumentError, match=f"^{name}\\(\\): function must be a function, not"):
+        getattr(checks, name)(given)
 
 
-def test_a_self_check_needs_cases_and_a_judge_it_can_call() -> None:
-    with pytest.raises(ArgumentError, match="at least one case"):
-        runner.run("double", lambda n: 2 * n, [])
-    with pytest.raises(ArgumentError, match="cases must be a list of Case"):
-        runner.run("double", lambda n: 2 * n, [1, 2])  # type: ignore[list-item]
-    with pytest.raises(ArgumentError, match="normalise must be a function"):
-        runner.run("double", lambda n: 2 * n, [runner.Case("two", (2,), 4)], normalise=3)  # type: ignore[arg-type]
-    with pytest.raises(AssertionError, match="expected a function"):  # the student's verdict
-        runner.run("double", None, [runner.Case("two", (2,), 4)])
-    assert issubclass(runner.NotAnAnswer, ValueError) and issubclass(runner.NotAnAnswer, ReversiError)
+def test_a_self_check_of_no_function_is_the_students_verdict() -> None:
+    with pytest.raises(AssertionError, match="expected a function"):
+        runner.run("double", None, [Case("two", (2,), 4)])
+    assert issubclass(NotAnAnswer, ValueError) and issubclass(NotAnAnswer, ReversiError)
 
 
 def test_a_file_that_cannot_be_written_is_still_an_oserror(tmp_path: Path) -> None:
@@ -50,27 +43,18 @@ def test_a_file_that_cannot_be_written_is_still_an_oserror(tmp_path: Path) -> No
     with pytest.raises(OSError) as caught:
         sheet.write([], missing, ["student_id"])
     assert isinstance(caught.value, notebook.WriteError) and isinstance(caught.value, ReversiError)
-    with pytest.raises(ArgumentError, match="longer than a file name"):
+    with pytest.raises(notebook.WriteError):
         sheet.write([], tmp_path / ("x" * 300), ["student_id"])
 
 
-def test_limits_and_exit_codes_are_checked() -> None:
-    with pytest.raises(ArgumentError, match="wall"):
-        sandbox.Limits(wall=0)
-    with pytest.raises(ArgumentError, match="memory_mb"):
-        sandbox.Limits(memory_mb=True)
-    with pytest.raises(ArgumentError, match="exit code"):
-        sandbox.exit_reason("3")  # type: ignore[arg-type]
-    assert sandbox.Limits(wall=1.5, cpu=2).rlimits(None)
+def test_limits_give_the_process_limits() -> None:
+    assert ("RLIMIT_CPU", 2) in sandbox.Limits(wall=1.5, cpu=2).rlimits(None)
 
 
 def test_the_table_and_the_wire_refuse_with_the_kits_errors() -> None:
-    with pytest.raises(ArgumentError, match="partial-credit rule"):
+    with pytest.raises(ArgumentError, match="a partial is one of 'none', 'cases', not 'some'"):
         table.Partial("some")
-    with pytest.raises(ArgumentError, match="shown must be"):
-        table.earned(table.Partial.CASES, 2, (3, 2), (1, 1))
+    assert table.Partial("Cases") is table.Partial.CASES
     with pytest.raises(ArgumentError, match="cannot be sent"):
         wire.dump_argument(object())
-    assert wire.parse(b"[1]") == [1]
-    with pytest.raises(ArgumentError, match="bytes"):
-        wire.parse("[1]")  # type: ignore[arg-type]
+    assert wire.parse(b"[1]") == [1] and wire.parse(b"[" * 10_000) is None
