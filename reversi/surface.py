@@ -77,11 +77,17 @@ class Choice(enum.Enum, metaclass=ChoiceType):
     @classmethod
     def _missing_(cls, value: object) -> Any:
         if isinstance(value, str):
-            text = value.strip().casefold()
+            fold = str if cls.case_sensitive() else str.casefold
+            text = fold(value.strip())
             for member in cls:
-                if text in (member.name.casefold(), str(member.value).casefold()):
+                if text in (fold(member.name), fold(str(member.value))):
                     return member
         raise cls.refusal(value)
+
+    @classmethod
+    def case_sensitive(cls) -> bool:
+        """Whether text must name a member in its own case (an exercise may ask for ``"AND"`` exactly)."""
+        return False
 
     @classmethod
     def refusal(cls, value: object) -> Exception:
@@ -90,8 +96,11 @@ class Choice(enum.Enum, metaclass=ChoiceType):
 
     @classmethod
     def choices(cls) -> str:
-        """The members' values, as a message lists them: ``'normal', 'error'``."""
-        return ", ".join(repr(member.value) for member in cls)
+        """The members as text names them: their values (``'normal', 'error'``), or their
+        names in lower case when the values are not text."""
+        if all(isinstance(member.value, str) for member in cls):
+            return ", ".join(repr(member.value) for member in cls)
+        return ", ".join(repr(member.name.lower()) for member in cls)
 
 
 @dataclass(frozen=True)

@@ -25,28 +25,24 @@ Turn 1: player one (blue) applied OR 001/1.0/111 at (0, 1): 1 field changed.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Annotated
 
 from reversi.cursormap.errors import CursorGameError, CursorGameOverError
 from reversi.cursormap.model import CursorMap, Owner, Position
 from reversi.cursormap.rules import Change, Cursor, apply_cursor
 from reversi.errors import shown
+from reversi.surface import Between, Choice, student
 
 
 def _capital(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-class Direction(enum.Enum):
+class Direction(Choice):
     """A step of the cursor's centre, as ``(drow, dcol)``."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> Direction:
-        known = ", ".join(repr(member.value) for member in cls)
-        raise CursorGameError(f"a direction is one of {known}, not {shown(value)}")
 
     UP = (-1, 0)
     DOWN = (1, 0)
@@ -56,14 +52,7 @@ class Direction(enum.Enum):
     @classmethod
     def parse(cls, direction: Direction | str) -> Direction:
         """A Direction, or its name in any case (``'up'``, ``'Left'``)."""
-        if isinstance(direction, Direction):
-            return direction
-        name = direction.upper() if isinstance(direction, str) else None
-        if name not in cls.__members__:
-            raise CursorGameError(
-                f"{shown(direction)} is not a direction: use 'up', 'down', 'left' or 'right'"
-            )
-        return cls[name]
+        return cls(direction)
 
 
 @dataclass(frozen=True)
@@ -95,23 +84,6 @@ class Turn:
     changes: tuple[Change, ...]
     outcome: Outcome | None = None
 
-    def __post_init__(self) -> None:
-        if type(self.number) is not int or self.number < 1:
-            raise CursorGameError(f"a turn's number is a whole number from 1, not {shown(self.number)}")
-        if not isinstance(self.player, Owner) or not self.player.is_player:
-            raise CursorGameError(f"a turn is played by Owner.ONE or Owner.TWO, not {shown(self.player)}")
-        if not isinstance(self.cursor, Cursor):
-            raise CursorGameError(f"a turn's cursor is a Cursor, not {shown(self.cursor)}")
-        if not isinstance(self.position, tuple) or not isinstance(self.changes, tuple | list):
-            raise CursorGameError(
-                f"a turn has a position and a tuple of changes, not {shown(self.position)} and {shown(self.changes)}"
-            )
-        if not all(isinstance(change, Change) for change in self.changes):
-            raise CursorGameError(f"a turn's changes are Changes, not {shown(self.changes)}")
-        if self.outcome is not None and not isinstance(self.outcome, Outcome):
-            raise CursorGameError(f"a turn's outcome is an Outcome or None, not {shown(self.outcome)}")
-        object.__setattr__(self, "changes", tuple(self.changes))
-
     def describe(self) -> str:
         """The turn as a log line; a hidden operator is revealed."""
         revealed = (
@@ -126,6 +98,7 @@ class Turn:
         )
 
 
+@student
 class CursorGame:
     """A cursor-map game on ``cursor_map``, dealt from ``random.Random(seed)``.
 
@@ -141,21 +114,11 @@ class CursorGame:
         cursor_map: CursorMap,
         *,
         seed: int | None = None,
-        max_turns: int | None = None,
+        max_turns: Annotated[int, Between(1, 10**9)] | None = None,
         dealer: Callable[[random.Random], Cursor] = Cursor.deal,
     ) -> None:
-        if not isinstance(cursor_map, CursorMap):
-            raise CursorGameError(f"a game is played on a CursorMap, got {shown(cursor_map)}")
-        if max_turns is not None and (
-            not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1
-        ):
-            raise CursorGameError(
-                f"max_turns must be a positive integer or None, got {shown(max_turns)}"
-            )
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
-        elif not isinstance(seed, int) or isinstance(seed, bool):
-            raise CursorGameError(f"seed must be an integer or None, got {shown(seed)}")
         self.start_map = cursor_map
         self.seed = seed
         self.max_turns = max_turns
@@ -225,6 +188,7 @@ class CursorGame:
         """True once a player has won or the turn limit made a draw."""
         return self._outcome is not None
 
+    @student
     def switchable(self, owner: Owner) -> int:
         """How many fields of ``owner`` are ON or OFF."""
         return self._map.switchable(owner)
@@ -239,6 +203,7 @@ class CursorGame:
         if self._outcome is not None:
             raise CursorGameOverError(f"cannot {action}: the game is over ({self._outcome.reason})")
 
+    @student
     def move(self, direction: Direction | str) -> bool:
         """Step the cursor's centre one field; at the edge of the map it stays put.
 
@@ -252,10 +217,11 @@ class CursorGame:
         self._position = target
         return True
 
+    @student
     def move_to(self, row: int, col: int) -> None:
         """Put the cursor's centre on the field ``(row, col)``."""
         self._check_not_over("move the cursor")
-        if not (isinstance(row, int) and isinstance(col, int) and self._map.contains((row, col))):
+        if not self._map.contains((row, col)):
             raise CursorGameError(
                 f"{shown((row, col))} is off the {self._map.width}x{self._map.height} map:"
                 f" rows go from 0 to {self._map.height - 1},"

@@ -16,13 +16,13 @@ owner and one sign for the value:
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from reversi.cursormap.errors import MapError
 from reversi.errors import shown
+from reversi.surface import Choice
 
 MAX_SIDE = 64
 """The largest width or height a map may have."""
@@ -38,13 +38,9 @@ QUOTE = '"'
 FORBIDDEN_CHARACTERS = '";'
 
 
-class Owner(enum.Enum):
+class Owner(Choice):
     """Who a field belongs to: player one (blue), player two (red) or nobody (grey)."""
 
-    @classmethod
-    def _missing_(cls, value: object) -> Owner:
-        known = ", ".join(repr(member.value) for member in cls)
-        raise MapError(f"an owner is one of {known}, not {shown(value)}")
 
     ONE = "one"
     TWO = "two"
@@ -86,13 +82,9 @@ PLAYERS = (Owner.ONE, Owner.TWO)
 """The two players, in the order they play."""
 
 
-class Value(enum.Enum):
+class Value(Choice):
     """What a field holds.  Only ON and OFF fields can be switched."""
 
-    @classmethod
-    def _missing_(cls, value: object) -> Value:
-        known = ", ".join(repr(member.value) for member in cls)
-        raise MapError(f"a field's value is one of {known}, not {shown(value)}")
 
     ON = "on"
     OFF = "off"

@@ -29,13 +29,13 @@ XOR 110/0.0/111
 
 from __future__ import annotations
 
-import enum
 import random
 from dataclasses import dataclass
 
 from reversi.cursormap.errors import CursorGameError
 from reversi.cursormap.model import CursorMap, Position, Value
 from reversi.errors import shown
+from reversi.surface import Choice, student
 
 HIDDEN = "?"
 """What the centre of a cursor with a hidden operator shows."""
@@ -50,13 +50,12 @@ def _check_bit(bit: int) -> int:
     return int(bit)
 
 
-class Operator(enum.Enum):
-    """The logical operator a cursor combines its bits with."""
+class Operator(Choice):
+    """The logical operator a cursor combines its bits with: ``"AND"``, ``"OR"`` or ``"XOR"``, in capitals."""
 
     @classmethod
-    def _missing_(cls, value: object) -> Operator:
-        known = ", ".join(repr(member.value) for member in cls)
-        raise CursorGameError(f"an operator is one of {known}, not {shown(value)}")
+    def case_sensitive(cls) -> bool:
+        return True
 
     AND = "AND"
     OR = "OR"
@@ -84,6 +83,7 @@ class Operator(enum.Enum):
         return self.value
 
 
+@student
 def truth_table(operator: Operator) -> list[tuple[int, int, int]]:
     """The rows ``(field, cursor, result)`` of ``operator``'s truth table.
 
@@ -94,7 +94,6 @@ def truth_table(operator: Operator) -> list[tuple[int, int, int]]:
     1 0 1
     1 1 1
     """
-    operator = Operator(operator)
     return [(f, c, operator.apply(f, c)) for f in (0, 1) for c in (0, 1)]
 
 

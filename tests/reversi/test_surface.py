@@ -203,3 +203,24 @@ def test_any_value_gives_a_result_or_an_argument_error(arguments: dict[str, Any]
         assert str(refused).startswith("every_kind(): ")
     else:
         assert result[0] == arguments["a"]
+
+
+def test_a_100000_deep_list_into_truth_table_or_no_move_policy_is_an_argument_error():
+    from reversi.cursormap import truth_table
+    from reversi.outcome import NoMovePolicy
+
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(ArgumentError, match=r"^truth_table\(\): operator must be AND, OR or XOR, not \[\["):
+        truth_table(deep)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match=r"^a no move policy is one of 'change-turn', .*, not \[\["):
+        NoMovePolicy(deep)
+
+
+def test_an_exact_choice_refuses_another_case():
+    from reversi.cursormap import Operator
+
+    assert Operator("XOR") is Operator.XOR
+    with pytest.raises(ArgumentError, match="an operator is one of 'AND', 'OR', 'XOR', not 'and'"):
+        Operator("and")

@@ -17,7 +17,7 @@ from reversi.cursormap import (
     Value,
     load_sample,
 )
-from reversi.errors import GameOverError
+from reversi.errors import ArgumentError, GameOverError
 
 from .helpers import ALL_ONES, scripted
 
@@ -104,15 +104,23 @@ def test_moves_stay_on_the_map():
     assert not game.move("right") and game.position == (0, 4)
 
 
-@pytest.mark.parametrize("direction", ["north", "", 3, None])
-def test_unknown_directions_are_refused(direction):
+@pytest.mark.parametrize(
+    ("direction", "message"),
+    [
+        ("north", "a direction is one of 'up', 'down', 'left', 'right', not 'north'"),
+        ("", "a direction is one of 'up', 'down', 'left', 'right', not ''"),
+        (3, "CursorGame.move(): direction must be UP, DOWN, LEFT or RIGHT or a text, not 3"),
+        (None, "CursorGame.move(): direction must be UP, DOWN, LEFT or RIGHT or a text, not None"),
+    ],
+)
+def test_unknown_directions_are_refused(direction, message):
     game = CursorGame(line_map("bgr", "000"), seed=1)
-    with pytest.raises(CursorGameError, match="is not a direction"):
+    with pytest.raises(ArgumentError) as refused:
         game.move(direction)
-    assert game.position == (0, 1)
+    assert str(refused.value) == message and game.position == (0, 1)
 
 
-@pytest.mark.parametrize("target", [(1, 0), (0, 3), (-1, 0), (0, -1), (0.5, 0), ("0", "0")])
+@pytest.mark.parametrize("target", [(1, 0), (0, 3), (-1, 0), (0, -1)])
 def test_move_to_off_the_map_is_refused_and_changes_nothing(target):
     game = CursorGame(line_map("bgr", "000"), seed=1)
     with pytest.raises(CursorGameError, match="is off the 3x1 map"):
@@ -192,21 +200,25 @@ def test_a_win_on_the_last_allowed_turn_is_a_win():
     assert game.winner is Owner.ONE
 
 
-@pytest.mark.parametrize("max_turns", [0, -1, 1.5, "3", True])
-def test_bad_turn_limits_are_refused(max_turns):
-    with pytest.raises(CursorGameError, match="max_turns must be a positive integer"):
-        CursorGame(line_map("br", "00"), max_turns=max_turns)
-
-
-@pytest.mark.parametrize("seed", [1.5, "abc", True])
-def test_bad_seeds_are_refused(seed):
-    with pytest.raises(CursorGameError, match="seed must be an integer"):
-        CursorGame(line_map("br", "00"), seed=seed)
-
-
-def test_a_game_needs_a_map():
-    with pytest.raises(CursorGameError, match="CursorMap"):
-        CursorGame("01_first_steps")
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"max_turns": 0}, "max_turns must be a whole number from 1 to 1000000000 or None, not 0"),
+        ({"max_turns": True}, "max_turns must be a whole number from 1 to 1000000000 or None, not True"),
+        ({"max_turns": "3"}, "max_turns must be a whole number from 1 to 1000000000 or None, not '3'"),
+        ({"seed": 1.5}, "seed must be a whole number or None, not 1.5"),
+        ({"seed": "abc"}, "seed must be a whole number or None, not 'abc'"),
+        ({"cursor_map": "01_first_steps"}, "cursor_map must be a CursorMap, not '01_first_steps'"),
+        ({"move_to": (0.5, 0)}, "row must be a whole number, not 0.5"),
+    ],
+)
+def test_a_bad_argument_is_refused_naming_it(arguments, message):
+    with pytest.raises(ArgumentError) as refused:
+        if "move_to" in arguments:
+            CursorGame(line_map("br", "00")).move_to(*arguments["move_to"])
+        else:
+            CursorGame(**{"cursor_map": line_map("br", "00"), **arguments})
+    assert str(refused.value).endswith(message)
 
 
 # -- after the game ------------------------------------------------------------------------
