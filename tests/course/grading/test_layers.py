@@ -77,3 +77,21 @@ def test_a_module_imports_only_modules_before_it(module: str) -> None:
     earlier = set(CHAIN[: CHAIN.index(module)])
     for name in imports(MODULES[module]) - {"runtime"}:
         assert name in earlier, f"course.grading.{module} imports {name}, which comes after it"
+
+
+@pytest.mark.parametrize("module", CHAIN)
+def test_a_module_imports_no_private_name_of_another(module: str) -> None:
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("course"):
+            private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+            assert not private, f"course.grading.{module} imports {private} from {node.module}"
+
+
+def test_only_the_package_declares_its_names() -> None:
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        declared = [
+            node for node in tree.body
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets)
+        ]  # fmt: skip
+        assert not declared, f"course.grading.{module} declares __all__ (only a package's __init__ does)"
