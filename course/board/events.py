@@ -15,21 +15,15 @@ them.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reversi.errors import ArgumentError, shown
 from reversi.notation import Color, Square
+from reversi.surface import Choice
 
 
-class EventKind(str, enum.Enum):
+class EventKind(str, Choice):
     """Why the view is being told something."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> EventKind:
-        known = ", ".join(repr(member.value) for member in cls)
-        raise ArgumentError(f"an event kind is one of {known}, not {shown(value)}")
 
     MOVE = "move"
     PASS = "pass"

@@ -18,23 +18,17 @@ controller decides *when* to say something, this module *how*.
 
 from __future__ import annotations
 
-import enum
 import math
 
-from reversi.errors import ArgumentError, shown
 from reversi.game import Game
 from reversi.notation import Color, Square
 from reversi.outcome import EndReason, Outcome
 from reversi.players import Player
+from reversi.surface import Choice
 
 
-class Tone(enum.Enum):
+class Tone(Choice):
     """How the status line should look: a normal message, a refusal, or an unexpected error."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> Tone:
-        known = ", ".join(repr(member.value) for member in cls)
-        raise ArgumentError(f"a tone is one of {known}, not {shown(value)}")
 
     NORMAL = "normal"
     REFUSAL = "refusal"
