@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Annotated, Any
 
-from course.browser import needs_matplotlib
+from course.browser import Axes, needs_matplotlib
 from reversi.actions import Ply
 from reversi.board import Board
 from reversi.engine import Thought, think
@@ -105,7 +105,7 @@ def _for_black(board: Board, turn: Any, depth: int) -> float:
 def plot_evaluation(
     game: Game,
     depth: Depth = 3,
-    ax: Any = None,
+    ax: Axes | None = None,
     curve: Annotated[Sequence[float], Length(0, MAX_PLIES + 1)] | None = None,
 ) -> Any:
     """Draw Black's advantage after every move of ``game``; returns the matplotlib axes.

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Annotated, Any
 
-from course.browser import browser_games, needs_matplotlib
+from course.browser import Axes, browser_games, needs_matplotlib
 from reversi.board import Board
 from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.game import Game
@@ -255,7 +255,7 @@ def round_robin(
 
 @needs_matplotlib
 @student
-def plot_standings(result: TournamentResult, ax: Any = None) -> Any:
+def plot_standings(result: TournamentResult, ax: Axes | None = None) -> Any:
     """Wins, draws and losses of each entrant as stacked bars, the best entrant on top.
 
     Without matplotlib (the browser classroom) it says so in one line and returns ``None``.
@@ -284,7 +284,7 @@ def plot_standings(result: TournamentResult, ax: Any = None) -> Any:
 
 @needs_matplotlib
 @student
-def plot_crosstable(result: TournamentResult, ax: Any = None) -> Any:
+def plot_crosstable(result: TournamentResult, ax: Axes | None = None) -> Any:
     """The points each entrant (row) took from each opponent (column), as a coloured grid.
 
     Without matplotlib (the browser classroom) it says so in one line and returns ``None``.

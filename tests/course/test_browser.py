@@ -9,7 +9,13 @@ import pytest
 
 import course.plots
 import course.tournament
-from course.browser import NO_CHARTS, browser_games, can_draw_charts, in_browser
+from course.browser import (
+    BROWSER_TIME_LIMITS,
+    NO_CHARTS,
+    browser_games,
+    can_draw_charts,
+    in_browser,
+)
 from course.tournament import entrant, round_robin
 
 CHART_MODULES = (course.plots, course.tournament)
@@ -66,7 +72,7 @@ def test_round_robins_are_smaller_only_in_the_browser(
     assert len(round_robin(pair, games_per_pair=400, opening_plies=0).games) == 40
 
 
-def test_in_the_browser_the_expert_thinks_two_seconds_and_every_other_level_as_it_is(
+def test_in_the_browser_the_expert_thinks_its_browser_time_and_every_other_level_as_it_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from course.board.seats import seat_player
@@ -78,8 +84,8 @@ def test_in_the_browser_the_expert_thinks_two_seconds_and_every_other_level_as_i
     monkeypatch.setattr(sys, "platform", "emscripten")
     in_page = {kind: getattr(seat_player(WHITE, kind, None), "time_limit", None)
                for kind in PLAYER_KINDS if not PLAYER_KINDS[kind].is_human}  # fmt: skip
-    assert on_computer["expert"] == 3.0 and in_page["expert"] == 2.0
+    assert in_page["expert"] == BROWSER_TIME_LIMITS["expert"] <= on_computer["expert"] == 3.0
     assert {k: v for k, v in in_page.items() if k != "expert"} == {
         k: v for k, v in on_computer.items() if k != "expert"
     }
-    assert max(v for v in in_page.values() if v is not None) <= 2.0
+    assert max(v for v in in_page.values() if v is not None) <= max(BROWSER_TIME_LIMITS.values())
