@@ -24,6 +24,7 @@ from typing import Any
 from course.grading.mistakes import cause
 from course.grading.records import CheckResult, Failure, Raised, Report, Spec
 from course.grading.runner import expected_text
+from course.grading.sheet import number
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
@@ -92,7 +93,7 @@ def section(report: Report, heading: str = "") -> str:
     """One exercise of a page: each question's result, then its failed cases."""
     earned = sum(r.earned for r in report.checks)
     points = sum(r.points for r in report.checks)
-    parts = [f"<h2>{escape(report.exercise)}: {_number(earned)}/{_number(points)} points</h2>"]
+    parts = [f"<h2>{escape(report.exercise)}: {number(earned)}/{number(points)} points</h2>"]
     if heading:
         parts.append(f'<p class="note">{escape(heading)}</p>')
     parts.append("<table>")
@@ -103,7 +104,7 @@ def section(report: Report, heading: str = "") -> str:
             else '<span class="failed">failed</span>'
         )
         counts = f"{result.cases_passed}/{result.cases_total} cases"
-        worth = f"{_number(result.earned)}/{_number(result.points)} points"
+        worth = f"{number(result.earned)}/{number(result.points)} points"
         parts.append(f"<tr><th>{escape(result.tag)}</th><td>{mark}</td><td>{counts}</td>"
                      f"<td>{worth}</td><td>{escape(result.message)}</td></tr>")  # fmt: skip
     parts.append("</table>")
@@ -155,12 +156,6 @@ def _unseen(result: CheckResult, failure: Failure) -> bool:
     """Whether the failed case is a grade-time one (or cannot be told apart from one)."""
     part = result.question.part_of(failure.case) if result.question else None
     return part is None or part.unseen
-
-
-def _number(value: float) -> str:
-    """Points as a teacher writes them: ``1``, ``0.5``, ``0.67``."""
-    text = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 def _case(result: CheckResult, failure: Failure) -> str:
