@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import html
 import sys
-from typing import Any
+from typing import Annotated, Any
 
 import ipywidgets as w
 
@@ -29,8 +29,8 @@ from course.board.view import BoardCanvas
 from course.classroom.client import RoomClient
 from course.classroom.protocol import ClassroomError, player_name, room_name
 from reversi.board import Board
-from reversi.errors import ArgumentError, shown
 from reversi.notation import Color, Square
+from reversi.surface import Between, student
 
 __all__ = [
     "RoomBoard",
@@ -42,13 +42,15 @@ CLOCK_REFRESH = 0.5
 PLAYER_ROLES = ("black", "white")
 
 
+#: A board's width in pixels.
+Pixels = Annotated[int, Between(1, 10_000)]
+
+
+@student
 class RoomBoard(w.VBox):  # type: ignore[misc]
     """A board joined to a room of the class server (see :func:`join`)."""
 
-    def __init__(self, client: RoomClient, pixels: int = 400) -> None:
-        if not isinstance(client, RoomClient):  # the check at the boundary (issue 19)
-            raise ClassroomError(f"a RoomBoard shows a RoomClient, not {type(client).__name__}")
-        _check_pixels(pixels)
+    def __init__(self, client: RoomClient, pixels: Pixels = 400) -> None:
         self.client = client
         self.board = BoardCanvas(8, pixels)
         self.title = _html("reversi-room-title")
@@ -261,6 +263,7 @@ class RoomBoard(w.VBox):  # type: ignore[misc]
 SHOWN = ""
 
 
+@student
 def join(
     url: str | None = None,
     room: str = "",
@@ -269,7 +272,7 @@ def join(
     token: str | None = None,
     watch: bool = False,
     key: str | None = None,
-    pixels: int = 400,
+    pixels: Pixels = 400,
 ) -> RoomBoard:
     """Join ``room`` of the class server at ``url`` under ``name``; returns the board to show.
 
@@ -280,9 +283,6 @@ def join(
     In the browser classroom (JupyterLite), leave ``url`` out: the board joins the
     server that served the page.
     """
-    if url is not None and not isinstance(url, str):
-        raise ArgumentError(f"url must be the class server's address as text (like 'ws://HOST:PORT') or None, not {shown(url)}")
-    _check_pixels(pixels)
     if not url:
         url = _page_server()
     client = RoomClient(url, room_name(room), player_name(name), token=token, watch=watch, key=key)
@@ -293,11 +293,6 @@ def join(
     board = RoomBoard(client, pixels)
     board.start_task = loop.create_task(board.start())
     return board
-
-
-def _check_pixels(pixels: object) -> None:
-    if not isinstance(pixels, int) or isinstance(pixels, bool) or not 1 <= pixels <= 10_000:
-        raise ArgumentError(f"pixels must be a whole number from 1 to 10000 (the board's width), not {shown(pixels)}")
 
 
 def _page_server() -> str:

@@ -23,14 +23,17 @@ from __future__ import annotations
 import secrets
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 from course.browser import in_browser
-from course.classroom.protocol import ClassroomError
+from reversi.surface import Between, student
 
 __all__ = [
     "LessonServer",
 ]
+
+#: A lesson server's times: above 0, at most a day.
+Seconds = Annotated[float, Between(0.001, 86400)]
 
 if TYPE_CHECKING:
     from course.classroom.server import ClassServer
@@ -51,13 +54,6 @@ class LessonServer:
     """A class server for a lesson: :attr:`url` to join, :meth:`room` names, :meth:`close`."""
 
     def __init__(self, url: str, server: ClassServer | None = None) -> None:
-        if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
-            raise ClassroomError(f"a lesson server's address starts with ws:// or wss://, not {url!r:.60}")
-        if server is not None:
-            from course.classroom.server import ClassServer  # not in the browser: it needs uvicorn
-
-            if not isinstance(server, ClassServer):
-                raise ClassroomError(f"a lesson server runs a ClassServer or none, not {server!r:.60}")
         self.url = url
         self._server = server
         self._suffix = "" if server is not None else "-" + secrets.token_hex(2)
@@ -68,7 +64,8 @@ class LessonServer:
         return self._server is not None
 
     @classmethod
-    async def start(cls, *, move_time: float | None = None, grace: float = 5.0) -> LessonServer:
+    @student
+    async def start(cls, *, move_time: Seconds | None = None, grace: Seconds = 5.0) -> LessonServer:
         """A server on 127.0.0.1 of this kernel, or in the browser classroom the page's own.
 
         In the browser a ``move_time`` cannot be chosen (the teacher's server decides):
@@ -87,10 +84,9 @@ class LessonServer:
         await server.start("127.0.0.1", 0)
         return cls(server.url, server)
 
+    @student
     def room(self, name: str) -> str:
         """The room called ``name`` here: as it is, or with a few letters of this student's own."""
-        if not isinstance(name, str):
-            raise ClassroomError(f"a room's name is text, not {name!r:.60}")
         return f"{name}{self._suffix}"
 
     def export(self, folder: str | Path) -> list[Path]:
