@@ -112,7 +112,7 @@ def _compile_wheels(wheels: list[Path], core: Path, say: Callable[[str], None]) 
         script.write_text(COMPILER, encoding="utf-8")
         folder = root.as_posix()
         done = subprocess.run(
-            [deno, "run", "--quiet", "--no-prompt", "--no-config", "--no-lock",
+            [deno, "run", "--quiet", "--no-prompt", "--no-remote", "--no-npm", "--no-config", "--no-lock",
              f"--allow-read={core},{folder}", f"--allow-write={folder}", str(script),
              core.as_uri() + "/", str(core) + os.sep, folder],
             capture_output=True, text=True, timeout=600, check=False,
