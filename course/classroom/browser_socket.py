@@ -16,7 +16,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from course.classroom.protocol import ClassroomError
-from reversi.errors import ArgumentError, shown
 
 __all__ = [
     "ConnectionClosed",
@@ -48,8 +47,6 @@ class BrowserSocket:
     """One ``WebSocket`` of the page, with an asyncio face: ``await recv()``, ``await send(text)``."""
 
     def __init__(self, url: str) -> None:
-        if not isinstance(url, str):
-            raise ArgumentError(f"a WebSocket's address must be text like 'ws://host:port', not {shown(url)}")
         try:
             import js
             from pyodide.ffi import create_proxy

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course.schema import Field, Limits, Schema, SchemaError, read_json, text
-from reversi.errors import ReversiError, shown
+from reversi.errors import ReversiError
 
 #: Longest player name (the ZX-81 program's limit of 9 letters).
 MAX_NAME = 9
@@ -107,11 +107,9 @@ def room_name(name: str) -> str:
     ...
     course.classroom.protocol.MessageError: the room name 'd3\\n' is not valid: use 1 to 24 letters, digits, '-' or '_'
     """
-    if not isinstance(name, str):
-        raise MessageError(f"the room name must be text of 1 to 24 letters, digits, '-' or '_', not {shown(name)}")
     if not ROOM_NAME.match(name):
         raise MessageError(
-            f"the room name {str(name)[:30]!r} is not valid: use 1 to 24 letters, digits, '-' or '_'"
+            f"the room name {name[:30]!r} is not valid: use 1 to 24 letters, digits, '-' or '_'"
         )
     return name
 

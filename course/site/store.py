@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from course.schema import Limits, SchemaError, read_json
+from course.schema import text as schema_text
 from course.site import SiteError
 
 #: Largest notebook taken (bytes).
@@ -53,15 +54,12 @@ class HandInError(SiteError):
 
 
 def _check_text(value: object, what: str) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
         raise HandInError(f"the {what} is missing: give it as text")
-    text = value.strip()
-    if len(text) > MAX_NAME:
-        raise HandInError(
-            f"the {what} {text[:MAX_NAME]!r}... is too long (at most {MAX_NAME} characters)"
-        )
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text):
-        raise HandInError(f"the {what} {text!r} contains control characters")
+    try:
+        text = schema_text(value, f"the {what}", MAX_NAME)
+    except SchemaError as refused:
+        raise HandInError(str(refused)) from None
     if any(ch in "/\\" for ch in text) or text in (".", ".."):
         raise HandInError(f"the {what} {text!r} contains a path separator ('/' or '\\')")
     return text
