@@ -23,7 +23,7 @@ from typing import Annotated, Any
 from course.contest.referee import FunctionSeat, LevelSeat, Played, positions, referee
 from course.pictures.svg import board_svg
 from course.tournament import entrant, random_openings
-from reversi.errors import ArgumentError, shown
+from reversi.errors import ArgumentError
 from reversi.surface import student
 from reversi.typecheck import Between
 
@@ -97,13 +97,11 @@ def try_player(
     (``"d3"``); it loses a game where it raises, returns something that is not a legal
     move or takes more than ``move_time`` seconds, as in the tournament.
     """
-    from course.contest.roundrobin import LEVEL_KINDS
+    from course.contest.roundrobin import level_entrants
 
-    if against not in LEVEL_KINDS:
-        raise ArgumentError(f"{shown(against)} is not a level: choose from {', '.join(LEVEL_KINDS)}")
     if games % 2:
         raise ArgumentError(f"games must be an even number (half with each colour), not {games}")
-    label = LEVEL_KINDS[against].label
+    label = level_entrants([against])[0].name  # an unknown level is refused, naming the levels
     name = getattr(choose, "__name__", "you")
     name = "you" if name == label or not isinstance(name, str) or not name.strip() else name[:100]
     played: list[Played] = []
