@@ -38,7 +38,8 @@ sys.path.insert(0, str(REPO))
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
-from course.site.build import OUT, _site_size, _SiteBuild  # noqa: E402
+from course.site.build import OUT, _SiteBuild  # noqa: E402
+from course.site.compression import _site_size  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 PROBE = """

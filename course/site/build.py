@@ -13,7 +13,6 @@ the lock's hashes, or else minimal stand-ins (:mod:`course.site.wheels`) take th
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
@@ -29,6 +28,7 @@ from course import pyodide
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError
 from course.site.bytecode import _compile_wheels
+from course.site.compression import COMPRESSIBLE, _compress_site, _size_report
 from course.site.notebooks import _copy_notebooks
 from course.site.patches import _patch_kernel, _patch_lab
 from course.site.wheels import STANDINS, _build_standin, _canonical, _read_wheel, _sha256
@@ -427,68 +427,8 @@ def _find_wheel(folder: Path, name: str, version: str) -> Path | None:
     return None
 
 
-#: Suffixes worth compressing: the build writes a ``.gz`` beside each such file that shrinks.
-COMPRESSIBLE = {
-    ".js",
-    ".mjs",
-    ".wasm",
-    ".json",
-    ".css",
-    ".html",
-    ".svg",
-    ".ipynb",
-    ".txt",
-    ".map",
-    ".zip",
-}
-MIN_COMPRESSED = 1024
-
-
-def _compress_site(site: Path) -> int:
-    """Write ``name.gz`` beside every compressible file of the site that shrinks; returns how many.
-
-    The class server sends these to browsers that accept gzip, so thirty students
-    downloading the site cost no compression work; other web hosts ignore them.
-    """
-    written = 0
-    for path in Path(site).rglob("*"):
-        if (
-            path.is_file()
-            and path.suffix.lower() in COMPRESSIBLE
-            and path.stat().st_size >= MIN_COMPRESSED
-        ):
-            data = path.read_bytes()
-            packed = gzip.compress(data, compresslevel=6, mtime=0)
-            if len(packed) < 0.9 * len(data):
-                Path(f"{path}.gz").write_bytes(packed)
-                written += 1
-    return written
-
-
 def _kernel_settings(site: Path) -> dict[str, Any]:
     """The Pyodide kernel's settings in a built site's jupyter-lite.json."""
     config = json.loads((Path(site) / "jupyter-lite.json").read_text())["jupyter-config-data"]
     settings: dict[str, Any] = config.get("litePluginSettings", {}).get(KERNEL_PLUGIN, {})
     return settings
-
-
-def _site_size(folder: Path) -> tuple[int, int]:
-    """The site's size in bytes: all files, and all files gzip-compressed one by one.
-
-    The ``.gz`` copies the build writes for the server are not counted.
-    """
-    total = compressed = 0
-    for path in Path(folder).rglob("*"):
-        if path.is_file() and path.suffix != ".gz":
-            data = path.read_bytes()
-            total += len(data)
-            compressed += len(gzip.compress(data, compresslevel=6))
-    return total, compressed
-
-
-def _size_report(folder: Path) -> str:
-    """One line: where the site is and its size, total and compressed."""
-    total, compressed = _site_size(folder)
-    return (
-        f"Built the site in {folder}: {total / 1e6:.1f} MB ({compressed / 1e6:.1f} MB compressed)"
-    )

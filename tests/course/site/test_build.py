@@ -14,11 +14,10 @@ from course.site import SiteError, standin_numpy
 from course.site.build import (
     EXERCISES,
     LESSONS,
-    _compress_site,
     _released_notebooks,
-    _site_size,
     _SiteBuild,
 )
+from course.site.compression import _compress_site, _site_size
 from course.site.wheels import STANDINS, _build_standin, _canonical, _read_wheel
 from reversi.errors import ArgumentError, ReversiError
 
