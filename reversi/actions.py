@@ -22,28 +22,17 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from reversi.errors import ArgumentError, NotationError, shown
-from reversi.notation import PASS, Color, Move, Square, check_color, square
+from reversi.notation import Color, Move, Square, square
+from reversi.surface import student
 
 
-def _check_square(value: object, what: str) -> Square:
-    if not isinstance(value, Square):
-        raise ArgumentError(f"{what} must be a Square such as square('d3'), not {shown(value)}")
-    return value
-
-
-def _check_flag(value: object, what: str) -> None:
-    if not isinstance(value, bool):
-        raise ArgumentError(f"{what} must be True or False, not {shown(value)}")
-
-
+@student
 @dataclass(frozen=True)
 class MoveAction:
     """The side to move put a disc on ``square``."""
 
     square: Square
 
-    def __post_init__(self) -> None:
-        _check_square(self.square, "a move's square")
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": "move", "square": self.square.name}
@@ -65,45 +54,43 @@ class TimeoutAction:
         return {"action": "timeout"}
 
 
+@student
 @dataclass(frozen=True)
 class UndoRequest:
     """``color`` asked to take back its last move."""
 
     color: Color
 
-    def __post_init__(self) -> None:
-        check_color(self.color)
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": "undo-request", "color": self.color.value}
 
 
+@student
 @dataclass(frozen=True)
 class UndoAnswer:
     """The opponent accepted (or declined) the waiting undo request."""
 
     accept: bool
 
-    def __post_init__(self) -> None:
-        _check_flag(self.accept, "an undo answer's accept")
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": "undo-answer", "accept": self.accept}
 
 
+@student
 @dataclass(frozen=True)
 class Resignation:
     """``color`` gave up."""
 
     color: Color
 
-    def __post_init__(self) -> None:
-        check_color(self.color)
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": "resign", "color": self.color.value}
 
 
+@student
 @dataclass(frozen=True)
 class Ply:
     """One turn of the game: who, what (a square or PASS), and which discs flipped.
@@ -116,15 +103,6 @@ class Ply:
     flipped: tuple[Square, ...] = ()
     timeout: bool = False
 
-    def __post_init__(self) -> None:
-        check_color(self.color)
-        if self.move is not PASS:
-            _check_square(self.move, "a turn's move (or PASS)")
-        if not isinstance(self.flipped, tuple):
-            raise ArgumentError(f"a turn's flipped discs must be a tuple, not {shown(self.flipped)}")
-        for disc in self.flipped:
-            _check_square(disc, "a flipped disc")
-        _check_flag(self.timeout, "a turn's timeout")
 
 
 Action: TypeAlias = MoveAction | PassAction | TimeoutAction | UndoRequest | UndoAnswer | Resignation

@@ -24,15 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reversi.actions import ACTION_TYPES, Action, Ply
+from reversi.actions import Action, Ply
 from reversi.board import Board
-from reversi.errors import ArgumentError, shown
-from reversi.notation import Color, Square, check_color
-
-
-def _check_action(action: object) -> None:
-    if not isinstance(action, ACTION_TYPES):
-        raise ArgumentError(f"{shown(action)} is not a game action (a move, pass, undo or resignation)")
+from reversi.notation import Color, Square
 
 
 @dataclass(frozen=True)
@@ -43,13 +37,6 @@ class Snapshot:
     turn: Color
     consecutive_timeouts: int
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.board, Board):
-            raise ArgumentError(f"a snapshot needs a Board, not {shown(self.board)}")
-        check_color(self.turn)
-        runs = self.consecutive_timeouts
-        if not isinstance(runs, int) or isinstance(runs, bool) or runs < 0:
-            raise ArgumentError(f"the run of lost turns must be a whole number 0 or more, not {shown(runs)}")
 
 
 class History:
@@ -70,23 +57,16 @@ class History:
 
     def add_turn(self, before: Snapshot, ply: Ply, action: Action) -> None:
         """Record a turn (a move, a pass or a lost turn) and the position before it."""
-        if not isinstance(before, Snapshot):
-            raise ArgumentError(f"a turn needs the Snapshot before it, not {shown(before)}")
-        if not isinstance(ply, Ply):
-            raise ArgumentError(f"{shown(ply)} is not a turn (a Ply)")
-        _check_action(action)
         self._before.append(before)
         self.plies.append(ply)
         self.actions.append(action)
 
     def add_action(self, action: Action) -> None:
         """Record an action that is not a turn (an undo request or answer, a resignation)."""
-        _check_action(action)
         self.actions.append(action)
 
     def last_move_index(self, color: Color) -> int | None:
         """The index of ``color``'s last turn that put a disc down (``None``: there is none)."""
-        check_color(color)
         for index in range(len(self.plies) - 1, -1, -1):
             ply = self.plies[index]
             if ply.color is color and isinstance(ply.move, Square):
@@ -95,11 +75,6 @@ class History:
 
     def take_back(self, index: int) -> tuple[Snapshot, list[Ply]]:
         """Forget the turns from ``index`` on; returns the position before them and the turns."""
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.plies):
-            raise ArgumentError(
-                f"turn {shown(index)} cannot be taken back: give one of 0 to {len(self.plies) - 1}"
-                if self.plies else "there is no turn to take back"
-            )
         snapshot, taken = self._before[index], self.plies[index:]
         del self.plies[index:], self._before[index:]
         return snapshot, taken
