@@ -41,6 +41,7 @@ CHAIN = [
     "clock",
     "actions",
     "history",
+    "gamestate",
     "game",
     "scores",
     "saves",
