@@ -31,11 +31,13 @@ _VALUE = {"1": Value.ON, "0": Value.OFF, ".": Value.EMPTY}
 _NOT_OPERATORS = ["NAND", "and", "", "XNOR"]
 
 
+_OPERATORS = {operator.value: operator for operator in Operator}
+
+
 def _combined(operator: str, field: str, bit: int) -> Any:
     """What a field's character becomes under ``bit``: '.' stays, an unknown operator raises."""
-    try:
-        known = Operator(operator)
-    except ValueError:
+    known = _OPERATORS.get(operator)  # exactly a value: 'AND ' or 'and' is no operator
+    if known is None:
         return Raises(ValueError)
     if field == ".":
         return "."

@@ -68,6 +68,7 @@ from reversi.cursormap.model import (
 )
 from reversi.errors import shown
 from reversi.files import read_bounded
+from reversi.surface import student
 
 #: The largest map file read, in bytes (a 64 x 64 map with comments takes about 10 kB).
 MAX_FILE_BYTES = 1_000_000
@@ -258,7 +259,7 @@ class _Reader:
         self.read_trailer(index, height)
         grid = tuple(
             tuple(
-                Field(_owner(chars, o), _value(chars, v))
+                Field(Owner(chars.role_of(o)), Value(chars.role_of(v)))  # both checked by check_characters
                 for o, v in zip(owner_row, value_row, strict=True)
             )
             for owner_row, value_row in zip(owners, values, strict=True)
@@ -354,18 +355,7 @@ class _Reader:
                 )
 
 
-def _owner(chars: MapCharacters, char: str) -> Owner:
-    owner = chars.owner_of(char)
-    assert owner is not None  # checked by _Reader.check_characters
-    return owner
-
-
-def _value(chars: MapCharacters, char: str) -> Value:
-    value = chars.value_of(char)
-    assert value is not None  # checked by _Reader.check_characters
-    return value
-
-
+@student
 def parse_map(text: str, source: str | None = None) -> CursorMap:
     r"""The map that map-file ``text`` describes; ``source`` names it in error messages.
 
@@ -374,23 +364,15 @@ def parse_map(text: str, source: str | None = None) -> CursorMap:
         0  1
      0  B1 R0
     """
-    if not isinstance(text, str):
-        raise MapFileError(f"a map is read from text, not from {type(text).__name__}", source=source)
-    if source is not None and not isinstance(source, str):
-        raise MapFileError(f"the name of a map must be text, not {type(source).__name__}")
     reader = _Reader(text, source)
     return reader.read_map(reader.read_definitions())
 
 
+@student
 def load_map(path: str | os.PathLike[str]) -> CursorMap:
     """The map in the UTF-8 file at ``path``.  A missing or unreadable file, a file larger
     than :data:`MAX_FILE_BYTES`, and bytes that are not UTF-8 raise :class:`MapFileError` too."""
-    if not isinstance(path, (str, bytes, os.PathLike)):
-        raise MapFileError(f"{type(path).__name__} is not a file path: give the path as text")
-    try:
-        name = os.fsdecode(path)
-    except (TypeError, ValueError) as error:
-        raise MapFileError(f"{shown(path)} is not a file path: {error}") from None
+    name = os.fsdecode(path)
     if "\0" in name:
         raise MapFileError(f"{shown(name)} is not a file path: it holds a NUL character")
     try:
@@ -411,11 +393,6 @@ def _decode(data: bytes, name: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         before = data[: error.start]
-        line_start = before.rfind(b"\n") + 1
-        column = len(before[line_start:].decode("utf-8").removeprefix("\ufeff")) + 1
-        raise MapFileError(
-            f"the file is not UTF-8 text: byte 0x{data[error.start]:02x} cannot be decoded",
-            before.count(b"\n") + 1,
-            column,
-            name,
-        ) from None
+        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8").removeprefix("\ufeff")) + 1
+        problem = f"the file is not UTF-8 text: byte 0x{data[error.start]:02x} cannot be decoded"
+        raise MapFileError(problem, before.count(b"\n") + 1, column, name) from None

@@ -13,6 +13,7 @@ from reversi.cursormap.errors import MapFileError
 from reversi.cursormap.mapfile import parse_map
 from reversi.cursormap.model import CursorMap
 from reversi.errors import shown
+from reversi.surface import student
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -32,10 +33,9 @@ def sample_maps() -> list[str]:
     return sorted(name.removesuffix(".map") for name in names if name.endswith(".map"))
 
 
+@student
 def sample_text(name: str) -> str:
     """The text of the sample map ``name`` (with or without ``.map``), comments and all."""
-    if not isinstance(name, str):
-        raise MapFileError(f"a sample map is named by text, not by {type(name).__name__}")
     stem = name.removesuffix(".map")
     if stem not in sample_maps():
         raise MapFileError(
@@ -44,6 +44,7 @@ def sample_text(name: str) -> str:
     return _samples_folder().joinpath(stem + ".map").read_text(encoding="utf-8")
 
 
+@student
 def load_sample(name: str) -> CursorMap:
     """The sample map ``name``, one of :func:`sample_maps`.
 

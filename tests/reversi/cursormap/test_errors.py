@@ -11,7 +11,7 @@ from reversi.cursormap import (
     load_map,
 )
 from reversi.cursormap.mapfile import MAX_FILE_BYTES
-from reversi.errors import GameOverError, ReversiError
+from reversi.errors import ArgumentError, GameOverError, ReversiError
 
 
 def test_map_file_error_message_names_line_column_and_problem():
@@ -63,9 +63,14 @@ def test_map_file_error_survives_pickling():
     )
 
 
-@pytest.mark.parametrize("path", ["a\0b.map", 42, None, ["one.map"]])
-def test_a_map_path_that_is_not_a_path_is_a_map_file_error(path):
+def test_a_map_path_with_a_nul_character_is_a_map_file_error():
     with pytest.raises(MapFileError, match="is not a file path"):
+        load_map("a\0b.map")
+
+
+@pytest.mark.parametrize("path", [42, None, ["one.map"]])
+def test_a_map_path_that_is_not_a_path_is_named(path):
+    with pytest.raises(ArgumentError, match=r"^load_map\(\): path must be a text or a path, not "):
         load_map(path)
 
 
