@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reversi.errors import ArgumentError, NotationError
+from reversi.board import Board
 from reversi.notation import BLACK, WHITE, Color
 from reversi.surface import MAX_ITEMS, SURFACE, Between, Choice, Length, signature_of, student
 
@@ -224,3 +225,63 @@ def test_an_exact_choice_refuses_another_case():
     assert Operator("XOR") is Operator.XOR
     with pytest.raises(ArgumentError, match="an operator is one of 'AND', 'OR', 'XOR', not 'and'"):
         Operator("and")
+
+
+# -- the kit's own surface: any value gives a result or the kit's error ---------------------
+
+HOSTILE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6)
+    | st.sampled_from(["d3", "black", "WHITE", "stalemate", "up", "AND", "c4", "pass", "", "\0", "x" * 300, 10**400]),
+    lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
+    max_leaves=6,
+)
+
+#: Surface functions that write files wherever a path points: fuzzed on their own in test_hostile_input.
+WRITES = {"save_game", "SaveFolder.save", "SaveFolder.delete"}
+
+
+def kit_surface() -> list[Any]:
+    import reversi  # noqa: F401  (decorates the surface)
+    import reversi.cursormap  # noqa: F401
+    from reversi import rules  # noqa: F401
+
+    return sorted(
+        (f for f in SURFACE if f.__module__.startswith("reversi") and f.__qualname__ not in WRITES),
+        key=lambda f: f.__qualname__,
+    )
+
+
+def receiver(qualname: str, folder: Any) -> Any:
+    """An object to call a method on, or None for a plain function or a constructor."""
+    from reversi import Game, RandomPlayer, SaveFolder
+    from reversi.cursormap import CursorGame, load_sample
+
+    owner = qualname.split(".")[0] if "." in qualname and not qualname.endswith(".__init__") else None
+    makers = {
+        "Board": lambda: Board(),
+        "Game": lambda: Game(RandomPlayer(seed=1), RandomPlayer(seed=2), size=6),
+        "GameState": lambda: Game(RandomPlayer(seed=1), RandomPlayer(seed=2), size=6),
+        "SaveFolder": lambda: SaveFolder(folder),
+        "CursorGame": lambda: CursorGame(load_sample("01_first_steps"), seed=1),
+    }
+    return makers[owner]() if owner else None
+
+
+@pytest.mark.parametrize("function", kit_surface(), ids=lambda f: f.__qualname__)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_any_value_at_the_kits_surface_gives_a_result_or_the_kits_error(function, data, tmp_path_factory):
+    from reversi.errors import ReversiError
+
+    target = receiver(function.__qualname__, tmp_path_factory.mktemp("saves"))
+    args = data.draw(st.lists(HOSTILE, max_size=4))
+    try:
+        if function.__qualname__.endswith(".__init__"):
+            cls = vars(__import__(function.__module__, fromlist=["x"]))[function.__qualname__.split(".")[0]]
+            cls(*args)
+        elif target is not None:  # bound as a student reaches it (classmethods too)
+            getattr(target, function.__name__)(*args)
+        else:
+            function(*args)
+    except ReversiError:
+        pass
