@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reversi.errors import ArgumentError, NotationError
 from reversi.board import Board
+from reversi.errors import ArgumentError, NotationError
 from reversi.notation import BLACK, WHITE, Color
 from reversi.surface import MAX_ITEMS, SURFACE, Between, Choice, Length, signature_of, student
 
