@@ -7,24 +7,28 @@ computer swaps, and in the browser it freezes the tab.  :func:`bounded` stops it
     with bounded("walk"):
         answer = walk(board, square, step)
 
-In a kernel with threads (CPython on Windows, macOS and Linux) a watchdog thread reads the
-clock and the process's memory every 50 ms and raises :class:`Overrun` inside the call:
-the student's code runs at full speed.  In the browser (Pyodide has no threads) a trace
-hook does the same from inside, on the lines of the student's own code only (the kit's
-frames are not traced), reading memory with :mod:`tracemalloc`, so a correct answer, which
-runs for milliseconds, is not slowed in any way a student notices.
+In a kernel with threads (CPython on Windows, macOS and Linux) one watchdog thread reads
+the clock and the process's memory every 50 ms and raises :class:`Overrun` inside the call;
+a call only arms and disarms it, so the student's code runs at full speed.  In the browser
+(Pyodide has no threads) the check is made from inside: :mod:`sys.monitoring` counts the
+loops' jumps and the calls in the student's own code (the kit's code is switched off after
+its first event), and every 1024 of them the clock and the page's memory are read.  Where
+Python is older than 3.12 (no :mod:`sys.monitoring`), a trace hook does the same.
+``python benchmarks/self_check_bounds.py`` prints what each way costs a correct answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import functools
 import sys
 import sysconfig
 import threading
 import time
-import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any
 
 #: A self-check's call that runs longer than this is stopped (a correct answer takes milliseconds).
@@ -50,6 +54,10 @@ def _reason(what: str, seconds: float, megabytes: float | None) -> str:
 
 def resident_bytes() -> int | None:
     """This process's memory in bytes now (None where the system gives no reading)."""
+    if sys.platform == "emscripten":  # the page's WebAssembly memory, which only grows
+        import pyodide_js  # type: ignore[import-not-found]
+
+        return int(pyodide_js._module.HEAPU8.buffer.byteLength)
     statm = Path("/proc/self/statm")
     if statm.exists():
         import os
@@ -93,53 +101,92 @@ def has_threads() -> bool:
     return sys.platform != "emscripten"
 
 
-def bounded(what: str, seconds: float | None = None, megabytes: int | None = None) -> _Watchdog | _Tracer:
+def bounded(what: str, seconds: float | None = None, megabytes: int | None = None) -> Bounds:
     """Run the block, stopping it with :class:`Overrun` after ``seconds`` or ``megabytes`` more
     (by default :data:`SECONDS` and :data:`MEGABYTES`)."""
-    watch = _Watchdog if has_threads() else _Tracer
-    return watch(what, SECONDS if seconds is None else seconds, MEGABYTES if megabytes is None else megabytes)
+    seconds = SECONDS if seconds is None else seconds
+    megabytes = MEGABYTES if megabytes is None else megabytes
+    if has_threads():
+        return Watched(what, seconds, megabytes)
+    return (Monitored if hasattr(sys, "monitoring") else Traced)(what, seconds, megabytes)
 
 
-class _Watchdog:
-    """A thread that raises :class:`Overrun` in the calling thread when a bound passes."""
+class Bounds:
+    """One bounded call: what it is (for the message) and its two bounds."""
 
     def __init__(self, what: str, seconds: float, megabytes: int) -> None:
-        self.what, self.seconds, self.limit = what, seconds, megabytes * 2**20
-        self.target = threading.get_ident()
-        self.lock = threading.Lock()
-        self.done = threading.Event()
+        self.what, self.seconds, self.megabytes = what, seconds, megabytes
         self.reason: str | None = None
 
     def __enter__(self) -> None:
         self.start = time.monotonic()
         self.memory = resident_bytes()
-        threading.Thread(target=self._watch, name=f"bounds of {self.what}", daemon=True).start()
-
-    def _watch(self) -> None:
-        while not self.done.wait(TICK):
-            now = resident_bytes()
-            if self.memory is not None and now is not None and now - self.memory > self.limit:
-                reason = _reason(self.what, self.seconds, self.limit / 2**20)
-            elif time.monotonic() - self.start > self.seconds:
-                reason = _reason(self.what, self.seconds, None)
-            else:
-                continue
-            with self.lock:
-                if not self.done.is_set():
-                    self.reason = reason
-                    _raise_in(self.target, Overrun)
-            return
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
-        with self.lock:
-            self.done.set()
-            if self.reason is not None and not isinstance(error, Overrun):
-                _raise_in(self.target, None)  # withdraw an exception not yet delivered
+        return None
+
+    def overrun(self) -> str | None:
+        """Why the call must stop now, or None."""
+        memory = resident_bytes()
+        if self.memory is not None and memory is not None and memory - self.memory > self.megabytes * 2**20:
+            return _reason(self.what, self.seconds, self.megabytes)
+        if time.monotonic() - self.start > self.seconds:
+            return _reason(self.what, self.seconds, None)
+        return None
+
+
+class Watched(Bounds):
+    """Watched by the one watchdog thread, which raises :class:`Overrun` in the calling thread."""
+
+    def __enter__(self) -> None:
+        super().__enter__()
+        self.target = threading.get_ident()
+        _watchdog().arm(self)
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        _watchdog().disarm(self, withdraw=not isinstance(error, Overrun))
         if self.reason is not None:  # keep the student's line, where it was stopped
             raise Overrun(self.reason).with_traceback(getattr(error, "__traceback__", None)) from None
 
 
+class _Watchdog:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.watched: Watched | None = None
+        threading.Thread(target=self._watch, name="self-check bounds", daemon=True).start()
+
+    def arm(self, watched: Watched) -> None:
+        with self.lock:
+            self.watched = watched
+
+    def disarm(self, watched: Watched, withdraw: bool) -> None:
+        with self.lock:
+            self.watched = None
+            if watched.reason is not None and withdraw:
+                _raise_in(watched.target, None)  # withdraw an exception not yet delivered
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(TICK)
+            watched = self.watched
+            reason = watched.overrun() if watched is not None else None
+            if watched is None or reason is None:
+                continue
+            with self.lock:
+                if self.watched is watched:
+                    watched.reason = reason
+                    self.watched = None
+                    _raise_in(watched.target, Overrun)
+
+
+@functools.cache
+def _watchdog() -> _Watchdog:
+    return _Watchdog()
+
+
+@functools.cache
 def _untraced() -> tuple[str, ...]:
+    """Where the kit, the libraries and the standard library live: their code is not counted."""
     import course
     import reversi
 
@@ -153,21 +200,97 @@ def _raise_in(thread: int, kind: type[BaseException] | None) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(kind) if kind else None)
 
 
-class _Tracer:
-    """Without threads: a trace hook on the student's own lines reads the clock and memory."""
+EVERY = 1023  # a reading after every 1024 events of the student's code (a mask)
 
-    EVERY = 1000  # lines between two readings
 
-    def __init__(self, what: str, seconds: float, megabytes: int) -> None:
-        self.what, self.seconds, self.megabytes = what, seconds, megabytes
-        self.count = 0
+class Monitored(Bounds):
+    """Without threads, on Python 3.12 and later: :mod:`sys.monitoring` counts the student's
+    loop jumps and calls, and the kit's code is switched off at its first event."""
 
     def __enter__(self) -> None:
         self.start = time.monotonic()
-        self.tracing = not tracemalloc.is_tracing()  # Pyodide's allocator counts no blocks
-        if self.tracing:
-            tracemalloc.start()
-        self.first = tracemalloc.get_traced_memory()[0]
+        self.count = 0
+        monitor = _monitor()
+        self.memory = monitor.memory if monitor.session else resident_bytes()
+        self.installed_here = not monitor.session
+        if self.installed_here:
+            monitor.install()
+        monitor.current = self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        monitor = _monitor()
+        monitor.current = None
+        if self.installed_here:
+            monitor.uninstall()
+
+
+class _Monitor:
+    """The one :mod:`sys.monitoring` tool of the kit (switching it on costs about 50 us in
+    Pyodide, so a whole check switches it on once: :func:`checking`)."""
+
+    TOOL = 4  # a tool id the debugger (0), coverage (1), profiler (2) and optimizer (5) leave free
+
+    def __init__(self) -> None:
+        self.monitoring: Any = vars(sys)["monitoring"]  # Python 3.12 and later
+        self.untraced = _untraced()
+        self.current: Monitored | None = None
+        self.session = False
+        self.memory: int | None = None
+        self.disable = self.monitoring.DISABLE
+        if self.monitoring.get_tool(self.TOOL) is None:
+            self.monitoring.use_tool_id(self.TOOL, "self-check bounds")
+        events = self.monitoring.events
+        self.events = events.JUMP | events.PY_START
+        for event in (events.JUMP, events.PY_START):
+            self.monitoring.register_callback(self.TOOL, event, self._event)
+
+    def install(self) -> None:
+        self.monitoring.set_events(self.TOOL, self.events)
+
+    def uninstall(self) -> None:
+        self.monitoring.set_events(self.TOOL, 0)
+
+    def _event(self, code: CodeType, *where: Any) -> Any:
+        if code.co_filename.startswith(self.untraced):
+            return self.disable  # the kit's own code: never again at this place
+        current = self.current
+        if current is not None:
+            current.count += 1
+            if not current.count & EVERY:
+                reason = current.overrun()
+                if reason is not None:
+                    raise Overrun(reason)
+        return None
+
+
+@functools.cache
+def _monitor() -> _Monitor:
+    return _Monitor()
+
+
+@contextlib.contextmanager
+def checking() -> Iterator[None]:
+    """Around a whole check's calls: where the bounds are counted from inside (the browser),
+    the counting is switched on once for all of them, and memory is measured from here."""
+    if has_threads() or not hasattr(sys, "monitoring") or _monitor().session:
+        yield
+        return
+    monitor = _monitor()
+    monitor.session, monitor.memory = True, resident_bytes()
+    monitor.install()
+    try:
+        yield
+    finally:
+        monitor.session = False
+        monitor.uninstall()
+
+
+class Traced(Bounds):
+    """Without threads, before Python 3.12: a trace hook on the lines of the student's code."""
+
+    def __enter__(self) -> None:
+        super().__enter__()
+        self.count = 0
         self.untraced = _untraced()
         self.previous = sys.gettrace()
         sys.settrace(self._call)
@@ -179,14 +302,11 @@ class _Tracer:
 
     def _line(self, frame: FrameType, event: str, arg: Any) -> Any:
         self.count += 1
-        if self.count % self.EVERY == 0:
-            if tracemalloc.get_traced_memory()[0] - self.first > self.megabytes * 2**20:
-                raise Overrun(_reason(self.what, self.seconds, self.megabytes))
-            if time.monotonic() - self.start > self.seconds:
-                raise Overrun(_reason(self.what, self.seconds, None))
+        if not self.count & EVERY:
+            reason = self.overrun()
+            if reason is not None:
+                raise Overrun(reason)
         return self._line
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
         sys.settrace(self.previous)
-        if self.tracing:
-            tracemalloc.stop()

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn
 
-from course.grading.limits import Overrun, bounded
+from course.grading.limits import Overrun, bounded, checking
 from course.grading.mistakes import cause
 from course.grading.records import (
     Case,
@@ -105,9 +105,10 @@ def run(
         print(f"{title}: 0/{len(cases)} cases passed {SELF_CHECK}")
         _failed(f"{title}: expected a function, got {_short(repr(function))}")
     replies: list[Reply] = []
-    for case in cases:  # after a runaway call, the other cases are not run again
-        stopped = replies and replies[-1].raised and replies[-1].raised.is_a(Overrun)
-        replies.append(replace(replies[-1], args=case.args) if stopped else call_here(function, case))
+    with checking():
+        for case in cases:  # after a runaway call, the other cases are not run again
+            stopped = replies and replies[-1].raised and replies[-1].raised.is_a(Overrun)
+            replies.append(replace(replies[-1], args=case.args) if stopped else call_here(function, case))
     failures = [
         f for case, reply in zip(cases, replies, strict=True) if (f := verdict(spec, case, reply))
     ]
