@@ -115,8 +115,10 @@ def _path_type(read: Callable[[str], Path]) -> Callable[[str], Path]:
 
     def checked(value: str) -> Path:
         try:
-            return read(value)
-        except (OSError, ValueError) as error:
+            path = read(value)
+            path.resolve()  # a symbolic link loop is refused here, before the tool writes anything
+            return path
+        except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a loop, before Python 3.13
             if isinstance(error, argparse.ArgumentTypeError):
                 raise
             reason = getattr(error, "strerror", None) or str(error)

@@ -210,3 +210,18 @@ def test_a_file_of_any_bytes_is_read_or_refused_with_the_kits_error(
 def test_the_files_are_fuzzed() -> None:
     assert {name for name, _, _ in READERS} >= {"save file", "map file", "notebook"}
     assert json.loads(READERS[0][1])  # the save sample is a real save
+
+
+@pytest.mark.parametrize("command", [["site", "build"], ["worksheets"], ["grade", "."]])
+def test_an_output_folder_that_is_a_symbolic_link_loop_is_refused_before_any_work(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from course.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    with pytest.raises(SystemExit) as exited:
+        main([*command, "--out", "loop"])
+    assert exited.value.code == 2
+    assert "argument --out: 'loop' cannot be used" in capsys.readouterr().err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["loop"]
