@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from reversi.cursormap.errors import MapError
 from reversi.errors import shown
-from reversi.surface import Choice
+from reversi.surface import Choice, student
 
 MAX_SIDE = 64
 """The largest width or height a map may have."""
@@ -112,18 +112,13 @@ class Value(Choice):
         return cls.ON if bit else cls.OFF
 
 
+@student
 @dataclass(frozen=True)
 class Field:
     """One square of the map: its owner and its value."""
 
     owner: Owner
     value: Value
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.owner, Owner) or not isinstance(self.value, Value):
-            raise MapError(
-                f"a field has an Owner and a Value, not {shown(self.owner)} and {shown(self.value)}"
-            )
 
     @property
     def switchable(self) -> bool:
@@ -152,8 +147,6 @@ def character_problem(char: str) -> str | None:
     >>> character_problem(";")
     "';' cannot be a map character: it ends a definition"
     """
-    if not isinstance(char, str):
-        return f"a map character is one character of text, not {shown(char)}"
     if len(char) != 1:
         return f"a map character is exactly one character, got {shown(char)}"
     if char == QUOTE:
@@ -165,6 +158,7 @@ def character_problem(char: str) -> str | None:
     return None
 
 
+@student
 @dataclass(frozen=True)
 class MapCharacters:
     """The characters a map file uses for each owner and each value.
@@ -184,8 +178,6 @@ class MapCharacters:
     def __post_init__(self) -> None:
         seen: dict[str, str] = {}
         for key, char in self.roles().items():
-            if not isinstance(char, str):
-                raise MapError(f"{key}: a map character is a string, got {shown(char)}")
             problem = character_problem(char)
             if problem:
                 raise MapError(f"{key}: {problem}")
@@ -225,15 +217,14 @@ class MapCharacters:
 
     def listing(self, keys: Sequence[str]) -> str:
         """The defined characters of ``keys`` in words: ``"'b' (one), 'r' (two) or 'g' (none)"``."""
-        if isinstance(keys, str) or not isinstance(keys, Sequence):
-            raise MapError(f"listing takes a sequence of role names, not {shown(keys)}")
         roles = self.roles()
-        parts = [f"{shown(roles[k])} ({k})" for k in keys if isinstance(k, str) and k in roles]
+        parts = [f"{shown(roles[k])} ({k})" for k in keys if k in roles]
         if not parts:
             return "no character"
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" or {parts[-1]}"
 
 
+@student
 @dataclass(frozen=True, repr=False)
 class CursorMap:
     """A rectangular grid of fields, ``fields[row][col]``, and the characters of its file.
@@ -244,16 +235,10 @@ class CursorMap:
     each player owning at least one field that can be switched.
     """
 
-    fields: tuple[tuple[Field, ...], ...]
+    fields: Sequence[Sequence[Field]]
     chars: MapCharacters = MapCharacters()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.fields, list | tuple) or not all(
-            isinstance(row, list | tuple) for row in self.fields
-        ):
-            raise MapError(f"a map's fields are rows of Fields, not {shown(self.fields)}")
-        if not isinstance(self.chars, MapCharacters):
-            raise MapError(f"a map's characters are MapCharacters, not {shown(self.chars)}")
         rows = tuple(tuple(row) for row in self.fields)
         object.__setattr__(self, "fields", rows)
         if not 1 <= len(rows) <= MAX_SIDE:
@@ -263,8 +248,6 @@ class CursorMap:
         for number, row in enumerate(rows):
             if len(row) != len(rows[0]):
                 raise MapError(f"row {number} has {len(row)} fields, row 0 has {len(rows[0])}")
-            if not all(isinstance(field, Field) for field in row):
-                raise MapError(f"row {number} holds something that is not a Field")
         if self.chars.penguin is None and any(f.value is Value.PENGUIN for f in self):
             raise MapError("the map has penguins but no character is defined for 'penguin'")
         for player in PLAYERS:

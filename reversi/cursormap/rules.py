@@ -166,6 +166,7 @@ class Cursor:
         return f"<Cursor {self}>"
 
 
+@student
 @dataclass(frozen=True)
 class Change:
     """A field whose value a cursor changed."""
@@ -174,31 +175,8 @@ class Change:
     before: Value
     after: Value
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "position", _position(self.position))
-        if not isinstance(self.before, Value) or not isinstance(self.after, Value):
-            raise CursorGameError(
-                f"a change is from a Value to a Value, not {shown(self.before)} to {shown(self.after)}"
-            )
 
-
-def _position(value: object) -> Position:
-    """``value`` as a Position: a pair of whole numbers; CursorGameError otherwise."""
-    if (
-        not isinstance(value, tuple)
-        or len(value) != 2
-        or not all(type(number) is int for number in value)
-    ):
-        raise CursorGameError(f"a position is a (row, col) pair of whole numbers, not {shown(value)}")
-    return Position(*value)
-
-
-def _cursor_map(value: object) -> CursorMap:
-    if not isinstance(value, CursorMap):
-        raise CursorGameError(f"expected a CursorMap, not {shown(value)}")
-    return value
-
-
+@student
 def covered(cursor_map: CursorMap, position: tuple[int, int]) -> list[tuple[Position, int]]:
     """The fields under the eight bits of a cursor centred on ``position``, with each
     bit's index; bits over the edge of the map are left out.
@@ -207,20 +185,17 @@ def covered(cursor_map: CursorMap, position: tuple[int, int]) -> list[tuple[Posi
     >>> covered(board, (0, 0))
     [(Position(row=0, col=1), 3), (Position(row=1, col=1), 4), (Position(row=1, col=0), 5)]
     """
-    row, col = _position(position)
-    _cursor_map(cursor_map)
+    row, col = position
     cells = [(Position(row + dr, col + dc), index) for index, (dr, dc) in enumerate(OFFSETS)]
     return [(cell, index) for cell, index in cells if cursor_map.contains(cell)]
 
 
+@student
 def apply_cursor(
     cursor_map: CursorMap, cursor: Cursor, position: tuple[int, int]
 ) -> tuple[CursorMap, tuple[Change, ...]]:
     """The map after applying ``cursor`` centred on ``position``, and the fields it changed."""
-    position = _position(position)
-    _cursor_map(cursor_map)
-    if not isinstance(cursor, Cursor):
-        raise CursorGameError(f"apply_cursor needs a Cursor, not {shown(cursor)}")
+    position = Position(*position)
     if not cursor_map.contains(position):
         raise CursorGameError(
             f"{tuple(position)} is off the {cursor_map.width}x{cursor_map.height} map"
