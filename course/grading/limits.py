@@ -55,8 +55,10 @@ def _reason(what: str, seconds: float, megabytes: float | None) -> str:
 def resident_bytes() -> int | None:
     """This process's memory in bytes now (None where the system gives no reading)."""
     if sys.platform == "emscripten":  # the page's WebAssembly memory, which only grows
-        import pyodide_js  # type: ignore[import-not-found]
-
+        try:
+            import pyodide_js  # type: ignore[import-not-found]
+        except ImportError:  # another Python that calls itself emscripten
+            return None
         return int(pyodide_js._module.HEAPU8.buffer.byteLength)
     statm = Path("/proc/self/statm")
     if statm.exists():
