@@ -32,11 +32,6 @@ from reversi.board import Board
 from reversi.notation import Color, Square
 from reversi.surface import Between, student
 
-__all__ = [
-    "RoomBoard",
-    "join",
-]
-
 #: How often the clocks are redrawn, in seconds.
 CLOCK_REFRESH = 0.5
 PLAYER_ROLES = ("black", "white")

@@ -17,16 +17,6 @@ from typing import Any
 
 from course.classroom.protocol import ClassroomError
 
-__all__ = [
-    "ConnectionClosed",
-    "InvalidHandshake",
-    "InvalidURI",
-    "BrowserSocket",
-    "ClientConnection",
-    "connect",
-    "page_server",
-]
-
 #: What the browser's WebSocket needs and a computer's Python does not have.
 _BROWSER_ONLY = "the page's WebSocket exists only in a browser kernel (Pyodide, JupyterLite)"
 

@@ -41,10 +41,6 @@ from course.schema import Limits, SchemaError, read_json
 from reversi.board import Board
 from reversi.surface import student
 
-__all__ = [
-    "RoomClient",
-]
-
 Listener = Callable[[dict[str, Any]], None]
 #: What opening a connection may raise when the server cannot be reached.
 UNREACHABLE = (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError)

@@ -28,10 +28,6 @@ from typing import TYPE_CHECKING, Annotated
 from course.browser import in_browser
 from reversi.surface import Between, student
 
-__all__ = [
-    "LessonServer",
-]
-
 #: A lesson server's times: above 0, at most a day.
 Seconds = Annotated[float, Between(0.001, 86400)]
 

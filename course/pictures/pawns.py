@@ -29,16 +29,6 @@ from reversi.errors import shown as short
 from reversi.files import read_bounded
 from reversi.notation import BLACK, WHITE
 
-__all__ = [
-    "SAMPLE_PAWNS",
-    "PAWN_SIZE",
-    "PNG_SIGNATURE",
-    "MAX_PAWN_BYTES",
-    "PawnImageError",
-    "check_pawn_image",
-    "load_pawn_image",
-]
-
 #: The kit's own pawn pictures.
 SAMPLE_PAWNS = {
     BLACK: Path(__file__).with_name("assets") / "black.png",

@@ -27,16 +27,6 @@ from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.game import Game
 from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Square, SquareLike
 
-__all__ = [
-    "CELL",
-    "MARGIN",
-    "MAX_PIXELS",
-    "board_svg",
-    "game_svg",
-    "BoardPicture",
-    "show",
-]
-
 CELL = 40  # SVG units per square; the picture is scaled to size_px
 MARGIN = 20  # room for the coordinates
 MAX_PIXELS = 10_000  # the widest picture drawn

@@ -18,22 +18,6 @@ from reversi.cursormap import Operator, truth_table
 
 from .lesson import Paper, See, Shown
 
-__all__ = [
-    "BOARD_PX",
-    "MARKS",
-    "PAPERS",
-    "blank_board",
-    "code_block",
-    "anchor",
-    "cursor_bits",
-    "legend",
-    "map_svg",
-    "picture",
-    "print_board",
-    "tree_svg",
-    "truth_tables",
-]
-
 #: The width of a board on the sheet, in CSS pixels (about 8 cm on A4).
 BOARD_PX = 300
 Tree = int | float | list["Tree"]

@@ -29,22 +29,6 @@ from typing import Any
 from reversi import Board, Square
 from reversi.errors import ReversiError
 
-__all__ = [
-    "Wanted",
-    "prompts_of",
-    "code_cells",
-    "source_of",
-    "pointed_to",
-    "PROMPT",
-    "Lesson",
-    "Material",
-    "Paper",
-    "Prompt",
-    "See",
-    "Shown",
-    "WorksheetError",
-]
-
 #: A prompt in a lesson's text: its kind and its label.
 PROMPT = re.compile(r"\*\*(Predict, then run|Check your understanding) \[([\w.]+)\]\.\*\*")
 #: Words that point to what follows the prompt, and to what comes before it.

@@ -35,8 +35,6 @@ from .lesson import (
     source_of,
 )
 
-__all__ = ["read_lesson"]
-
 
 class _Recorder:
     """Runs a lesson's code cells one by one, as Jupyter does, and keeps what each shows."""

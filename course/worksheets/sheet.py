@@ -16,8 +16,6 @@ from reversi.cursormap import load_sample
 from .drawing import anchor, blank_board, cursor_bits, map_svg, picture, print_board
 from .lesson import Lesson, Material, Prompt
 
-__all__ = ["STYLE", "markdown", "materials", "page"]
-
 #: Markdown as the notebooks write it (tables included); raw HTML in a lesson is shown as text.
 markdown: Callable[[str], str] = mistune.create_markdown(escape=True, plugins=["table"])  # type: ignore[assignment]
 
