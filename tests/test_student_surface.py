@@ -145,6 +145,21 @@ def _modules() -> None:
                 importlib.import_module(info.name)
 
 
+def _concrete(cls: type) -> type:
+    """The class students make for a method defined on ``cls``: ``cls`` itself, or the subclass
+    their package exports (a method of a base such as ``GameState`` is called on a ``Game``)."""
+    found, stack = [], [cls]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(current.__subclasses__())
+    for candidate in found:
+        package = sys.modules[candidate.__module__.split(".")[0]]
+        if getattr(package, candidate.__name__, None) is candidate:
+            return candidate
+    return cls
+
+
 def _targets() -> list[tuple[str, Any]]:
     """Every callable on the student surface: functions and classes as they are, methods on an
     object built from the kit's own values."""
@@ -157,7 +172,7 @@ def _targets() -> list[tuple[str, Any]]:
         if len(path) == 1:
             found.append((name, thing))
             continue
-        cls = getattr(module, path[0])
+        cls = _concrete(getattr(module, path[0]))
         if path[1] == "__init__":
             found.append((f"{thing.__module__}.{path[0]}", cls))
         elif isinstance(inspect.getattr_static(cls, path[1]), staticmethod | classmethod):
