@@ -333,20 +333,6 @@ class Board:
         return (self._black, self._white) if color is BLACK else (self._white, self._black)
 
 
-def check_position(board: object, color: object, who: str = "a search") -> None:
-    """Refuse a position that cannot be looked at: ``board`` must be a Board, ``color`` a Color.
-
-    >>> check_position(Board(), "black")
-    Traceback (most recent call last):
-    ...
-    reversi.errors.ArgumentError: the side to move must be BLACK or WHITE, not 'black'
-    """
-    if not isinstance(board, Board):
-        raise ArgumentError(f"{who} needs a Board, not {shown(board)}")
-    if not isinstance(color, Color):
-        raise ArgumentError(f"the side to move must be BLACK or WHITE, not {shown(color)}")
-
-
 def check_size(size: int) -> None:
     """Refuse a board size that is odd or out of range (the type is the surface's to check)."""
     if size % 2:

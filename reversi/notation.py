@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, NamedTuple, TypeAlias
 
-from reversi.errors import ArgumentError, BoardSizeError, NotationError, shown
+from reversi.errors import BoardSizeError, NotationError, shown
 from reversi.surface import Choice, student
 
 MIN_SIZE = 4
@@ -197,19 +197,6 @@ def parse_move(text: SquareLike | Pass, size: int = MAX_SIZE) -> Move:
             _check_size(size)
             return PASS
     return square(text, size)  # type: ignore[arg-type]  # square() names anything else
-
-
-def check_color(value: object) -> Color:
-    """``value`` if it is a :class:`Color`, else :class:`ArgumentError` naming it.
-
-    >>> check_color("white")
-    Traceback (most recent call last):
-    ...
-    reversi.errors.ArgumentError: 'white' is not a colour: give BLACK or WHITE
-    """
-    if not isinstance(value, Color):
-        raise ArgumentError(f"{shown(value)} is not a colour: give BLACK or WHITE")
-    return value
 
 
 def _check_size(size: object) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import abc
 from typing import Any, ClassVar
 
-from reversi.board import Board, check_position
+from reversi.board import Board
 from reversi.errors import PlayerError, shown
 from reversi.notation import Color, Move
 
@@ -45,11 +45,6 @@ def validate_name(name: object) -> str:
         if not char.isprintable():
             raise PlayerError(f"player name {shown(name)} contains the control character {shown(char)}")
     return stripped
-
-
-def check_turn(board: object, color: object) -> None:
-    """Refuse a position a player cannot be asked about: ``board`` must be a Board, ``color`` a Color."""
-    check_position(board, color, "a player")
 
 
 class Player(abc.ABC):

@@ -10,7 +10,8 @@ from reversi.board import Board
 from reversi.errors import PlayerError, shown
 from reversi.evaluation import positional
 from reversi.notation import PASS, Color, Move, Square
-from reversi.players.base import Player, check_turn
+from reversi.players.base import Player
+from reversi.surface import student
 
 #: The largest seed (and the smallest is its negative): a save holds it as a JSON number.
 MAX_SEED = 10**30 - 1
@@ -43,9 +44,9 @@ class RandomPlayer(Player):
         self.seed = seed
         self._random = random.Random(seed)
 
+    @student
     def choose_move(self, board: Board, color: Color) -> Move:
         """A random legal move, or ``PASS`` when there is none."""
-        check_turn(board, color)
         moves = board.legal_moves(color)
         return self._random.choice(moves) if moves else PASS
 
@@ -120,8 +121,8 @@ class GreedyPlayer(Player):
     kind = "greedy"
     label = "Greedy"
 
+    @student
     def choose_move(self, board: Board, color: Color) -> Move:
-        check_turn(board, color)
         moves = board.legal_moves(color)
         if not moves:
             return PASS
@@ -143,8 +144,8 @@ class PositionalPlayer(Player):
     kind = "positional"
     label = "Positional"
 
+    @student
     def choose_move(self, board: Board, color: Color) -> Move:
-        check_turn(board, color)
         moves = board.legal_moves(color)
         if not moves:
             return PASS

@@ -10,7 +10,8 @@ from reversi.board import Board
 from reversi.callables import require_callable
 from reversi.errors import InputEnded, NotationError, PlayerError, ReversiError, shown
 from reversi.notation import PASS, Color, Move, Pass, parse_move
-from reversi.players.base import Player, check_turn
+from reversi.players.base import Player
+from reversi.surface import student
 
 
 class HumanPlayer(Player):
@@ -65,9 +66,9 @@ class HumanPlayer(Player):
             raise PlayerError(f"{self.name}'s input gave {shown(text)}, not a line of text")
         return text
 
+    @student
     def choose_move(self, board: Board, color: Color) -> Move:
         """Prompt ``"Black (Ann), your move: "`` until the reply is a legal move or allowed pass."""
-        check_turn(board, color)
         prompt = f"{color} ({self.name}), your move: "
         while True:
             text = self._read(prompt)

@@ -12,8 +12,9 @@ from reversi.board import Board
 from reversi.engine import Thought, think
 from reversi.errors import PlayerError, shown
 from reversi.notation import PASS, Color, Move
-from reversi.players.base import Player, check_turn
+from reversi.players.base import Player
 from reversi.search import MAX_DEPTH, Clock, SearchResult, alphabeta, iterative_deepening, minimax
+from reversi.surface import student
 
 
 class MinimaxPlayer(Player):
@@ -34,8 +35,8 @@ class MinimaxPlayer(Player):
         self.depth = _checked_depth(depth)
         self.last_result: SearchResult | None = None
 
+    @student
     def choose_move(self, board: Board, color: Color) -> Move:
-        check_turn(board, color)
         if not board.has_legal_move(color):
             return PASS
         self.last_result = minimax(board, color, self.depth)
@@ -71,8 +72,8 @@ class AlphaBetaPlayer(Player):
         self.clock = _checked_clock(clock)
         self.last_result: SearchResult | None = None
 
+    @student
     def choose_move(self, board: Board, color: Color) -> Move:
-        check_turn(board, color)
         if not board.has_legal_move(color):
             return PASS
         if self.time_limit is None:
@@ -144,8 +145,8 @@ class StrongPlayer(Player):
         self.last_thought: Thought | None = None
         self._stop = threading.Event()
 
+    @student
     def choose_move(self, board: Board, color: Color) -> Move:
-        check_turn(board, color)
         self._stop.clear()
         if not board.has_legal_move(color):
             return PASS

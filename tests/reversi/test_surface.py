@@ -264,7 +264,13 @@ def receiver(qualname: str, folder: Any) -> Any:
         "SaveFolder": lambda: SaveFolder(folder),
         "CursorGame": lambda: CursorGame(load_sample("01_first_steps"), seed=1),
     }
-    return makers[owner]() if owner else None
+    if owner is None:
+        return None
+    if owner in makers:
+        return makers[owner]()
+    import reversi.players
+
+    return getattr(reversi.players, owner)()  # a player of the kit, with its default settings
 
 
 @pytest.mark.parametrize("function", kit_surface(), ids=lambda f: f.__qualname__)
