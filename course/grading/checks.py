@@ -91,19 +91,16 @@ CHECKS: dict[str, Callable[[Any], None]] = {
     )
 }
 
-# Every check first names the student's own earlier functions that fail their checks
-# (a wrong legal_moves under must_pass): see course.grading.precheck.
-CHECKS = {name: checking_earlier_first(check, dict(CHECKS)) for name, check in CHECKS.items()}
-globals().update(CHECKS)
-
-
 def _self_check(check: Callable[[Any], None]) -> Callable[[Any], None]:
-    """``check`` as a check cell calls it: the one decorator of the student surface
-    (:func:`reversi.surface.student`) refuses anything but a function, naming it."""
+    """``check`` as a check cell calls it: anything but a function is refused by the one
+    decorator of the student surface (:func:`reversi.surface.student`); an answer using the
+    kit's own code is refused, and the student's failing earlier functions are named first
+    (:mod:`course.grading.precheck`)."""
+    prechecked = checking_earlier_first(check, CHECKS)
 
     def self_check(function: Callable[..., object]) -> None:
         __tracebackhide__ = True  # IPython shows the student's cell, not the kit
-        check(function)
+        prechecked(function)
 
     self_check.__name__ = self_check.__qualname__ = check.__name__
     self_check.__doc__ = check.__doc__

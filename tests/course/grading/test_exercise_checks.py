@@ -70,7 +70,9 @@ def test_exercise_07s_solution_and_checks_follow_seed_002s_computer_player(capsy
         move = seed_move(position(view), color)
         return PASS if move is None else move
 
-    checks.greedy_move(seed_answer)
-    checks.greedy_games(seed_answer)
+    # The seed's rule is the kit's own code, which a self-check refuses in an answer (the
+    # grader runs answers without the kit): the table's checks themselves judge it.
+    checks.CHECKS["greedy_move"](seed_answer)
+    checks.CHECKS["greedy_games"](seed_answer)
     out = capsys.readouterr().out
     assert "greedy_move: 25/25 cases passed" in out and "cases failed" not in out, out

@@ -292,7 +292,9 @@ WRONG = [
         "answer:legal_moves",
         "legal_moves",
         "next to an opponent disc is enough",
-        "def legal_moves(board, color):\n    from reversi.board import DIRECTIONS\n    found = []\n"
+        "def legal_moves(board, color):\n"
+        "    DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]\n"
+        "    found = []\n"
         "    for r, c in board.squares():\n        if board[r, c] is None and any(\n"
         "                0 <= r + dr < board.size and 0 <= c + dc < board.size\n"
         "                and board[r + dr, c + dc] is color.opponent for dr, dc in DIRECTIONS):\n"
