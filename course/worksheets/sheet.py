@@ -3,11 +3,10 @@ to write, and the lesson's paper material."""
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable
-
-import mistune
 
 from course.cursormap.svg import CursorMapPicture
 from reversi import Board
@@ -16,8 +15,18 @@ from reversi.cursormap import load_sample
 from .drawing import anchor, blank_board, cursor_bits, map_svg, picture, print_board
 from .lesson import Lesson, Material, Prompt
 
-#: Markdown as the notebooks write it (tables included); raw HTML in a lesson is shown as text.
-markdown: Callable[[str], str] = mistune.create_markdown(escape=True, plugins=["table"])  # type: ignore[assignment]
+
+@functools.cache
+def _markdown() -> Callable[[str], str]:
+    import mistune  # the teacher's tools have it (Jupyter's own Markdown reader); `python -m course` starts without it
+
+    made: Callable[[str], str] = mistune.create_markdown(escape=True, plugins=["table"])  # type: ignore[assignment]
+    return made
+
+
+def markdown(text: str) -> str:
+    """Markdown as the notebooks write it (tables included); raw HTML in a lesson is shown as text."""
+    return _markdown()(text)
 
 STYLE = """
 @page { size: A4; margin: 15mm; }
