@@ -12,6 +12,7 @@ classroom's self-checks do.  Seconds and ratios are printed from the same run.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
@@ -126,6 +127,8 @@ def pyodide_figures() -> dict[str, float]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.parse_args()
     run_all("none")  # warm up: imports, caches
     figures = {mode: min(run_all(mode) for _ in range(3)) for mode in ("none", "watchdog", "trace hook")}
     print("every check cell of the 12 solution notebooks, best of 3")

@@ -10,8 +10,8 @@ modules of one package (function-level imports count).
 
 from __future__ import annotations
 
+import argparse
 import ast
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,6 +106,9 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="list the long modules, private imports and cycles")
+    verbose = parser.parse_args().verbose
     paths = sources()
     modules = {module_name(path): path for path in paths}
     lines = guard_count = private_count = 0
@@ -139,7 +142,7 @@ def main() -> None:
     print(f"{'private names imported from another module':45} {len(private_imports):>7,}")
     print(f"{'modules over 400 lines':45} {len(long_modules):>7,}")
     print(f"{'import cycles':45} {len(loops):>7,}")
-    if "-v" in sys.argv:
+    if verbose:
         for count, name in sorted(long_modules, reverse=True):
             print(f"  {name}: {count} lines")
         for line in private_imports:
