@@ -21,9 +21,10 @@ import weakref
 from collections import Counter
 from typing import NamedTuple
 
-from reversi.errors import ArgumentError, GameOverError
+from reversi.errors import GameOverError
 from reversi.game import Game
 from reversi.notation import Color
+from reversi.surface import student
 
 
 class Seat(NamedTuple):
@@ -47,10 +48,9 @@ class Scoreboard:
         self.seats: dict[Seat, None] = {}  # every seat of every game scored, in order
         self._recorded: weakref.WeakSet[Game] = weakref.WeakSet()
 
+    @student
     def record(self, game: Game) -> bool:
         """Add a finished game's result; returns ``False`` if that game was already counted."""
-        if not isinstance(game, Game):
-            raise ArgumentError(f"only a Game can be scored, not {type(game).__name__}")
         outcome = game.outcome
         if outcome is None:
             raise GameOverError("only a finished game can be scored; this one is still going")

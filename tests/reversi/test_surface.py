@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -251,11 +252,12 @@ def kit_surface() -> list[Any]:
     )
 
 
-def receiver(qualname: str, folder: Any) -> Any:
+def receiver(function: Any, folder: Any) -> Any:
     """An object to call a method on, or None for a plain function or a constructor."""
     from reversi import Game, RandomPlayer, SaveFolder
     from reversi.cursormap import CursorGame, load_sample
 
+    qualname = function.__qualname__
     owner = qualname.split(".")[0] if "." in qualname and not qualname.endswith(".__init__") else None
     makers = {
         "Board": lambda: Board(),
@@ -268,9 +270,7 @@ def receiver(qualname: str, folder: Any) -> Any:
         return None
     if owner in makers:
         return makers[owner]()
-    import reversi.players
-
-    return getattr(reversi.players, owner)()  # a player of the kit, with its default settings
+    return vars(sys.modules[function.__module__])[owner]()  # a player, a scoreboard: default settings
 
 
 @pytest.mark.parametrize("function", kit_surface(), ids=lambda f: f.__qualname__)
@@ -279,7 +279,7 @@ def receiver(qualname: str, folder: Any) -> Any:
 def test_any_value_at_the_kits_surface_gives_a_result_or_the_kits_error(function, data, tmp_path_factory):
     from reversi.errors import ReversiError
 
-    target = receiver(function.__qualname__, tmp_path_factory.mktemp("saves"))
+    target = receiver(function, tmp_path_factory.mktemp("saves"))
     args = data.draw(st.lists(HOSTILE, max_size=4))
     try:
         if function.__qualname__.endswith(".__init__"):
