@@ -38,7 +38,7 @@ sys.path.insert(0, str(REPO))
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
-from course.site.build import OUT, _SiteBuild  # noqa: E402
+from course.site.build import OUT, SiteBuild  # noqa: E402
 from course.site.compression import _site_size  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
@@ -318,7 +318,7 @@ def main() -> None:
     args = parser.parse_args()
     site = args.site
     if not (site / "jupyter-lite.json").exists():
-        _SiteBuild(out=site).run()
+        SiteBuild(out=site).run()
     print(
         f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
     )

@@ -13,7 +13,6 @@ the lock's hashes, or else minimal stand-ins (:mod:`course.site.wheels`) take th
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -27,25 +26,15 @@ from typing import Any
 from course import pyodide
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError
-from course.site.bytecode import _compile_wheels
-from course.site.compression import COMPRESSIBLE, _compress_site, _size_report
-from course.site.notebooks import _copy_notebooks
-from course.site.patches import _patch_kernel, _patch_lab
-from course.site.wheels import STANDINS, _build_standin, _canonical, _read_wheel, _sha256
+from course.site.bytecode import compile_wheels
+from course.site.compression import compress_site, size_report
+from course.site.notebooks import copy_notebooks
+from course.site.patches import patch_kernel, patch_lab
+from course.site.stamp import STAMP_FILE, kit_stamp
+from course.site.wheels import STANDINS, build_standin, canonical_name, file_sha256, read_wheel
 
 #: Its face is the command ``python -m course site build`` (:mod:`course.site.cli`); the build
 #: itself and its helpers are the inside of ``course.site``.
-__all__ = [
-    "REPO",
-    "LESSONS",
-    "EXERCISES",
-    "CACHE",
-    "OUT",
-    "PYODIDE_VERSION",
-    "STAMP_FILE",
-    "TEACHER_NAMES",
-    "COMPRESSIBLE",
-]
 
 REPO = Path(__file__).resolve().parents[2]
 LESSONS = REPO / "notebooks"
@@ -98,7 +87,6 @@ PYODIDE_CORE = (
 )
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 #: The file in a built site that says which copy of the kit it was built from.
-STAMP_FILE = "kit-stamp.txt"
 #: Files and folders a site must never hold: the teacher's sources and the grading seed.
 TEACHER_NAMES = ("source", "grading_seed.txt")
 
@@ -131,7 +119,7 @@ def _released_notebooks(folder: Path) -> list[Path]:
 
 
 @dataclass
-class _SiteBuild:
+class SiteBuild:
     """One build of the site: where things come from, where they go, and what it printed."""
 
     out: Path = OUT
@@ -173,11 +161,11 @@ class _SiteBuild:
         self._prepare_lite(lessons, exercises)
         self._lay_out_pyodide(core, lock, pinned, lock_wheels, [kit, *runtime])
         self._jupyter_lite_build()
-        _patch_kernel(self.out)  # the kernel's files on any address (see course.site.patches)
-        _patch_lab(self.out)  # no lost first cell
-        (self.out / STAMP_FILE).write_text(_kit_stamp(self.lessons, self.exercises) + "\n")
-        self.say(_size_report(self.out))
-        _compress_site(self.out)
+        patch_kernel(self.out)  # the kernel's files on any address (see course.site.patches)
+        patch_lab(self.out)  # no lost first cell
+        (self.out / STAMP_FILE).write_text(kit_stamp(self.lessons, self.exercises) + "\n")
+        self.say(size_report(self.out))
+        compress_site(self.out)
         return self.out
 
     # -- inputs (cached) ------------------------------------------------------------------
@@ -242,9 +230,9 @@ class _SiteBuild:
     def _lock_closure(self, lock: dict[str, Any]) -> list[str]:
         """Lock keys the preloaded packages need (numpy and Pillow excepted: they come apart)."""
         packages = lock["packages"]
-        by_name = {_canonical(key): key for key in packages}
+        by_name = {canonical_name(key): key for key in packages}
         wanted: list[str] = []
-        todo = [by_name[_canonical(n)] for n in PRELOADED if _canonical(n) in by_name]
+        todo = [by_name[canonical_name(n)] for n in PRELOADED if canonical_name(n) in by_name]
         while todo:
             key = todo.pop()
             if key in wanted or key in {s.lock_key for s in STANDINS}:
@@ -255,14 +243,14 @@ class _SiteBuild:
                     f"{key} in Pyodide's lock is not pure Python; it must come from Pyodide's distribution"
                 )
             wanted.append(key)
-            todo += [by_name[_canonical(d)] for d in entry["depends"]]
+            todo += [by_name[canonical_name(d)] for d in entry["depends"]]
         return sorted(wanted)
 
     # -- the lite folder ------------------------------------------------------------------
 
     def _prepare_lite(self, lessons: list[Path], exercises: list[Path]) -> None:
         shutil.rmtree(self.lite, ignore_errors=True)
-        _copy_notebooks({"lessons": lessons, "exercises": exercises}, self.lite / "files", REPO)
+        copy_notebooks({"lessons": lessons, "exercises": exercises}, self.lite / "files", REPO)
         config = {
             "LiteBuildConfig": {
                 "contents": ["files"],
@@ -304,41 +292,41 @@ class _SiteBuild:
             kept[key] = self._ship(packages[key], wheel, target)
         for standin in STANDINS:
             kept[standin.lock_key] = self._numeric(standin, packages[standin.lock_key], target)
-        names = {_canonical(key): key for key in [*packages, *kept]}
+        names = {canonical_name(key): key for key in [*packages, *kept]}
         for wheel in extra:
-            info = _read_wheel(wheel)
-            key = _canonical(info.name)
+            info = read_wheel(wheel)
+            key = canonical_name(info.name)
             entry = {
                 "name": info.name, "version": info.version, "file_name": "", "install_dir": "site",
                 "sha256": "", "package_type": "package", "imports": info.imports,
-                "depends": [names.get(_canonical(d), _canonical(d)) for d in info.depends],
+                "depends": [names.get(canonical_name(d), canonical_name(d)) for d in info.depends],
                 "unvendored_tests": False, "shared_library": False,
             }  # fmt: skip
             names[key] = key
             kept[key] = self._ship(entry, wheel, target)
-        modules = _compile_wheels([target / entry["file_name"] for entry in kept.values()], core, self.say)
+        modules = compile_wheels([target / entry["file_name"] for entry in kept.values()], core, self.say)
         self.say(f"Compiled {modules} modules of the site's wheels to Pyodide's bytecode")
         for entry in kept.values():
-            entry["sha256"] = _sha256(target / entry["file_name"])
-        keys = {_canonical(key): key for key in kept}
+            entry["sha256"] = file_sha256(target / entry["file_name"])
+        keys = {canonical_name(key): key for key in kept}
         for key, entry in kept.items():
-            missing = [d for d in entry["depends"] if _canonical(d) not in keys]
+            missing = [d for d in entry["depends"] if canonical_name(d) not in keys]
             if missing:
                 raise SiteError(f"{key} needs {', '.join(missing)}, which the site does not ship")
-            entry["depends"] = [keys[_canonical(d)] for d in entry["depends"]]
+            entry["depends"] = [keys[canonical_name(d)] for d in entry["depends"]]
         lock["packages"] = kept
         (target / "pyodide-lock.json").write_text(json.dumps(lock))
 
     def _ship(self, entry: dict[str, Any], wheel: Path, target: Path) -> dict[str, Any]:
         shutil.copy2(wheel, target / wheel.name)
-        return {**entry, "file_name": wheel.name, "sha256": _sha256(wheel)}
+        return {**entry, "file_name": wheel.name, "sha256": file_sha256(wheel)}
 
     def _numeric(self, standin: Any, entry: dict[str, Any], target: Path) -> dict[str, Any]:
         """Pyodide's own numpy or Pillow from the teacher's folder, else the stand-in."""
         if self.pyodide_packages is not None:
             real = Path(self.pyodide_packages) / entry["file_name"]
             if real.is_file():
-                if _sha256(real) != entry["sha256"]:
+                if file_sha256(real) != entry["sha256"]:
                     raise SiteError(
                         f"{real} is not Pyodide {PYODIDE_VERSION}'s {entry['name']}: its SHA-256 differs from the lock's"
                     )
@@ -346,7 +334,7 @@ class _SiteBuild:
                 return dict(entry)
             self.say(f"{entry['file_name']} is not in {self.pyodide_packages}; using the stand-in")
         self.standins.append(standin.name)
-        wheel = _build_standin(standin, self.cache)
+        wheel = build_standin(standin, self.cache)
         return {**self._ship(entry, wheel, target), "depends": []}
 
     def _jupyter_lite_build(self) -> None:
@@ -394,35 +382,10 @@ class _SiteBuild:
             )
 
 
-def _kit_stamp(lessons: Path = LESSONS, exercises: Path = EXERCISES) -> str:
-    """A short hash of what a site is built from: the kit's code, the notebooks, pyproject.toml.
-
-    A site whose :data:`STAMP_FILE` differs was built from another copy of the kit.
-    """
-    digest = hashlib.sha256()
-    sources = [
-        *sorted((REPO / "reversi").rglob("*.py")),
-        *sorted((REPO / "course").rglob("*.py")),
-        *sorted(Path(lessons).glob("*.ipynb")),
-        *sorted(Path(exercises).glob("*.ipynb")),
-        REPO / "pyproject.toml",
-    ]
-    for path in sources:
-        if path.is_file():  # an installed kit has no pyproject.toml
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
-def _built_from_this_kit(site: Path) -> bool:
-    """Whether the site in ``site`` was built from this checkout as it is now."""
-    stamp = Path(site) / STAMP_FILE
-    return stamp.is_file() and stamp.read_text().strip() == _kit_stamp()
-
-
 def _find_wheel(folder: Path, name: str, version: str) -> Path | None:
     for wheel in folder.glob("*.whl"):
         parts = wheel.name.split("-")
-        if _canonical(parts[0]) == _canonical(name) and parts[1] == version:
+        if canonical_name(parts[0]) == canonical_name(name) and parts[1] == version:
             return wheel
     return None
 

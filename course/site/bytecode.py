@@ -26,9 +26,6 @@ from pathlib import Path
 from course import pyodide
 
 #: The compiler is the site build's inside.
-__all__ = [
-    "COMPILER",
-]
 
 #: Deno runs Pyodide, copies ``FOLDER`` into it, compiles it there and writes the pycs back.
 COMPILER = """
@@ -91,7 +88,7 @@ def _with_bytecode(wheel: Path, compiled: Path) -> None:
     packed.replace(wheel)
 
 
-def _compile_wheels(wheels: list[Path], core: Path, say: Callable[[str], None]) -> int:
+def compile_wheels(wheels: list[Path], core: Path, say: Callable[[str], None]) -> int:
     """Add Pyodide's bytecode to each wheel in place; returns how many modules were compiled.
 
     Without Deno (or if Pyodide cannot run), says why and leaves the wheels as they are.

@@ -10,11 +10,6 @@ from course import arguments
 from course.site import SiteError
 from reversi.errors import ArgumentError, shown
 
-__all__ = [
-    "add_arguments",
-    "run",
-]
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``site build [--out DIR] [--pyodide-packages FOLDER]``."""
@@ -51,10 +46,10 @@ def run(args: argparse.Namespace) -> int:
         value = getattr(args, name, None)
         if value is not None and not isinstance(value, str | os.PathLike):
             raise ArgumentError(f"--{name.replace('_', '-')} is a folder, not {shown(value)}")
-    from course.site.build import OUT, _SiteBuild
+    from course.site.build import OUT, SiteBuild
 
     try:
-        _SiteBuild(out=args.out or OUT, pyodide_packages=args.pyodide_packages).run()
+        SiteBuild(out=args.out or OUT, pyodide_packages=args.pyodide_packages).run()
     except SiteError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -6,9 +6,6 @@ import gzip
 from pathlib import Path
 
 #: The compressed copies are the site build's inside (:mod:`course.site.build` writes them).
-__all__ = [
-    "COMPRESSIBLE",
-]
 
 #: Suffixes worth compressing: the build writes a ``.gz`` beside each such file that shrinks.
 COMPRESSIBLE = {
@@ -27,7 +24,7 @@ COMPRESSIBLE = {
 MIN_COMPRESSED = 1024
 
 
-def _compress_site(site: Path) -> int:
+def compress_site(site: Path) -> int:
     """Write ``name.gz`` beside every compressible file of the site that shrinks; returns how many.
 
     The class server sends these to browsers that accept gzip, so thirty students
@@ -62,7 +59,7 @@ def _site_size(folder: Path) -> tuple[int, int]:
     return total, compressed
 
 
-def _size_report(folder: Path) -> str:
+def size_report(folder: Path) -> str:
     """One line: where the site is and its size, total and compressed."""
     total, compressed = _site_size(folder)
     return (

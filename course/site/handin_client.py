@@ -15,11 +15,6 @@ from typing import Any
 
 from course.site.store import HandInError, exercise_name, student_folder
 
-__all__ = [
-    "SCRIPT",
-    "hand_in",
-]
-
 #: The page's part: save, post, show the receipt.  Runs with ``element`` = the output area.
 SCRIPT = """
 (async () => {

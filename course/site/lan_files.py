@@ -25,11 +25,6 @@ stays in the page's store.  ``hand_in`` saves and posts from the page, so it is 
 from __future__ import annotations
 
 #: JavaScript text put into JupyterLite's bundles at build time.
-__all__ = [
-    "PAGE_FILES",
-    "WORKER_FILES",
-    "WORKER_SYNC",
-]
 
 #: ``(contents, options, worker) => Promise<options>``: the page's files for a kernel with no drive.
 PAGE_FILES = """(async (contents, options, worker) => {

@@ -25,10 +25,6 @@ from pathlib import Path
 from typing import Any
 
 #: The copies are the site build's inside (:mod:`course.site.build` makes them).
-__all__ = [
-    "PYODIDE_KERNELSPEC",
-    "LINK",
-]
 
 #: The browser kernel's own name: a notebook that names another (``python3``) makes
 #: JupyterLab guess, and a cell run while it guesses opens a "Select Kernel" dialog.
@@ -91,7 +87,7 @@ def _site_notebook(
     return copy
 
 
-def _copy_notebooks(sources: dict[str, list[Path]], files: Path, kit: Path) -> None:
+def copy_notebooks(sources: dict[str, list[Path]], files: Path, kit: Path) -> None:
     """Write the site's copies: ``sources`` maps a folder of the site (``lessons``) to its notebooks."""
     shipped = frozenset(
         f"{folder}/{path.name}" for folder, paths in sources.items() for path in paths

@@ -53,10 +53,7 @@ from pathlib import Path
 from course.site import SiteError
 from course.site.lan_files import PAGE_FILES, WORKER_FILES, WORKER_SYNC
 
-#: The fixes are the site build's inside (:func:`_patch_kernel` runs on every build).
-__all__ = [
-    "KERNEL_STATIC",
-]
+#: The fixes are the site build's inside (:func:`patch_kernel` runs on every build).
 
 #: Where the kernel's bundles are in a built site.
 KERNEL_STATIC = Path("extensions/@jupyterlite/pyodide-kernel-extension/static")
@@ -128,7 +125,7 @@ def _fix_first_cell(source: str) -> tuple[str, int]:
     )
 
 
-def _patch_lab(site: Path) -> int:
+def patch_lab(site: Path) -> int:
     """Fix JupyterLab's bundle in the built ``site``: no lost first cell.  Returns how many places.
 
     Raises :class:`SiteError` when no bundle holds the pattern (another JupyterLab).
@@ -164,7 +161,7 @@ def _fix_answer_write(source: str) -> tuple[str, int]:
     return ANSWER_WRITE.subn(WHOLE_WRITE, source)
 
 
-def _patch_kernel(site: Path) -> int:
+def patch_kernel(site: Path) -> int:
     """Fix the kernel's bundles in the built ``site`` in place; returns how many waits changed.
 
     Raises :class:`SiteError` when the kernel's bundles are missing, when none holds

@@ -92,14 +92,14 @@ def prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Class
     own numpy, from ``--pyodide-packages``), with a note saying to build it again.
     """
     if not (Path(site) / "jupyter-lite.json").is_file():
-        from course.site.build import _SiteBuild
+        from course.site.build import SiteBuild
 
         say(f"No site in {site} yet: building it (once; a few minutes the first time)")
-        _SiteBuild(out=Path(site), say=say).run()
+        SiteBuild(out=Path(site), say=say).run()
     else:
-        from course.site.build import _built_from_this_kit
+        from course.site.stamp import built_from_this_kit
 
-        if not _built_from_this_kit(Path(site)):
+        if not built_from_this_kit(Path(site)):
             say(
                 f"Note: the site in {site} was built from another copy of the kit (older lessons "
                 "or code): build it again with  python3 kit.py site build"

@@ -13,15 +13,6 @@ try:  # in the site the kit is installed too: the refusal is then also the kit's
 except ImportError:  # pragma: no cover - the stand-in's wheel alone
     _Base = Exception  # type: ignore[misc,assignment]
 
-__all__ = [
-    "IS_STANDIN",
-    "StandInError",
-    "Image",
-    "open",
-    "fromarray",
-    "new",
-]
-
 IS_STANDIN = True
 
 

@@ -15,10 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: The wheel writer and reader are the site build's inside.
-__all__ = [
-    "HERE",
-    "STANDINS",
-]
 
 HERE = Path(__file__).resolve().parent
 
@@ -72,7 +68,7 @@ def _write_wheel(
     return target
 
 
-def _build_standin(standin: _StandIn, folder: Path) -> Path:
+def build_standin(standin: _StandIn, folder: Path) -> Path:
     """The stand-in's wheel; its summary and its module both say it is a stand-in."""
     files = {standin.target: standin.source.read_bytes()}
     if standin.target.startswith("PIL/"):
@@ -83,12 +79,12 @@ def _build_standin(standin: _StandIn, folder: Path) -> Path:
     return _write_wheel(folder, standin.name, standin.version, files, summary)
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
     """The hex SHA-256 of a file, as pyodide-lock.json records it."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def _canonical(name: str) -> str:
+def canonical_name(name: str) -> str:
     """A package name normalised as PEP 503 says (``prompt_toolkit`` -> ``prompt-toolkit``)."""
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -103,7 +99,7 @@ class _WheelInfo:
     depends: list[str]
 
 
-def _read_wheel(path: Path) -> _WheelInfo:
+def read_wheel(path: Path) -> _WheelInfo:
     """The name, version, top-level imports and plain (no extra, no marker) dependencies of a wheel."""
     with zipfile.ZipFile(path) as wheel:
         names = wheel.namelist()

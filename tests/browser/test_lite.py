@@ -26,7 +26,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from course.browser import NO_CHARTS
 from course.classroom.lesson import NOT_HERE, STORED_BY_TEACHER
-from course.site.build import _SiteBuild
+from course.site.build import SiteBuild
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.course.test_browser_lessons import CHARTS, FEWER_GAMES
 
@@ -89,7 +89,7 @@ class LiteServer:
 @pytest.fixture(scope="module")
 def lite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiteServer]:
     root = tmp_path_factory.mktemp("lite")
-    _SiteBuild(out=root / "site", say=lambda line: print(f"[site] {line}")).run()
+    SiteBuild(out=root / "site", say=lambda line: print(f"[site] {line}")).run()
     server = LiteServer(root / "site", root / "data", root / "serve.log")
     server.start()
     try:

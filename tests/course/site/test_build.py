@@ -14,11 +14,11 @@ from course.site import SiteError, standin_numpy
 from course.site.build import (
     EXERCISES,
     LESSONS,
+    SiteBuild,
     _released_notebooks,
-    _SiteBuild,
 )
-from course.site.compression import _compress_site, _site_size
-from course.site.wheels import STANDINS, _build_standin, _canonical, _read_wheel
+from course.site.compression import _site_size, compress_site
+from course.site.wheels import STANDINS, build_standin, canonical_name, read_wheel
 from reversi.errors import ArgumentError, ReversiError
 
 
@@ -49,7 +49,7 @@ def test_a_build_refuses_a_solution_and_a_non_site_output_before_any_work(tmp_pa
     (tmp_path / "leaky").mkdir()
     (tmp_path / "leaky" / "x.ipynb").write_text("### BEGIN SOLUTION")
     with pytest.raises(SiteError, match="contains a solution"):
-        _SiteBuild(
+        SiteBuild(
             out=tmp_path / "out",
             cache=tmp_path / "cache",
             exercises=tmp_path / "leaky",
@@ -58,14 +58,14 @@ def test_a_build_refuses_a_solution_and_a_non_site_output_before_any_work(tmp_pa
     (tmp_path / "home").mkdir()
     (tmp_path / "home" / "thesis.txt").write_text("precious")
     with pytest.raises(SiteError, match="holds no site"):
-        _SiteBuild(out=tmp_path / "home", cache=tmp_path / "cache", say=said.append).run()
+        SiteBuild(out=tmp_path / "home", cache=tmp_path / "cache", say=said.append).run()
     assert (tmp_path / "home" / "thesis.txt").read_text() == "precious"
     assert not (tmp_path / "cache").exists() and said == []
 
 
 @pytest.mark.parametrize("standin", STANDINS, ids=lambda s: s.name)
 def test_the_stand_in_wheels_say_what_they_are(tmp_path: Path, standin) -> None:
-    wheel = _build_standin(standin, tmp_path)
+    wheel = build_standin(standin, tmp_path)
     assert wheel.name == standin.file_name
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
@@ -75,9 +75,9 @@ def test_the_stand_in_wheels_say_what_they_are(tmp_path: Path, standin) -> None:
     assert "Summary: offline stand-in, NOT the real" in meta
     assert "IS_STANDIN = True" in module and "STAND-IN" in module
     assert all(name in record for name in names)
-    info = _read_wheel(wheel)
-    assert (_canonical(info.name), info.version, info.depends) == (
-        _canonical(standin.name),
+    info = read_wheel(wheel)
+    assert (canonical_name(info.name), info.version, info.depends) == (
+        canonical_name(standin.name),
         standin.version,
         [],
     )
@@ -108,7 +108,7 @@ def test_compressed_copies_and_the_size_report(tmp_path: Path) -> None:
     (tmp_path / "a.js").write_text("x = 1;\n" * 1000)
     (tmp_path / "b.whl").write_bytes(b"PK" * 1000)
     (tmp_path / "tiny.json").write_text("{}")
-    assert _compress_site(tmp_path) == 1
+    assert compress_site(tmp_path) == 1
     assert gzip.decompress((tmp_path / "a.js.gz").read_bytes()) == (tmp_path / "a.js").read_bytes()
     total, compressed = _site_size(tmp_path)
     assert total == 7000 + 2000 + 2 and compressed < total
@@ -122,7 +122,7 @@ def test_lock_closure_takes_the_pure_python_packages_the_kernel_preloads() -> No
         "jedi": {"name": "jedi", "file_name": "j-1-py3-none-any.whl", "depends": ["numpy"]},
         "numpy": {"name": "numpy", "file_name": "numpy-1-cp314-wasm32.whl", "depends": []},
     }}  # fmt: skip
-    assert _SiteBuild()._lock_closure(lock) == ["ipython", "jedi", "micropip", "prompt-toolkit"]
+    assert SiteBuild()._lock_closure(lock) == ["ipython", "jedi", "micropip", "prompt-toolkit"]
     lock["packages"]["jedi"]["depends"] = ["scipy"]
     lock["packages"]["scipy"] = {
         "name": "scipy",
@@ -130,7 +130,7 @@ def test_lock_closure_takes_the_pure_python_packages_the_kernel_preloads() -> No
         "depends": [],
     }
     with pytest.raises(SiteError, match="scipy .* not pure Python"):
-        _SiteBuild()._lock_closure(lock)
+        SiteBuild()._lock_closure(lock)
     json.dumps(lock)
 
 

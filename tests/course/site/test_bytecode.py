@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path
 
 from course import pyodide
-from course.site.bytecode import _compile_wheels, _with_bytecode
+from course.site.bytecode import _with_bytecode, compile_wheels
 from course.site.wheels import _write_wheel
 
 SOURCE = b'"""A module."""\n\ndef answer():\n    return 6 * 7\n'
@@ -15,7 +15,7 @@ SOURCE = b'"""A module."""\n\ndef answer():\n    return 6 * 7\n'
 def test_pyodides_bytecode_is_added_to_a_wheel_and_recorded(tmp_path: Path) -> None:
     wheel = _write_wheel(tmp_path, "tiny", "1.0", {"tiny/__init__.py": SOURCE}, "a test wheel")
     said: list[str] = []
-    assert _compile_wheels([wheel], pyodide.core(say=said.append), said.append) == 1, said
+    assert compile_wheels([wheel], pyodide.core(say=said.append), said.append) == 1, said
     with zipfile.ZipFile(wheel) as packed:
         names = packed.namelist()
         pyc = packed.read("tiny/__pycache__/__init__.cpython-314.pyc")

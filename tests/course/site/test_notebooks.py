@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from course.site.build import EXERCISES, LESSONS, REPO, _released_notebooks
-from course.site.notebooks import LINK, PYODIDE_KERNELSPEC, _copy_notebooks, _joined
+from course.site.notebooks import LINK, PYODIDE_KERNELSPEC, _joined, copy_notebooks
 
 
 @pytest.fixture(scope="module")
 def site_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     files = tmp_path_factory.mktemp("files")
     sources = {"lessons": _released_notebooks(LESSONS), "exercises": _released_notebooks(EXERCISES)}
-    _copy_notebooks(sources, files, REPO)
+    copy_notebooks(sources, files, REPO)
     return files
 
 

@@ -16,8 +16,8 @@ from course.site.patches import (
     _fix_first_cell,
     _fix_lan_files,
     _fix_wait_async,
-    _patch_kernel,
-    _patch_lab,
+    patch_kernel,
+    patch_lab,
 )
 
 #: The two forms seen in jupyterlite-pyodide-kernel 0.8.6 (page chunk and worker), cut short.
@@ -110,7 +110,7 @@ def test_in_node_the_answer_is_written_whole_first_word_last() -> None:
 
 def test_a_site_is_patched_in_place_and_its_stale_gzip_copies_dropped(tmp_path: Path) -> None:
     site = site_with(tmp_path, page=PAGE + WRITE, worker=WORKER + WRITE + LAN, other="let x = 1;")
-    assert _patch_kernel(site) == 8
+    assert patch_kernel(site) == 8
     static = site / KERNEL_STATIC
     for name in ("page", "worker"):
         assert ".value.then(" not in (static / f"{name}.js").read_text()
@@ -121,17 +121,17 @@ def test_a_site_is_patched_in_place_and_its_stale_gzip_copies_dropped(tmp_path: 
 
 def test_a_site_without_the_kernels_bundles_or_the_wait_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SiteError, match="no kernel bundles"):
-        _patch_kernel(tmp_path)
+        patch_kernel(tmp_path)
     with pytest.raises(SiteError, match="no coincident wait"):
-        _patch_kernel(site_with(tmp_path / "a", other="let x = 1;"))
+        patch_kernel(site_with(tmp_path / "a", other="let x = 1;"))
     with pytest.raises(SiteError, match="no coincident answer write"):
-        _patch_kernel(site_with(tmp_path / "b", page=PAGE))
+        patch_kernel(site_with(tmp_path / "b", page=PAGE))
 
 
 def test_a_wait_in_an_unknown_form_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
     site = site_with(tmp_path, odd="A(u, s).value.then(()=>1)")
     with pytest.raises(SiteError, match="odd.js: a coincident wait in a form"):
-        _patch_kernel(site)
+        patch_kernel(site)
     assert (site / KERNEL_STATIC / "odd.js").read_text() == "A(u, s).value.then(()=>1)"
 
 
@@ -139,7 +139,7 @@ def test_a_kernel_without_the_start_drive_and_run_the_build_knows_is_refused(
     tmp_path: Path,
 ) -> None:
     with pytest.raises(SiteError, match="start, drive and cell run were not all found"):
-        _patch_kernel(site_with(tmp_path, page=PAGE + WRITE + START))
+        patch_kernel(site_with(tmp_path, page=PAGE + WRITE + START))
 
 
 def test_the_lan_files_go_in_where_the_kernel_starts_mounts_and_runs() -> None:
@@ -192,10 +192,10 @@ def test_jupyterlabs_bundle_is_patched_once_or_the_build_is_refused(tmp_path: Pa
     bundle = tmp_path / LAB_BUILD / "jlab_core.js"
     bundle.write_text(CELL_RUN)
     (tmp_path / LAB_BUILD / "other.js").write_text("clearExecution();")
-    assert _patch_lab(tmp_path) == 1
+    assert patch_lab(tmp_path) == 1
     patched = bundle.read_text()
     assert "c.session&&c.session.kernel" in patched
-    assert _patch_lab(tmp_path) == 1 and bundle.read_text() == patched  # patched once only
+    assert patch_lab(tmp_path) == 1 and bundle.read_text() == patched  # patched once only
     bundle.write_text("clearExecution(); /* another JupyterLab */")
     with pytest.raises(SiteError, match="found 0 times"):
-        _patch_lab(tmp_path)
+        patch_lab(tmp_path)

@@ -11,7 +11,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from course.contest import handins as contest_handins
-from course.site.build import COMPRESSIBLE, _compress_site
+from course.site.compression import COMPRESSIBLE, compress_site
 from course.site.routes import ISOLATION, MIME_TYPES, content_type, known_exercises, site_routes
 from course.site.store import Flood, HandInStore
 
@@ -37,7 +37,7 @@ def site(tmp_path: Path) -> Path:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_bytes(data)
     (tmp_path / "secret.txt").write_text("teacher only")
-    _compress_site(root)
+    compress_site(root)
     return root
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from course.site.build import STAMP_FILE, _built_from_this_kit, _kit_stamp
 from course.site.serving import handins_html, prepare
+from course.site.stamp import STAMP_FILE, built_from_this_kit, kit_stamp
 from course.site.store import HandInStore
 
 NOTEBOOK = json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
@@ -49,9 +49,9 @@ def test_a_site_built_from_another_copy_of_the_kit_is_served_with_a_note(tmp_pat
     said: list[str] = []
     prepare(root, tmp_path / "data", said.append)
     assert any("built from another copy of the kit" in line for line in said)
-    (root / STAMP_FILE).write_text(_kit_stamp() + "\n")
+    (root / STAMP_FILE).write_text(kit_stamp() + "\n")
     said.clear()
     prepare(root, tmp_path / "data", said.append)
-    assert not any("another copy" in line for line in said) and _built_from_this_kit(root)
+    assert not any("another copy" in line for line in said) and built_from_this_kit(root)
     (root / STAMP_FILE).write_text("0" * 16)
-    assert not _built_from_this_kit(root)
+    assert not built_from_this_kit(root)
