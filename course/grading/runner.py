@@ -243,7 +243,8 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
         expected, got = compared[0].split(":", 1)[1].strip(), "but " + compared[2].strip()
     _failed(
         f"{title}: {len(failures)} of {total} cases failed; first: {case.name}: "
-        f"expected {_short(expected.replace('below', 'above'), 120)}, {_short(got, 160)}"
+        f"expected {_short(expected.replace('below', 'above'), 120)}, {_short(got, 160)}",
+        first.cause,
     )
 
 
@@ -299,12 +300,17 @@ class CheckFailed(AssertionError):
     """A self-check that failed: Jupyter shows its one line, not a traceback through the kit
     (the report printed above says which case, why, and the student's own line)."""
 
+    #: The first failing case's likely cause (a sentence of course.grading.mistakes), if any.
+    cause = ""
+
     def _render_traceback_(self) -> list[str]:  # IPython's hook for how an error is shown
         return [f"\x1b[0;31mSelf-check failed:\x1b[0m {self}"]
 
 
-def _failed(message: str) -> NoReturn:
-    raise CheckFailed(message)
+def _failed(message: str, cause: str = "") -> NoReturn:
+    failed = CheckFailed(message)
+    failed.cause = cause
+    raise failed
 
 
 def _draw(board: Board, highlight: Iterable[Any] = ()) -> None:
