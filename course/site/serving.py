@@ -106,6 +106,11 @@ def prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Class
             )
     store = HandInStore(Path(data), known_exercises(Path(site)))
     say(f"Browser classroom: {site} at /lab/ ; hand-ins go to {store.root}")
+    from course.classroom.progress import Progress
+    from course.site.progress_routes import progress_routes
+
+    progress = Progress(Path(data))  # the self-checks, live on the overview (course.classroom.progress)
     return Classroom(
-        [teacher_route(store), *site_routes(Path(site), store)], [handins_section(store)]
+        [teacher_route(store), *progress_routes(progress), *site_routes(Path(site), store)],
+        [progress.grid, handins_section(store)],
     )
