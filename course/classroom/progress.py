@@ -165,5 +165,11 @@ class Progress:
         writer.writerow(COLUMNS)
         for a in self.attempts():
             stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(a.time))
-            writer.writerow([stamp, a.student, a.exercise, a.question, "yes" if a.passed else "no", a.mistake])
+            cells = [a.student, a.exercise, a.question, "yes" if a.passed else "no", a.mistake]
+            writer.writerow([stamp, *map(_inert, cells)])
         return out.getvalue()
+
+
+def _inert(cell: str) -> str:
+    """A cell a spreadsheet shows as text, never runs as a formula (a name may start with ``=``)."""
+    return f"'{cell}" if cell.startswith(("=", "+", "-", "@")) else cell
