@@ -69,10 +69,6 @@ def _value(answer: Any) -> float:
     return value
 
 
-def _counted(answer: Any, args: tuple[Any, ...]) -> int:
-    return _nodes(args[-1])
-
-
 def minimax_value(function: Any) -> None:
     """``minimax(board, color, depth, counter)`` returns the minimax value."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
@@ -83,14 +79,34 @@ def minimax_value(function: Any) -> None:
     run("minimax_value", function, cases, _value)
 
 
+@dataclass(frozen=True)
+class _Visited:
+    """The positions a search visited and the value it returned, judged together: a search
+    that visits every position but forgets a minus sign has not counted a minimax."""
+
+    nodes: int
+    value: float
+
+    def __str__(self) -> str:
+        return f"{self.nodes} positions visited, value {self.value}"
+
+
 def minimax_nodes(function: Any) -> None:
-    """``minimax`` calls ``counter.visit()`` once per position: as many as full minimax visits."""
+    """``minimax`` calls ``counter.visit()`` once per position: as many as full minimax visits,
+    and returns the minimax value (a count alone would pass a search with a sign missing)."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
-    cases = [
-        _search_case(label, b, c, d, minimax(b, c, d).nodes)
-        for label, b, c, d in _search_positions()
-    ]
-    run("minimax_nodes", function, cases, outcome=_counted, show=lambda n: f"{n} positions visited")
+    cases = []
+    for label, b, c, d in _search_positions():
+        result = minimax(b, c, d)
+        expected = _Visited(result.nodes, result.value)
+        sign = _Visited(result.nodes, -result.value)
+        mistaken = (("wrong sign", sign),) if result.value else ()
+        cases.append(Case(label, (b, c, d, NodeCounter()), expected, b, mistaken=mistaken))
+
+    def judge(answer: Any, args: tuple[Any, ...]) -> _Visited:
+        return _Visited(_nodes(args[-1]), _value(answer))
+
+    run("minimax_nodes", function, cases, outcome=judge, show=str)
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,13 @@ MISTAKES: tuple[Mistake, ...] = (
         "the letter names the column, the number the row",
         _swapped,
     ),
-    Mistake("wrong sign", "the value has the wrong sign: whose point of view is it?", _wrong_sign),
+    Mistake(
+        "wrong sign",
+        "the value has the wrong sign: whose point of view is it?",
+        lambda expected, actual, failure: (
+            _wrong_sign(expected, actual, failure) or _made("wrong sign")(expected, actual, failure)
+        ),
+    ),
     Mistake("off by one", OFF_BY_ONE, _off_by_one),
     Mistake(
         "bit order",
