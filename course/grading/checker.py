@@ -36,6 +36,7 @@ from course.grading import wire
 from course.grading.exercise import Exercise
 from course.grading.judging import judge, zero
 from course.grading.notebook import ANSWER, NotebookError
+from course.grading.precheck import KIT, kit_import
 from course.grading.records import Report
 from course.grading.sandbox import Limits, Sandbox
 from course.grading.table import ENTRIES
@@ -128,7 +129,12 @@ def grade_notebook(
                  for q in exercise.questions]  # fmt: skip
     replies, problems, stopped = _attempts(sandbox, exercise, job, questions, timeout)
     for index, problem in sorted(problems.items()):
-        report.notes.append(f"your {exercise.answers[index]} cell failed: {problem}")
+        problems[index] = cell_problem(exercise.answers[index], problem)
+        report.notes.append(  # the kit's sentence says which cell itself
+            problems[index]
+            if problems[index] != problem
+            else f"your {exercise.answers[index]} cell failed: {problem}"
+        )
     results = []
     for question in exercise.questions:
         cell = (
@@ -146,6 +152,26 @@ def grade_notebook(
             results.append(zero(question, f"not run: {reason.removeprefix('not run: ')}"))
     report.checks = results
     return report
+
+
+#: An answer cell's error when it imports a package the sandbox does not have.
+_NO_MODULE = re.compile(r"raised ModuleNotFoundError(?: \(line \d+\))?: No module named '([\w.]+)'")
+
+
+def cell_problem(tag: str, problem: str) -> str:
+    """An answer cell's ``problem`` as the student reads it: an import of the kit's own code
+    in the self-check's words (:func:`course.grading.precheck.kit_import`).
+
+    >>> cell_problem("answer:flips", "raised ModuleNotFoundError (line 1): No module named 'reversi'")
+    "your flips answer uses reversi, the kit's own code: answers are graded without the kit, so write it with what the exercise's first cell gives you"
+    >>> cell_problem("answer:flips", "raised NameError (line 2): name 'x' is not defined")
+    "raised NameError (line 2): name 'x' is not defined"
+    """
+    found = _NO_MODULE.fullmatch(problem)
+    package = found.group(1).split(".")[0] if found else ""
+    if package not in KIT:
+        return problem
+    return kit_import(tag.removeprefix(ANSWER), package)
 
 
 def _attempts(
