@@ -41,7 +41,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiteServer]:
 def teacher_key(server: LiteServer) -> str:
     keys = re.findall(r"Teacher key: (\S+)", server.log.read_text())
     assert keys, server.log.read_text()[-1500:]
-    return keys[-1]
+    return str(keys[-1])
 
 
 def csv_text(server: LiteServer, key: str) -> str:
