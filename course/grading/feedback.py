@@ -96,14 +96,15 @@ def section(report: Report, heading: str = "") -> str:
     parts = [f"<h2>{escape(report.exercise)}: {number(earned)}/{number(points)} points</h2>"]
     if heading:
         parts.append(f'<p class="note">{escape(heading)}</p>')
-    parts.append("<table>")
+    parts.append("<table><tr><th>question</th><th>result</th><th>cases</th><th>points</th>"
+                 "<th>why</th></tr>")  # fmt: skip
     for result in report.checks:
         mark = (
             '<span class="passed">passed</span>'
             if result.passed
             else '<span class="failed">failed</span>'
         )
-        counts = f"{result.cases_passed}/{result.cases_total} cases"
+        counts = f"{result.cases_passed} of {result.cases_total} cases passed"
         worth = f"{number(result.earned)}/{number(result.points)} points"
         parts.append(f"<tr><th>{escape(result.tag)}</th><td>{mark}</td><td>{counts}</td>"
                      f"<td>{worth}</td><td>{escape(result.message)}</td></tr>")  # fmt: skip

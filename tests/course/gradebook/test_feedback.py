@@ -66,3 +66,12 @@ def test_partial_credit_is_shown_per_question() -> None:
     result = CheckResult("check:play", False, "", 3, 4, [], None, points=1, earned=0.75)
     assert "0.75/1 points" in _page(result)
     assert "<h2>05_play: 0.75/1 points</h2>" in _page(result)
+
+
+def test_the_results_table_has_headings_and_counts_read_as_passes() -> None:
+    result = CheckResult("check:play", False, "20 of 24 cases failed", 4, 24, [], None)
+    page = _page(result)
+    assert ("<tr><th>question</th><th>result</th><th>cases</th><th>points</th><th>why</th></tr>"
+            in page)  # fmt: skip
+    assert "<td>4 of 24 cases passed</td>" in page
+    assert "4/24" not in page
