@@ -29,8 +29,10 @@ TIMEOUT = 0.1
 def class_server() -> str | None:
     """The class server's address (the page's origin in the browser), or None when there is none."""
     if sys.platform == "emscripten":
-        import js  # type: ignore[import-not-found]
-
+        try:
+            import js  # type: ignore[import-not-found]
+        except ImportError:  # not Pyodide after all
+            return None
         return str(js.location.origin)
     return os.environ.get("REVERSI_CLASS_SERVER") or None
 
@@ -52,7 +54,7 @@ def post(path: str, fields: dict[str, object], server: str | None = None) -> Non
         return
     body = json.dumps(fields)
     if sys.platform == "emscripten":
-        import js
+        import js  # a server was found above, so this is Pyodide
         from pyodide.ffi import create_once_callable, to_js  # type: ignore[import-not-found]
 
         options = to_js(
