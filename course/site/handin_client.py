@@ -79,6 +79,9 @@ def hand_in(name: str, exercise: str | None = None) -> None:
         )
     from IPython.display import display
 
+    from course.site.progress_client import my_name
+
+    my_name(name)  # the same name for the teacher's live progress, from now on in this browser
     script = SCRIPT.replace("__EXERCISE__", json.dumps(exercise or ""), 1)
     script = script.replace("__STUDENT__", json.dumps(name.strip()), 1)
     bundle: dict[str, Any] = {
