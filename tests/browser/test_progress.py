@@ -5,6 +5,7 @@ the rows, and a restarted server still shows them."""
 from __future__ import annotations
 
 import re
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -13,9 +14,10 @@ from typing import Any
 import pytest
 
 from course.site.build import SiteBuild
-from tests.browser.test_lite import KERNEL_TIMEOUT, LitePage, LiteServer
+from tests.browser.test_lite import KERNEL_TIMEOUT, LanAddress, LitePage, LiteServer, lan_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+__all__ = ["lan_browser"]  # the fixture, used here
 
 WRONG = """from course.grading import checks
 def to_notation(row, col):
@@ -108,3 +110,25 @@ def test_self_checks_reach_the_teachers_grid_live_and_survive_a_restart(served: 
     finally:
         for context in contexts:
             context.close()
+
+
+def test_on_a_plain_http_lan_address_a_student_without_a_name_reports_nothing_then_reports(
+    served: LiteServer, lan_browser: Any
+) -> None:
+    context = lan_browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = context.new_page()
+        bo = LitePage(page, LanAddress(served), "exercises/01_squares.ipynb")  # type: ignore[arg-type]
+        assert page.evaluate("isSecureContext") is False
+        before = csv_text(served, teacher_key(served))
+        quiet = bo.add_cell(WRONG, timeout=KERNEL_TIMEOUT).locator(".jp-OutputArea").inner_text()
+        assert "Self-check failed" in quiet and "my_name" not in quiet  # no name yet: nothing said, nothing kept
+        assert csv_text(served, teacher_key(served)) == before
+        bo.add_cell('from course.site.progress_client import my_name\nmy_name("Bo")')
+        bo.add_cell(RIGHT)
+        deadline = time.monotonic() + 30
+        while "Bo,01_squares" not in csv_text(served, teacher_key(served)) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert csv_text(served, teacher_key(served)).splitlines()[-1].endswith(",Bo,01_squares,to_notation,yes,")
+    finally:
+        context.close()
