@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 #: At most this many attempts are kept per student, and this many students per class.
-MAX_PER_STUDENT = 2_000
-MAX_STUDENTS = 500
+MAX_PER_STUDENT = 1_000
+MAX_STUDENTS = 300
 #: At most this many reports per student in :data:`RATE_WINDOW` seconds.
 RATE_LIMIT = 30
 RATE_WINDOW = 60.0

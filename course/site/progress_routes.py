@@ -24,10 +24,12 @@ from starlette.routing import BaseRoute, Route
 from course.classroom.progress import Progress, ProgressRefused
 from course.schema import Field, Limits, Schema, SchemaError, text
 from course.site.routes import ISOLATION
-from course.site.store import MAX_NAME, HandInError, student_folder
+from course.site.store import MAX_NAME, Flood, HandInError, student_folder
 
 #: The cookie that holds the browser's name.
 COOKIE = "reversi_student"
+#: Reports and names from one computer in a minute (a class shares no address on its own network).
+PER_COMPUTER = 120
 #: A report is a few short fields.
 BODY = Limits(bytes=1_000, depth=2, items=20)
 
@@ -81,10 +83,23 @@ async def _body(request: Request) -> bytes:
     return bytes(body)
 
 
-def progress_routes(progress: Progress) -> list[BaseRoute]:
-    """The three routes (put them before the site's ``/`` mount)."""
+def progress_routes(progress: Progress, flood: Flood | None = None) -> list[BaseRoute]:
+    """The three routes (put them before the site's ``/`` mount).
+
+    ``flood`` bounds what one computer sends, whatever names it gives (the store bounds each name).
+    """
+    flood = flood or Flood(limit=PER_COMPUTER, window=60.0)
+
+    def too_many(request: Request) -> Response | None:
+        try:
+            flood.check(request.client.host if request.client else "unknown")
+        except HandInError:
+            return _refused("too many self-checks from this computer: wait a minute", 429)
+        return None
 
     async def name(request: Request) -> Response:
+        if refused := too_many(request):
+            return refused
         try:
             chosen = NAME.load(await _body(request), BODY).student
         except SchemaError as refused:
@@ -94,6 +109,8 @@ def progress_routes(progress: Progress) -> list[BaseRoute]:
         return answer
 
     async def report(request: Request) -> Response:
+        if refused := too_many(request):
+            return refused
         try:
             student = _name(text(unquote(request.cookies.get(COOKIE, "")), "the student name", MAX_NAME))
         except SchemaError as refused:

@@ -15,6 +15,7 @@ from course.classroom.progress import Progress, ProgressRefused
 from course.grading.mistakes import OFF_BY_ONE
 from course.site import progress_client
 from course.site.progress_routes import BODY, progress_routes
+from course.site.store import Flood
 
 
 class Clock:
@@ -188,3 +189,15 @@ def test_a_server_that_never_answers_is_given_up_silently(capsys: pytest.Capture
         port = closed.getsockname()[1]
     progress_client.post("/progress", dict(REPORT), f"http://127.0.0.1:{port}")  # nothing listens
     assert capsys.readouterr() == ("", "")
+
+
+def test_one_computer_is_bounded_whatever_names_it_gives(tmp_path: Path) -> None:
+    progress = Progress(tmp_path, Clock())
+    client = TestClient(Starlette(routes=progress_routes(progress, Flood(limit=4, window=60))))
+    for number in range(2):
+        client.post("/progress/name", json={"student": f"Ada {number}"})
+        assert client.post("/progress", json=REPORT).status_code == 200
+    answer = client.post("/progress/name", json={"student": "Ada 3"})
+    assert answer.status_code == 429 and "this computer" in answer.json()["error"]
+    assert client.post("/progress", json=REPORT).status_code == 429
+    assert len(progress.grid()["rows"]) == 2
