@@ -21,7 +21,9 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
+from course.grading.judging import kit_reached
 from course.grading.mistakes import cause
+from course.grading.precheck import kit_import
 from course.grading.records import CheckResult, Failure, Raised, Report, Spec
 from course.grading.runner import expected_text
 from course.grading.sheet import number
@@ -178,7 +180,9 @@ def _case(result: CheckResult, failure: Failure) -> str:
         parts.append(f"<p>actual:</p><pre>{escape(_shown(show, failure.actual))}</pre>")
     if failure.printed:
         parts.append(f"<p>it printed:</p><pre>{escape(failure.printed[:1000])}</pre>")
-    cause = _likely_cause(case.expected, failure)
+    package = kit_reached(failure)
+    function = result.question.function if result.question else "this"
+    cause = kit_import(function, package) if package else _likely_cause(case.expected, failure)
     if cause:
         parts.append(f'<p class="hint">Likely cause: {escape(cause)}</p>')
     parts.append('<div class="clear"></div></div>')

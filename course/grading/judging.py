@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from course.grading.precheck import KIT, kit_import
 from course.grading.records import Case, CheckResult, Failure, Question, Raised, Reply
 from course.grading.runner import verdict
 from course.grading.table import earned
@@ -74,9 +75,12 @@ def scored(question: Question, replies: list[Reply]) -> CheckResult:
             isinstance(f.actual, Raised) and f.actual.kind == "NotImplementedError"
             for f in failures
         )
+        package = kit_reached(first)
         message = (
             "not written yet: the function raises NotImplementedError"
             if unwritten and len(failures) == total
+            else kit_import(question.function, package)
+            if package
             else f"{len(failures)} of {total} cases failed; first: {first.case.name}"
             + _explained(first)
         )
@@ -88,6 +92,23 @@ def scored(question: Question, replies: list[Reply]) -> CheckResult:
     )
     return CheckResult(question.tag, not failures and not message, message, passed, total,
                        failures, question, question.points, points)  # fmt: skip
+
+
+def kit_reached(failure: Failure) -> str:
+    """The kit package whose import failed in the sandbox (which has no kit), if that is the
+    error: the self-check refuses such an answer with :func:`kit_import`'s words, and so does
+    the grader.
+
+    >>> kit_reached(Failure(None, Raised("ModuleNotFoundError", "No module named 'reversi.rules'")))
+    'reversi'
+    >>> kit_reached(Failure(None, Raised("ModuleNotFoundError", "No module named 'numpy'")))
+    ''
+    """
+    raised = failure.actual
+    if not isinstance(raised, Raised) or raised.kind != "ModuleNotFoundError":
+        return ""
+    package = raised.message.removeprefix("No module named ").strip("'").split(".")[0]
+    return package if package in KIT else ""
 
 
 def _explained(failure: Failure) -> str:

@@ -157,9 +157,17 @@ def test_an_earlier_function_that_fails_is_named_first(capsys) -> None:
     assert first.startswith("Check your legal_moves first: it fails "), first
 
 
-def test_an_answer_that_calls_the_kit_is_refused_in_the_graders_words(capsys) -> None:
-    code = ("from reversi.rules import flips as kit_flips\n\n"
-            "def flips(board, square, color):\n    return kit_flips(board, square, color)")  # fmt: skip
+#: A flips that calls the kit's own, importing it in the cell or when it is called.
+KIT_FLIPS = {
+    "in the cell": "from reversi.rules import flips as kit_flips\n\n"
+    "def flips(board, square, color):\n    return kit_flips(board, square, color)",
+    "when called": "def flips(board, square, color):\n    import reversi.rules\n"
+    "    return reversi.rules.flips(board, square, color)",
+}
+
+
+@pytest.mark.parametrize("code", KIT_FLIPS.values(), ids=list(KIT_FLIPS))
+def test_an_answer_that_calls_the_kit_is_refused_in_the_graders_words(code: str, capsys) -> None:
     failed = self_check("04_flips", "flips", {"answer:flips": code})
     assert kit_import("flips", "reversi") in capsys.readouterr().out
     assert kit_import("flips", "reversi") in str(failed)

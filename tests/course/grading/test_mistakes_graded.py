@@ -14,12 +14,7 @@ from course.grading.mistakes import sentence
 from course.grading.precheck import kit_import
 
 from .helpers import course, source, with_answers, write
-from .test_mistakes import KINDS, NO_MINUS
-
-KIT_FLIPS = (
-    "from reversi.rules import flips as kit_flips\n\n"
-    "def flips(board, square, color):\n    return kit_flips(board, square, color)"
-)
+from .test_mistakes import KINDS, KIT_FLIPS, NO_MINUS
 
 
 @pytest.mark.slow
@@ -27,7 +22,8 @@ def test_graded_pages_name_the_self_checks_causes(tmp_path: Path) -> None:
     folder = tmp_path / "subs"
     handins = {
         "swap": ("01_squares", {"answer:to_notation": KINDS[0].code}),
-        "kit": ("04_flips", {"answer:flips": KIT_FLIPS}),
+        "kit": ("04_flips", {"answer:flips": KIT_FLIPS["in the cell"]}),
+        "inside": ("04_flips", {"answer:flips": KIT_FLIPS["when called"]}),
         "sign": ("09_minimax", {"answer:minimax": NO_MINUS}),
     }
     for who, (exercise, answers) in handins.items():
@@ -47,6 +43,10 @@ def test_graded_pages_name_the_self_checks_causes(tmp_path: Path) -> None:
     assert rows["kit"]["04_flips:flips"] == "0"
     assert escape(kit_import("flips", "reversi")) in read["kit"]
     assert "No module named" not in read["kit"]
+
+    assert rows["inside"]["04_flips:flips"] == "0"
+    assert f"<td>{escape(kit_import('flips', 'reversi'))}</td>" in read["inside"]
+    assert f"Likely cause: {escape(kit_import('flips', 'reversi'))}" in read["inside"]
 
     assert rows["sign"]["09_minimax:minimax_nodes"] == "0"
     assert f"Likely cause: {escape(sentence('wrong sign'))}" in read["sign"]
