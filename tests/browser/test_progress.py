@@ -71,7 +71,9 @@ def test_self_checks_reach_the_teachers_grid_live_and_survive_a_restart(served: 
         ada = LitePage(contexts[1].new_page(), served, "exercises/01_squares.ipynb")
         ada.add_cell('from course.site.progress_client import my_name\nmy_name("Ada")', timeout=KERNEL_TIMEOUT)
         ada.add_cell(WRONG)
+        started = time.monotonic()
         failing = grid_row(teacher, "Ada", r"failing \d+ min, swapped \(1\)")
+        print(f"self-check done to the teacher's grid: {time.monotonic() - started:.2f} s")
         assert "to_notation" in teacher.locator("#sections th", has_text="to_notation").first.inner_text()
         passed = ada.add_cell(RIGHT).locator(".jp-OutputArea").inner_text()
         assert "Self-check failed" not in passed, passed
