@@ -240,7 +240,8 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
     else:
         got = f"got {show(first.actual)}"
     if compared:
-        expected, got = compared[0].split(":", 1)[1].strip(), "but " + compared[2].strip()
+        expected = compared[0].split(":", 1)[1].strip()
+        got = "but " + compared[2].strip() if len(compared) > 2 else compared[1].replace("actual:", "got", 1)
     _failed(
         f"{title}: {len(failures)} of {total} cases failed; first: {case.name}: "
         f"expected {_short(expected.replace('below', 'above'), 120)}, {_short(got, 160)}",
@@ -265,8 +266,11 @@ def _compared(show: Show, failure: Failure) -> list[str]:
     """
     if failure.problem or failure.raised:
         return []
+    case = failure.case
+    kept = isinstance(case.expected, Raises) and case.board is not None  # the board as it was
     try:
-        expected, actual = show(failure.case.expected), show(failure.actual)
+        expected = f"{case.expected}\n{case.board}" if kept else show(case.expected)
+        actual = show(failure.actual)
     except Exception:
         return []
     wanted, got = _board_in(expected), _board_in(actual)
@@ -278,11 +282,15 @@ def _compared(show: Show, failure: Failure) -> list[str]:
     said_expected = _short(expected.replace(wanted, "").strip().rstrip(":"))
     said_actual = _short(actual.replace(got, "").strip().rstrip(":"))
     drawn = failure.case.board is not None and str(failure.case.board) == wanted
-    lines = [
-        f"expected: {said_expected or ('the board drawn below' if drawn else 'the board')}",
+    wanted_text = f"expected: {said_expected or ('the board drawn below' if drawn else 'the board')}"
+    if not differences:  # the boards agree: the rest of the answer is what differs
+        same = "unchanged" if kept else "every square right"
+        return [wanted_text, f"actual:   {said_actual or 'a board'}, {same}"]
+    return [
+        wanted_text,
         f"actual:   {said_actual + ', where' if said_actual else 'a board where'}",
+        *(f"  {line}" for line in differences),
     ]
-    return lines + [f"  {line}" for line in differences]
 
 
 def _board_in(text: str) -> str:

@@ -171,3 +171,29 @@ def test_an_answer_that_calls_the_kit_is_refused_in_the_graders_words(code: str,
     failed = self_check("04_flips", "flips", {"answer:flips": code})
     assert kit_import("flips", "reversi") in capsys.readouterr().out
     assert kit_import("flips", "reversi") in str(failed)
+
+
+_PLAY = (
+    "def play(board, square, color):\n    captured = board.flips(square, color)\n{refuse}"
+    "    board[square] = color\n    for taken in captured:\n        board[taken] = color\n"
+    "    return captured"
+)
+#: Answers that should have raised, and the words that say what they did instead.
+NOT_RAISING = {
+    "no refusal at all": (_PLAY.format(refuse=""), "    e8 should be empty; yours is Black\n"),
+    "returns nothing": (_PLAY.format(refuse="    if not captured:\n        return []\n"),
+                        "  actual:   returns none; the board after it, unchanged\n"),
+}
+
+
+@pytest.mark.parametrize("why", NOT_RAISING)
+def test_an_illegal_move_played_reads_as_words_and_one_square(why: str, capsys) -> None:
+    code, shown = NOT_RAISING[why]
+    failed = self_check("05_play", "play", {"answer:play": code})
+    out = capsys.readouterr().out
+    out = out[out.index("First failing case"):]  # not the notebook's own demo cells
+    assert "  expected: should raise ValueError and leave the board as it was\n" in out
+    assert shown in out, out
+    assert "Raises(" not in out + str(failed)
+    assert out.count("a b c d e f g h") == 1, out  # the case's own board, drawn once
+    assert "a b c d e f g h" not in str(failed)
