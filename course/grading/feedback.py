@@ -25,7 +25,7 @@ from course.grading.judging import kit_reached
 from course.grading.mistakes import cause
 from course.grading.precheck import kit_import
 from course.grading.records import CheckResult, Failure, Raised, Report, Spec
-from course.grading.runner import expected_text
+from course.grading.runner import compared_boards, expected_text
 from course.grading.sheet import number
 
 _STYLE = """
@@ -170,9 +170,14 @@ def _case(result: CheckResult, failure: Failure) -> str:
     if spec and spec.call:
         with contextlib.suppress(IndexError, KeyError, ValueError):
             parts.append(f"<p>call: <code>{escape(spec.call.format(*case.args))}</code></p>")
-    expected = _expected(show, case.expected)
-    parts.append(f"<p>expected:</p><pre>{escape(expected)}</pre>")
-    if failure.problem:
+    compared = compared_boards(show, failure)  # two boards: the squares that differ
+    if compared:
+        parts.append(f"<pre>{escape(chr(10).join(compared))}</pre>")
+    else:
+        parts.append(f"<p>expected:</p><pre>{escape(_expected(show, case.expected))}</pre>")
+    if compared:
+        pass  # said above
+    elif failure.problem:
         parts.append(f"<p>but {escape(failure.problem)}</p>")
     elif isinstance(failure.actual, Raised):
         parts.append(f"<p>but it {escape(str(failure.actual))}</p>")

@@ -205,7 +205,7 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
     print(f"First failing case: {case.name}")
     if call:
         print(f"  call:     {call.format(*case.args)}")
-    compared = _compared(show, first)  # two boards: the squares that differ, not both boards
+    compared = compared_boards(show, first)  # two boards: the squares that differ, not both boards
     expected = expected_text(show, case.expected)
     if case.board is not None and str(case.board) in expected:  # drawn below: not twice
         expected = expected.replace(str(case.board), "the board drawn below").strip()
@@ -249,7 +249,7 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
     )
 
 
-def _compared(show: Show, failure: Failure) -> list[str]:
+def compared_boards(show: Show, failure: Failure) -> list[str]:
     """The report's lines for answers that hold a board: expected and actual without their
     boards, then the squares that differ ([] when the answers hold no two boards).
 
@@ -257,7 +257,7 @@ def _compared(show: Show, failure: Failure) -> list[str]:
     >>> before, after = Board(4), Board(4)
     >>> after.play("a2", BLACK)
     [b2]
-    >>> for line in _compared(lambda text: "\\n" + text, Failure(Case("", (), str(after)), str(before))):
+    >>> for line in compared_boards(lambda text: "\\n" + text, Failure(Case("", (), str(after)), str(before))):
     ...     print(line)
     expected: the board
     actual:   a board where

@@ -8,7 +8,7 @@ from pathlib import Path
 from course.grading import feedback
 from course.grading.exercise import Part, Question
 from course.grading.records import Case, CheckResult, Failure, Raised, Raises, Report, Spec
-from reversi import Board
+from reversi import BLACK, WHITE, Board
 from reversi.errors import IllegalMoveError
 
 
@@ -75,3 +75,20 @@ def test_the_results_table_has_headings_and_counts_read_as_passes() -> None:
             in page)  # fmt: skip
     assert "<td>4 of 24 cases passed</td>" in page
     assert "4/24" not in page
+
+
+def test_two_boards_read_as_the_squares_that_differ() -> None:
+    """replay's page: 'b6 should be White; yours is empty', not two whole boards."""
+    wanted, got = Board(), Board()
+    for at, color in (("f5", BLACK), ("f6", WHITE), ("e6", BLACK)):
+        wanted.play(at, color)
+    for at, color in (("f5", BLACK), ("f6", WHITE)):
+        got.play(at, color)
+    case = Case("3 moves: f5f6e6", ("f5f6e6",), str(wanted), wanted)
+    spec = Spec("replay", [case], judge=lambda answer, args: answer,
+                show=lambda text: "\n" + text, call="replay({0!r})")  # fmt: skip
+    question = Question("check:replay", "replay", "replay", (Part(spec, [["f5f6e6"]], False),))
+    page = _page(CheckResult("check:replay", False, "", 0, 1, [Failure(case, str(got))], question))
+    assert "e6 should be Black; yours is empty" in page
+    assert "a b c d e f g h" not in page  # the board is the picture, drawn once
+    assert page.count("<svg") == 1
