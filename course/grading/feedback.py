@@ -181,6 +181,8 @@ def _case(result: CheckResult, failure: Failure) -> str:
         parts.append(f"<p>but {escape(failure.problem)}</p>")
     elif isinstance(failure.actual, Raised):
         parts.append(f"<p>but it {escape(str(failure.actual))}</p>")
+        if failure.actual.where:  # the student's own line, never a traceback through the kit
+            parts.append(f"<p>at: <code>{escape(failure.actual.where)}</code></p>")
     else:
         parts.append(f"<p>actual:</p><pre>{escape(_shown(show, failure.actual))}</pre>")
     if failure.printed:

@@ -30,7 +30,7 @@ def test_shown_cases_in_full_and_grade_time_cases_only_counted() -> None:
              Case("shown count", ("c4",), 4), Case("shown printer", ("e6",), 2)]  # fmt: skip
     unseen = [Case(f"SECRET-{i} [grade-time case]", (f"secret{i}",), i) for i in range(6)]
     failures = [
-        Failure(shown[0], Raised("TypeError", "boom")),
+        Failure(shown[0], Raised("TypeError", "boom", where="line 3 of your code, in play: x()")),
         Failure(shown[1], 5),
         Failure(shown[2], None, printed="2\n"),
         *(Failure(case, "wrong") for case in unseen[:3]),
@@ -45,6 +45,7 @@ def test_shown_cases_in_full_and_grade_time_cases_only_counted() -> None:
     assert "Raises(" not in page
     assert "<code>play(board, &#x27;z9&#x27;)</code>" in page and "<svg" in page
     assert "but it raised TypeError: boom" in page
+    assert "<p>at: <code>line 3 of your code, in play: x()</code></p>" in page
     assert "Likely cause: off by one" in page
     assert "Likely cause: it printed its answer instead of returning it" in page
     assert "SECRET" not in page and "secret" not in page
