@@ -78,7 +78,8 @@ def page(rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]], title:
 
 
 def _rates_table(rates: Mapping[str, tuple[int, int, float]]) -> str:
-    lines = ["<table>", "<tr><th>question</th><th>passed</th><th></th><th>mean points</th></tr>"]
+    lines = ["<table>", "<tr><th>question</th><th>students who passed</th><th>share</th>"
+             "<th>mean points</th></tr>"]
     for column, (passed, handed, mean) in rates.items():
         share = passed / handed if handed else 0.0
         bar = (
@@ -87,7 +88,7 @@ def _rates_table(rates: Mapping[str, tuple[int, int, float]]) -> str:
             f'<rect x="0" y="1" height="10" width="{BAR_WIDTH}" fill="none" stroke="#ccc"/></svg>'
         )
         lines.append(
-            f"<tr><td>{escape(column)}</td><td class='n'>{passed}/{handed}</td>"
+            f"<tr><td>{escape(column)}</td><td class='n'>{passed} of {handed}</td>"
             f"<td>{bar}</td><td class='n'>{number(mean)}</td></tr>"
         )
     lines.append("</table>")

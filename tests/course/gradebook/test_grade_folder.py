@@ -293,8 +293,8 @@ def test_the_summary_page_shows_pass_rates_and_a_histogram_without_script(tmp_pa
     assert "<script" not in page and "http" not in page.replace(
         'xmlns="http://www.w3.org/2000/svg"', ""
     )
-    assert re.search(r"01_squares:to_notation</td><td class='n'>3/5</td>", page)
-    assert re.search(r"01_squares:from_notation</td><td class='n'>5/5</td>", page)
+    assert re.search(r"01_squares:to_notation</td><td class='n'>3 of 5</td>", page)
+    assert re.search(r"01_squares:from_notation</td><td class='n'>5 of 5</td>", page)
     bars = re.findall(r"<title>([\d.]+) to ([\d.]+): (\d+)</title>", page)
     assert len(bars) == 10 and sum(int(count) for *_, count in bars) == 5
     assert ("1", "1.2", "2") in bars and ("1.8", "2", "3") in bars  # totals 1, 1 and 2, 2, 2
