@@ -14,7 +14,7 @@ from course.grading.mistakes import sentence
 from course.grading.precheck import kit_import
 
 from .helpers import course, source, with_answers, write
-from .test_mistakes import KINDS, KIT_FLIPS, NO_MINUS
+from .test_mistakes import KINDS, KIT_FLIPS, NO_MINUS, NOT_RAISING
 
 
 @pytest.mark.slow
@@ -25,6 +25,7 @@ def test_graded_pages_name_the_self_checks_causes(tmp_path: Path) -> None:
         "kit": ("04_flips", {"answer:flips": KIT_FLIPS["in the cell"]}),
         "inside": ("04_flips", {"answer:flips": KIT_FLIPS["when called"]}),
         "sign": ("09_minimax", {"answer:minimax": NO_MINUS}),
+        "play": ("05_play", {"answer:play": NOT_RAISING["no refusal at all"][0]}),
     }
     for who, (exercise, answers) in handins.items():
         write(with_answers(source(exercise), answers), folder / who / f"{exercise}.ipynb")
@@ -50,6 +51,10 @@ def test_graded_pages_name_the_self_checks_causes(tmp_path: Path) -> None:
 
     assert rows["sign"]["09_minimax:minimax_nodes"] == "0"
     assert f"Likely cause: {escape(sentence('wrong sign'))}" in read["sign"]
+    assert float(rows["play"]["05_play:play"]) < 2  # partial credit at most
+    assert "should raise ValueError and leave the board as it was" in read["play"]
+    assert "should be empty; yours is Black" in read["play"]
+    assert "a b c d e f g h" not in read["play"]  # the boards as squares that differ
     for page in read.values():
         assert "Traceback" not in page and "Raises(" not in page
         assert "<tr><th>question</th>" in page
