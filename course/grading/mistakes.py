@@ -75,7 +75,29 @@ def _wrong_sign(expected: Any, actual: Any, failure: Failure) -> bool:
     return _number(expected) and _number(actual) and expected != 0 and actual == -expected
 
 
+def _at_an_end(expected: Any, actual: Any) -> str:
+    """Which end of a list has one too many or one too few ('' if the lists differ otherwise).
+
+    >>> _at_an_end(["e4", "f4", "g4", "h4"], ["e4", "f4", "g4"]), _at_an_end([1, 2], [0, 1, 2])
+    ('one too few at the end', 'one too many at the start')
+    """
+    if not isinstance(expected, list | tuple) or not isinstance(actual, list | tuple):
+        return ""
+    wanted, got = list(expected), list(actual)
+    ends = {
+        "one too few at the end": got == wanted[:-1],
+        "one too few at the start": got == wanted[1:],
+        "one too many at the end": got[:-1] == wanted,
+        "one too many at the start": got[1:] == wanted,
+    }
+    if abs(len(wanted) - len(got)) != 1 or min(len(wanted), len(got)) < 2:
+        return ""  # [] for [x] says nothing of where a loop stops
+    return next((end for end, seen in ends.items() if seen), "")
+
+
 def _off_by_one(expected: Any, actual: Any, failure: Failure) -> bool:
+    if _at_an_end(expected, actual):
+        return True
     if _number(expected) and _number(actual):
         return type(expected) is int and type(actual) is int and abs(expected - actual) == 1
     pairs = _pairs(expected, actual)
@@ -105,6 +127,11 @@ REAL_BOARD = (
     "make one with board.copy() and play on that"
 )
 OFF_BY_ONE = "off by one: rows and columns count from 0 (row 0 is row 1 on the board)"
+#: What an answer with one too many or too few at an end of its list should look at.
+LIST_END = (
+    "where does the loop start and stop? The first square is one step from the start; "
+    "the last row or column is size - 1, and range(a, b) stops before b"
+)
 
 #: Every kind of mistake a likely cause can name, most telling first.
 MISTAKES: tuple[Mistake, ...] = (
@@ -154,6 +181,11 @@ def cause(failure: Failure, expected: Any = None) -> str:
     ('off by one: a count or an index one too high', True)
     >>> cause(Failure(None, 14), 12), cause(Failure(None, "f3"), "d3")
     ('', '')
+
+    A list with one too many or too few at an end is off by one where a loop starts or stops:
+
+    >>> cause(Failure(None, [(3, 4), (3, 5), (3, 6)]), [(3, 4), (3, 5), (3, 6), (3, 7)])[:40]
+    'off by one: one too few at the end: wher'
     """
     if failure.case is not None:
         expected = failure.case.expected
@@ -165,6 +197,9 @@ def cause(failure: Failure, expected: Any = None) -> str:
         if seen:
             if kind.name == "off by one" and _number(expected):
                 return f"off by one: a count or an index one too {_direction(expected, failure)}"
+            end = _at_an_end(expected, failure.actual) if kind.name == "off by one" else ""
+            if end:
+                return f"off by one: {end}: {LIST_END}"
             return kind.sentence
     return ""
 

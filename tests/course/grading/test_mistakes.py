@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import pytest
 
-from course.grading.mistakes import MISTAKES, sentence
+from course.grading.mistakes import LIST_END, MISTAKES, sentence
 from course.grading.precheck import kit_import
 from course.grading.runner import CheckFailed
 
@@ -27,10 +27,15 @@ class Mistaken(NamedTuple):
     tag: str  # the answer cell it replaces
     check: str  # the check that must name the kind
     code: str
+    says: str = ""  # the cause in full, where the kind has more than one sentence
 
     @property
     def id(self) -> str:
-        return f"{self.exercise}-{self.kind.replace(' ', '-')}-{self.check}"
+        return f"{self.exercise}-{self.kind.replace(' ', '-')}-{self.check}-{len(self.code)}"
+
+    @property
+    def cause(self) -> str:
+        return self.says or sentence(self.kind)
 
 
 _CURSOR = (
@@ -71,6 +76,13 @@ _POSITIONAL = (
     "    return best"
 )
 
+_WALK = (
+    "def walk(start, direction, size):\n    row, col = start\n    dr, dc = direction\n"
+    "    squares = []\n{first}    while 0 <= row < {stop} and 0 <= col < {stop}:\n"
+    "        squares.append((row, col))\n        row, col = row + dr, col + dc\n"
+    "    return squares"
+)
+
 KINDS = [
     Mistaken("01_squares", "swapped", "answer:to_notation", "to_notation",
              f"def to_notation(row, col):\n    return {LETTERS}[row] + str(col + 1)"),
@@ -80,6 +92,12 @@ KINDS = [
              f"def to_notation(row, col):\n    return {LETTERS}[col] + str(row)"),
     Mistaken("01_squares", "off by one", "answer:from_notation", "from_notation",
              f"def from_notation(text):\n    return int(text[1:]), {LETTERS}.index(text[0].lower())"),
+    Mistaken("03_lines", "off by one", "answer:walk", "walk",  # stops before the last square
+             _WALK.format(first="    row, col = row + dr, col + dc\n", stop="size - 1"),
+             f"off by one: one too few at the end: {LIST_END}"),
+    Mistaken("03_lines", "off by one", "answer:walk", "walk",  # the start square included
+             _WALK.format(first="", stop="size"),
+             f"off by one: one too many at the start: {LIST_END}"),
     Mistaken("02_counting", "printed", "answer:count_discs", "count_discs",
              "def count_discs(board, color):\n"
              "    print(sum(board[r, c] == color for r, c in board.squares()))"),
@@ -95,6 +113,17 @@ KINDS = [
                                 board="after", better=">")),
     Mistaken("09_minimax", "wrong sign", "answer:minimax", "minimax_value", NO_MINUS),
     Mistaken("09_minimax", "wrong sign", "answer:minimax", "minimax_nodes", NO_MINUS),
+    Mistaken("10_alphabeta", "wrong sign", "answer:alphabeta", "alphabeta_value",
+             "def alphabeta(board, color, depth, alpha, beta, counter):\n    counter.visit()\n"
+             "    if depth == 0:\n        return evaluate(board, color)\n"
+             "    moves = board.legal_moves(color)\n"
+             "    if not moves:\n        if not board.legal_moves(color.opponent):\n"
+             "            return evaluate(board, color)\n"
+             "        return alphabeta(board, color.opponent, depth - 1, -beta, -alpha, counter)\n"
+             "    for move in moves:\n        child = board.copy()\n        child.play(move, color)\n"
+             "        value = alphabeta(child, color.opponent, depth - 1, -beta, -alpha, counter)\n"
+             "        if value >= beta:\n            return value\n"
+             "        alpha = max(alpha, value)\n    return alpha"),
     Mistaken("09_minimax", "tie rule", "answer:best_move", "best_move",
              "def best_move(board, color, depth):\n    best, top = PASS, -math.inf\n"
              "    for move in board.legal_moves(color):\n        child = board.copy()\n"
@@ -124,9 +153,9 @@ def self_check(exercise: str, check: str, answers: dict[str, str]) -> CheckFaile
 def test_the_self_check_names_the_kind(wrong: Mistaken, capsys) -> None:
     failed = self_check(wrong.exercise, wrong.check, {wrong.tag: wrong.code})
     out = capsys.readouterr().out
-    assert f"\n  likely cause: {sentence(wrong.kind)}\n" in out, out
+    assert f"\n  likely cause: {wrong.cause}\n" in out, out
     assert out.count("likely cause:") == 1, out
-    assert failed.cause == sentence(wrong.kind)
+    assert failed.cause == wrong.cause
     assert "Traceback" not in out and "File \"" not in out
 
 
