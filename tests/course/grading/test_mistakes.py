@@ -105,6 +105,8 @@ KINDS = [
              "def legal_moves(board, color):\n"
              "    return [(c, r) for r, c in board.squares() if board.is_legal((r, c), color)]"),
     Mistaken("07_greedy", "tie rule", "answer:greedy_move", "greedy_move", _FIRST_OF_EQUALS),
+    Mistaken("07_greedy", "board changed", "answer:greedy_move", "greedy_move",  # counts by playing
+             _FIRST_OF_EQUALS.replace("len(board.flips(move, color))", "len(board.play(move, color))")),
     Mistaken("08_positional", "board changed", "answer:positional_move", "positional_move",
              _POSITIONAL.format(play="        board.play(move, color)\n", board="board",
                                 better=">")),
