@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from course.grading import limits
 from course.grading.limits import Overrun, bounded
+
+
+@pytest.fixture(autouse=True)
+def _a_ceiling_if_a_bound_fails() -> Iterator[None]:
+    """Runaway code runs in these tests: should a bound fail, the process meets a MemoryError
+    at 3 GB more than it has now, not the machine's end."""
+    import resource
+
+    size = next(int(line.split()[1]) * 1024 for line in Path("/proc/self/status").read_text().splitlines()
+                if line.startswith("VmSize:"))  # fmt: skip
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (size + 3 * 2**30, before[1]))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, before)
 
 
 @pytest.fixture(params=["threads", "browser"])
@@ -95,5 +113,18 @@ def test_a_self_check_stops_a_runaway_walk_once_and_names_the_students_line(
         checks.walk(walk)
     shown = capsys.readouterr().out
     assert "0/12 cases passed" in shown
-    assert "in runaway_walk: squares.append" in shown or "in stuck_walk: while" in shown
+    assert "of your code, in runaway_walk:" in shown or "of your code, in stuck_walk:" in shown
     assert "walk ran for 0.5 s" in shown or "walk used more than 100 MB" in shown
+
+
+def test_nested_bounds_are_each_watched(mode: str) -> None:
+    """A student's function that runs a bounded call of its own (a self-check inside an answer)
+    leaves the outer call watched when the inner one ends."""
+
+    def inner_then_spin() -> None:
+        with bounded("helper", seconds=5):
+            quick(10)
+        spin()
+
+    with pytest.raises(Overrun, match="your walk ran for 0.3 s"), bounded("walk", seconds=0.3):
+        inner_then_spin()
