@@ -17,6 +17,7 @@ CHAIN = [
     "state",  # a room's state and the steps its rules share, the state message
     "room",  # the rules: one handler per message kind
     "storage",  # SQLite; rebuilds rooms
+    "progress",  # the class's self-checks, kept as JSON lines, the teacher's grid
     "overview",  # the teacher's page
     "connection",  # a WebSocket's outbox, rate limits, uvicorn
     "lobby",  # the rooms and who is connected where
