@@ -30,6 +30,7 @@ from course.site.bytecode import compile_wheels
 from course.site.compression import compress_site, size_report
 from course.site.notebooks import copy_notebooks
 from course.site.patches import patch_kernel, patch_lab
+from course.site.prewarm import patch_prewarm
 from course.site.stamp import STAMP_FILE, kit_stamp
 from course.site.wheels import STANDINS, build_standin, canonical_name, file_sha256, read_wheel
 
@@ -60,10 +61,10 @@ RUNTIME_WHEELS = (
 #: What the kernel loads from the lock when it starts, all at once: with the kernel's own
 #: packages among them, its start installs nothing more with piplite (one micropip
 #: resolution and three wheels fetched one after another, before the first cell could run).
+#: Not jedi: IPython completes without it, and it is half a second of every start (course.site.prewarm).
 PRELOADED = (
     "micropip",
     "ipython",
-    "jedi",
     "comm",
     "piplite",
     "ipykernel",
@@ -163,6 +164,7 @@ class SiteBuild:
         self._jupyter_lite_build()
         patch_kernel(self.out)  # the kernel's files on any address (see course.site.patches)
         patch_lab(self.out)  # no lost first cell
+        patch_prewarm(self.out)  # the kernel starts with the page
         (self.out / STAMP_FILE).write_text(kit_stamp(self.lessons, self.exercises) + "\n")
         self.say(size_report(self.out))
         compress_site(self.out)

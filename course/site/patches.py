@@ -27,6 +27,9 @@ first two at once with ``Atomics.store``: the kernel wakes only on a whole answe
 address is not a secure context, so the browser runs neither a service worker nor an
 isolated page): the JavaScript of :mod:`course.site.lan_files`.
 
+:func:`_fix_settings_fetch` reads JupyterLite's two settings files once per page (they were
+fetched and parsed twice as a page opened, 140 kB each time).
+
 :func:`_fix_first_cell` keeps a cell run before the kernel is there: JupyterLab's
 ``CodeCell.execute`` dropped a cell whose session had no kernel yet (the prompt stayed
 ``[ ]``, the kernel idle: a third of fresh pages lost the student's first run, and a Run
@@ -92,6 +95,17 @@ WAIT_FOR_KERNEL = (
 )
 #: Where JupyterLab's own code is in a built site.
 LAB_BUILD = Path("build")
+#: JupyterLite's settings read their two files on every ``list()`` (twice as a page opens):
+#: ``async _getAll(NAME){BODY}``, the fetch of ``all.json`` or ``all_federated.json``.
+SETTINGS_FETCH = re.compile(
+    r"async _getAll\(([\w$]+)\)\{(var [\w$]+;let [\w$]+=[^{}]*?\.json\(\))\}"
+)
+#: The same, fetched once per page (they are files of the site) and copied for each caller.
+SETTINGS_ONCE = (
+    r"_getAll(\1){let m=self.$kitAll||(self.$kitAll=new Map);"
+    r"m.has(\1)||m.set(\1,this.$kitGetAll(\1).catch(x=>{m.delete(\1);throw x}));"
+    r"return m.get(\1).then(v=>structuredClone(v))}async $kitGetAll(\1){\2}"
+)
 
 
 def _fix_lan_files(source: str) -> tuple[str, int]:
@@ -125,30 +139,43 @@ def _fix_first_cell(source: str) -> tuple[str, int]:
     )
 
 
-def patch_lab(site: Path) -> int:
-    """Fix JupyterLab's bundle in the built ``site``: no lost first cell.  Returns how many places.
+def _fix_settings_fetch(source: str) -> tuple[str, int]:
+    """``source`` with the settings files fetched once per page; and how many places changed."""
+    return SETTINGS_FETCH.subn(SETTINGS_ONCE, source)
 
-    Raises :class:`SiteError` when no bundle holds the pattern (another JupyterLab).
+
+def patch_lab(site: Path) -> int:
+    """Fix JupyterLab's bundles in the built ``site``: no lost first cell, settings fetched once.
+
+    Returns how many places changed.  Raises :class:`SiteError` when a fix finds its place
+    other than once (another JupyterLab or JupyterLite).
     """
-    changed = 0
+    cells = settings = 0
     for bundle in sorted((Path(site) / LAB_BUILD).glob("*.js")):
         source = bundle.read_text(encoding="utf-8")
-        if "clearExecution" not in source:
+        if "clearExecution" not in source and "_getAll" not in source:
             continue
-        if WAIT_FOR_KERNEL in source:  # patched already
-            changed += source.count(WAIT_FOR_KERNEL)
+        if WAIT_FOR_KERNEL in source or "$kitGetAll" in source:  # patched already
+            cells += source.count(WAIT_FOR_KERNEL)
+            settings += source.count("async $kitGetAll(")
             continue
-        fixed, count = _fix_first_cell(source)
-        if count:
+        fixed, cell_count = _fix_first_cell(source)
+        fixed, settings_count = _fix_settings_fetch(fixed)
+        if cell_count or settings_count:
             bundle.write_text(fixed, encoding="utf-8")
             Path(f"{bundle}.gz").unlink(missing_ok=True)
-            changed += count
-    if changed != 1:
-        raise SiteError(
-            f"JupyterLab's cell run was found {changed} times in {Path(site) / LAB_BUILD}, not once: "
-            "the JupyterLab version is not the one the build pins"
-        )
-    return changed
+            cells += cell_count
+            settings += settings_count
+    for what, count in (
+        ("JupyterLab's cell run", cells),
+        ("JupyterLite's settings fetch", settings),
+    ):
+        if count != 1:
+            raise SiteError(
+                f"{what} was found {count} times in {Path(site) / LAB_BUILD}, not once: "
+                "the JupyterLab version is not the one the build pins"
+            )
+    return cells + settings
 
 
 def _fix_wait_async(source: str) -> tuple[str, int]:

@@ -427,6 +427,47 @@ def run_while_the_kernel_code_is_held(
     return lesson, cell, queued
 
 
+STARTED_WITH_THE_PAGE = "The kernel was started with the page"
+
+
+def test_the_kernel_starts_with_the_page_and_completes_names_without_jedi(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    """The notebook's kernel is the worker the page started as it opened (course.site.prewarm),
+    its libraries already imported; Tab completes an attribute (IPython's completer: the site
+    leaves jedi out); a restart makes a new kernel the usual way."""
+    lesson = LitePage(context_factory(), lite, "lessons/00_welcome.ipynb")
+    cell = lesson.add_cell(
+        "import sys\nfrom reversi import Board\nboard = Board()\n"
+        "print(sorted(m for m in ('jedi', 'ipywidgets', 'pyodide_kernel') if m in sys.modules))",
+        timeout=KERNEL_TIMEOUT,
+    )
+    assert "['ipywidgets', 'pyodide_kernel']" in cell.locator(".jp-OutputArea").inner_text()
+    said = "\n".join(lesson.console)
+    assert STARTED_WITH_THE_PAGE in said and "import its libraries later" not in said, said
+    assert lesson.page.evaluate("self.$kitSpare") is None  # taken, not left running beside it
+    # Tab on "board.leg" completes to legal_moves (inline when it is the only match)
+    lesson.cells().first.click(position={"x": 8, "y": 8})
+    for key in ("Escape", "a", "Enter"):
+        lesson.page.keyboard.press(key)
+    lesson.page.keyboard.insert_text("board.leg")
+    lesson.page.keyboard.press("Tab")
+    lesson.page.wait_for_function(
+        f"""() => /legal_moves/.test(document.querySelector('{VISIBLE} .jp-Notebook .jp-Cell .cm-content').textContent)
+                  || [...document.querySelectorAll('.jp-Completer-item')].some(i => /legal_moves/.test(i.textContent))""",
+        timeout=CELL_TIMEOUT, polling=200,
+    )  # fmt: skip
+    # a restart: a new worker, started the usual way, runs cells
+    lesson.page.keyboard.press("Escape")
+    lesson.page.evaluate(  # not awaited: the command waits for the dialog's answer
+        "() => { window.jupyterapp.commands.execute('kernelmenu:restart-and-clear'); }"
+    )
+    dialog = lesson.page.locator(".jp-Dialog .jp-mod-accept")
+    dialog.first.click(timeout=CELL_TIMEOUT)
+    again = lesson.add_cell("print('board' in dir(), 6 * 7)", timeout=KERNEL_TIMEOUT)
+    assert "False 42" in again.locator(".jp-OutputArea").inner_text()  # a new kernel: board is gone
+
+
 @pytest.mark.parametrize("press", ["keys", "button"])
 def test_a_cell_run_before_the_session_has_its_kernel_waits_for_it_and_runs(
     lite: LiteServer, browser: Any, press: str
@@ -811,6 +852,7 @@ def test_on_a_plain_http_lan_address_files_checks_hand_in_and_join_work(
         )
         said = files.locator(".jp-OutputArea").inner_text()
         assert "/drive/exercises" in said and "'01_squares.ipynb'" in said, said
+        assert STARTED_WITH_THE_PAGE in "\n".join(ada.console)  # the plain worker, prewarmed too
         assert "notebook True" in said, said
         assert store_holds(page, "exercises/notes.txt", "saved by the kernel"), ada.console[-10:]
         # the self-check says what it says on a computer

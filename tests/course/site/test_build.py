@@ -119,11 +119,11 @@ def test_lock_closure_takes_the_pure_python_packages_the_kernel_preloads() -> No
         "ipython": {"name": "ipython", "file_name": "ipython-1-py3-none-any.whl", "depends": ["prompt_toolkit"]},
         "prompt-toolkit": {"name": "prompt_toolkit", "file_name": "p-1-py3-none-any.whl", "depends": []},
         "micropip": {"name": "micropip", "file_name": "m-1-py3-none-any.whl", "depends": []},
-        "jedi": {"name": "jedi", "file_name": "j-1-py3-none-any.whl", "depends": ["numpy"]},
+        "comm": {"name": "comm", "file_name": "c-1-py3-none-any.whl", "depends": ["numpy"]},
         "numpy": {"name": "numpy", "file_name": "numpy-1-cp314-wasm32.whl", "depends": []},
     }}  # fmt: skip
-    assert SiteBuild()._lock_closure(lock) == ["ipython", "jedi", "micropip", "prompt-toolkit"]
-    lock["packages"]["jedi"]["depends"] = ["scipy"]
+    assert SiteBuild()._lock_closure(lock) == ["comm", "ipython", "micropip", "prompt-toolkit"]
+    lock["packages"]["comm"]["depends"] = ["scipy"]
     lock["packages"]["scipy"] = {
         "name": "scipy",
         "file_name": "scipy-1-cp314-wasm32.whl",

@@ -15,6 +15,7 @@ from course.site.patches import (
     _fix_answer_write,
     _fix_first_cell,
     _fix_lan_files,
+    _fix_settings_fetch,
     _fix_wait_async,
     patch_kernel,
     patch_lab,
@@ -187,15 +188,50 @@ def test_in_node_a_cell_run_before_the_kernel_waits_for_it_where_the_original_dr
     assert json.loads(kept.stdout) == ["ran 1 + 1", "running"]  # queued ([*]) while it waited
 
 
+#: JupyterLite 0.8's settings reading its files (cut short), and a page listing them twice.
+SETTINGS = (
+    'class S{async list(){return [await this._getAll("all.json"),await this._getAll("all_federated.json")]}'
+    'async _getAll(e){var t;let s=null!=(t=u.get("settingsUrl"))?t:"/";return await (await fetch(u.join(s,e))).json()}}'
+)
+SETTINGS_CHECK = """
+const fetched = [];
+const u = {get: () => "/s/", join: (a, b) => a + b};
+globalThis.self = globalThis;
+globalThis.fetch = async (url) => { fetched.push(url); return {json: async () => ({url, schema: {properties: {}}})}; };
+SOURCE
+const first = await new S().list(), second = await new S().list();
+first[0].schema.properties.changed = 1;  // a caller changing its copy changes nobody else's
+const third = await new S().list();
+console.log(JSON.stringify([fetched, second[0], third[0]]));
+"""
+
+
+def test_in_node_the_settings_files_are_fetched_once_per_page_and_copied() -> None:
+    fixed, count = _fix_settings_fetch(SETTINGS)
+    assert count == 1
+    for source, fetches in ((SETTINGS, 6), (fixed, 2)):
+        done = subprocess.run(["node", "--input-type=module", "-e", SETTINGS_CHECK.replace("SOURCE", source)],
+                              capture_output=True, text=True, timeout=30)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        fetched, second, third = json.loads(done.stdout)
+        assert len(fetched) == fetches and set(fetched) == {"/s/all.json", "/s/all_federated.json"}
+        assert second == third == {"url": "/s/all.json", "schema": {"properties": {}}}
+
+
 def test_jupyterlabs_bundle_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
     (tmp_path / LAB_BUILD).mkdir()
     bundle = tmp_path / LAB_BUILD / "jlab_core.js"
     bundle.write_text(CELL_RUN)
+    (tmp_path / LAB_BUILD / "settings.js").write_text(SETTINGS)
     (tmp_path / LAB_BUILD / "other.js").write_text("clearExecution();")
-    assert patch_lab(tmp_path) == 1
+    assert patch_lab(tmp_path) == 2
     patched = bundle.read_text()
     assert "c.session&&c.session.kernel" in patched
-    assert patch_lab(tmp_path) == 1 and bundle.read_text() == patched  # patched once only
+    assert patch_lab(tmp_path) == 2 and bundle.read_text() == patched  # patched once only
     bundle.write_text("clearExecution(); /* another JupyterLab */")
-    with pytest.raises(SiteError, match="found 0 times"):
+    with pytest.raises(SiteError, match="cell run was found 0 times"):
+        patch_lab(tmp_path)
+    bundle.write_text(CELL_RUN)
+    (tmp_path / LAB_BUILD / "settings.js").write_text("_getAll() /* another JupyterLite */")
+    with pytest.raises(SiteError, match="settings fetch was found 0 times"):
         patch_lab(tmp_path)
