@@ -7,6 +7,8 @@ on a free 127.0.0.1 port and drives Debian's Chromium with Playwright:
 * page open to a playable board (lesson 00 opened, a ``play()`` cell run at once, its board
   drawn), cold (a new browser context) and warm (a second page in the same context: HTTP
   cache warm), ``--repeat`` times, with what each page fetched (and anything fetched twice);
+* ``--first-cells`` fresh pages whose first cell is run once, as soon as the notebook takes
+  keys, and never again: how many ran;
 * 30 clients downloading every file a page loads, at once (the class server's share);
 * ``--contexts`` browser contexts opening the site at once: time until every board is drawn
   (30 is the goal; each page runs its own Pyodide kernel, so on 2 cores thirty take minutes);
@@ -14,7 +16,8 @@ on a free 127.0.0.1 port and drives Debian's Chromium with Playwright:
   and each computer level's move time in the browser.
 
     python benchmarks/site.py [--contexts 4] [--deadline 900] [--only-contexts]
-                              [--only-pages] [--repeat 3] [--site build/site]
+                              [--only-pages] [--repeat 3] [--first-cells 20]
+                              [--site build/site]
 
 Every server and browser is stopped before the script ends.
 """
@@ -166,6 +169,34 @@ def pages_to_board(browser: Any, base: str, repeat: int) -> None:
         context.close()
 
 
+def first_cells(browser: Any, base: str, pages: int) -> None:
+    """``pages`` fresh pages (half cold, half warm), a cell run once at the first moment the notebook
+    takes keys, never pressed again: how many ran (a dropped run stays ``[ ]``)."""
+    ran = 0
+    for number in range(pages):
+        if number % 2 == 0:
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
+        page.goto(f"{base}/lab/index.html?path=lessons/00_welcome.ipynb")
+        cells = page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
+        cells.first.wait_for(timeout=300_000)
+        cells.first.click(position={"x": 8, "y": 8})
+        for key in ("Escape", "a", "Enter"):
+            page.keyboard.press(key)
+        page.keyboard.insert_text(f"print('run', {number})")
+        page.keyboard.press("Shift+Enter")
+        prompt = cells.first.locator(".jp-InputPrompt").element_handle()
+        try:
+            page.wait_for_function(PLAYED, arg=prompt, timeout=120_000)
+            ran += 1
+        except PlaywrightTimeout:
+            print(f"  page {number + 1}: the cell did not run within 120 s")
+        page.close()
+        if number % 2 == 1:
+            context.close()
+    print(f"first cell run at once on {pages} fresh pages (cold, then warm): {ran} ran")
+
+
 PLAYED = "p => /\\[\\d+\\]/.test(p.textContent)"
 STARTED = "p => /\\[(\\*|\\d+)\\]/.test(p.textContent)"
 
@@ -313,6 +344,9 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=3, help="cold and warm pages measured")
     parser.add_argument(
+        "--first-cells", type=int, default=20, help="fresh pages whose first cell is run at once"
+    )
+    parser.add_argument(
         "--site", type=Path, default=OUT, help="the built site (default build/site)"
     )
     args = parser.parse_args()
@@ -335,6 +369,7 @@ def main() -> None:
                                              args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
                 if args.only_pages:
                     pages_to_board(browser, base, args.repeat)
+                    first_cells(browser, base, args.first_cells)
                     return
                 if not args.only_contexts:
                     one_browser(browser, base, args.repeat)
