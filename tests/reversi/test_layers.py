@@ -3,13 +3,13 @@ and it imports nothing from the classroom layer or from Jupyter, widget or plott
 
 from __future__ import annotations
 
-import ast
 import sys
 from pathlib import Path
 
 import pytest
 
 import reversi
+from tests.imports import imported_names
 
 PACKAGE = Path(reversi.__file__).parent
 CHAIN = [
@@ -58,16 +58,8 @@ def module_name(path: Path) -> str:
 
 
 def imports(path: Path) -> set[str]:
-    """The reversi modules ``path`` imports (``from reversi import bitboard`` counts as one)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-            if node.module == "reversi":
-                found.update(f"reversi.{alias.name}" for alias in node.names)
-    return found
+    """The modules ``path`` imports (``from reversi import bitboard`` counts reversi.bitboard)."""
+    return imported_names(path, "reversi")
 
 
 MODULES = {
@@ -89,7 +81,9 @@ def test_a_module_imports_only_modules_before_it(module):
             assert name in earlier, f"reversi.{module} imports {name}, which comes after it"
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: module_name(p) or "reversi")
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: module_name(p) or "reversi"
+)
 def test_only_the_standard_library_and_reversi(path):
     for name in imports(path):
         top = name.split(".")[0]

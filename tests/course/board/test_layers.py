@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.imports import imported_names
+
 ROOT = Path(__file__).resolve().parents[3]
 OWNED = sorted(
     [*(ROOT / "course" / "board").glob("*.py"), *(ROOT / "course" / "pictures").glob("*.py")]
@@ -33,14 +35,7 @@ def module_name(path: Path) -> str:
 
 def imports_of(path: Path) -> set[str]:
     """Every module ``path`` imports, at the top, inside functions or under TYPE_CHECKING."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return found
+    return imported_names(path, "course", "course.board", "course.pictures")
 
 
 def board_graph() -> dict[str, set[str]]:

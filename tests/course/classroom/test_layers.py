@@ -3,12 +3,12 @@ functions count too), and only the board that joins a room imports the widget li
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
 import course.classroom
+from tests.imports import imported_names
 
 PACKAGE = Path(course.classroom.__file__).parent
 CHAIN = [
@@ -38,15 +38,12 @@ def module_name(path: Path) -> str:
 
 def imports(path: Path) -> set[str]:
     """The course.classroom modules ``path`` imports, anywhere in it."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-            if node.module == "course.classroom":
-                found.update(f"course.classroom.{alias.name}" for alias in node.names)
-    return {name.removeprefix("course.classroom").lstrip(".") for name in found if name.startswith("course.classroom")}
+    found = imported_names(path, "course.classroom")
+    return {
+        name.removeprefix("course.classroom").lstrip(".")
+        for name in found
+        if name.startswith("course.classroom")
+    }
 
 
 MODULES = {module_name(path): path for path in sorted(PACKAGE.glob("*.py"))}
@@ -60,15 +57,17 @@ def test_every_module_has_its_place_in_the_chain() -> None:
 def test_a_module_imports_only_modules_before_it(module: str) -> None:
     earlier = set(CHAIN[: CHAIN.index(module)])
     for name in imports(MODULES[module]) - {module}:
-        assert name in earlier, f"course.classroom.{module or '__init__'} imports {name}, which comes after it"
+        assert name in earlier, (
+            f"course.classroom.{module or '__init__'} imports {name}, which comes after it"
+        )
 
 
 @pytest.mark.parametrize("module", CHAIN)
 def test_only_the_board_imports_widgets(module: str) -> None:
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
-    names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    names |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert any(name.startswith(("ipywidgets", "ipycanvas")) for name in names) == (module == "board")
+    names = imported_names(MODULES[module])
+    assert any(name.startswith(("ipywidgets", "ipycanvas")) for name in names) == (
+        module == "board"
+    )
 
 
 @pytest.mark.parametrize("module", CHAIN)

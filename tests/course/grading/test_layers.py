@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import course.grading
+from tests.imports import imported_names
 
 PACKAGE = Path(course.grading.__file__).parent
 CHAIN = [
@@ -54,14 +55,7 @@ CHAIN = [
 
 def imports(path: Path) -> set[str]:
     """The grading modules ``path`` imports (``from course.grading import wire`` counts)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-            if node.module == "course.grading":
-                found.update(f"course.grading.{alias.name}" for alias in node.names)
+    found = imported_names(path, "course.grading")
     return {name.split(".")[2] for name in found if name.startswith("course.grading.")}
 
 
@@ -83,7 +77,9 @@ def test_a_module_imports_only_modules_before_it(module: str) -> None:
 def test_a_module_imports_no_private_name_of_another(module: str) -> None:
     for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("course"):
-            private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+            private = [
+                a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")
+            ]
             assert not private, f"course.grading.{module} imports {private} from {node.module}"
 
 
@@ -94,4 +90,6 @@ def test_only_the_package_declares_its_names() -> None:
             node for node in tree.body
             if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets)
         ]  # fmt: skip
-        assert not declared, f"course.grading.{module} declares __all__ (only a package's __init__ does)"
+        assert not declared, (
+            f"course.grading.{module} declares __all__ (only a package's __init__ does)"
+        )

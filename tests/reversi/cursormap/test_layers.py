@@ -1,25 +1,20 @@
 """The cursor-map package is pure Python: the standard library, ``reversi.errors`` and its
 own modules, each importing only the modules before it in the chain."""
 
-import ast
 import sys
 from pathlib import Path
 
 import pytest
 
 import reversi.cursormap
+from tests.imports import imported_names
 
 PACKAGE = Path(reversi.cursormap.__file__).parent
 CHAIN = ["errors", "model", "rules", "mapfile", "samples", "game"]
 
 
 def imports(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            yield node.module
+    return imported_names(path)
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.glob("*.py")), ids=lambda p: p.name)
@@ -28,9 +23,11 @@ def test_only_the_standard_library_and_reversi_errors(path):
         top = name.split(".")[0]
         if top == "reversi":
             # errors, files and the student surface are the package's leaves: they import nothing of reversi
-            assert name in ("reversi.errors", "reversi.files", "reversi.surface") or name.startswith(
-                "reversi.cursormap."
-            ), name
+            assert name in (
+                "reversi.errors",
+                "reversi.files",
+                "reversi.surface",
+            ) or name.startswith("reversi.cursormap."), name
         else:
             assert top in sys.stdlib_module_names or top == "__future__", name
 
