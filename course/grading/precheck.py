@@ -23,6 +23,7 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from course.grading.reports import report
 from course.grading.runner import CheckFailed, call_here, collect, collecting, verdict
 from course.grading.table import TABLE
 
@@ -54,11 +55,16 @@ def kit_used(function: Any, check: str) -> str | None:
         if name.split(".")[0] in KIT:
             return name.split(".")[0]  # ``import reversi.rules`` inside the function
         value = namespace.get(name)
-        module = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+        module = (
+            value.__name__
+            if isinstance(value, types.ModuleType)
+            else getattr(value, "__module__", None)
+        )
         package = str(module or "").split(".")[0]
         if package in KIT and not isinstance(value, (str, int, float, tuple)):
             return package
     return None
+
 
 Check = Callable[[Any], None]
 
@@ -79,7 +85,10 @@ def _students(function: Any, name: str) -> Any:
     """The student's own function called ``name`` beside ``function``, if there is one."""
     candidate = getattr(function, "__globals__", {}).get(name)
     module = getattr(candidate, "__module__", "") or ""
-    if not isinstance(candidate, types.FunctionType) or module.split(".")[0] in ("course", "reversi"):
+    if not isinstance(candidate, types.FunctionType) or module.split(".")[0] in (
+        "course",
+        "reversi",
+    ):
         return None
     return candidate
 
@@ -115,7 +124,7 @@ def checking_earlier_first(check: Check, checks: Mapping[str, Check]) -> Check:
             if package is not None:
                 reason = kit_import(getattr(function, "__name__", check.__name__), package)
                 print(f"{check.__name__}: not checked: {reason}.")
-                _tell_teacher(check.__name__, False, "uses the kit")
+                report(check.__name__, False, "uses the kit")
                 raise CheckFailed(f"{check.__name__}: {reason}")
             for line in failing_earlier(function, check.__name__, checks):
                 print(line)
@@ -124,16 +133,9 @@ def checking_earlier_first(check: Check, checks: Mapping[str, Check]) -> Check:
         except CheckFailed as failed:
             if not collecting():
                 unwritten = "not written yet" in str(failed)
-                _tell_teacher(check.__name__, False, failed.cause or ("not written" if unwritten else ""))
+                report(check.__name__, False, failed.cause or ("not written" if unwritten else ""))
             raise
         if not collecting():
-            _tell_teacher(check.__name__, True, "")
+            report(check.__name__, True, "")
 
     return checked
-
-
-def _tell_teacher(check: str, passed: bool, cause: str) -> None:
-    """Report the self-check to the class server that served the page, if any (never the code)."""
-    from course.site.progress_client import report  # the browser classroom's part, loaded when used
-
-    report(check, passed, cause)

@@ -21,6 +21,7 @@ CHAIN = [
     "cases",
     "records",
     "mistakes",
+    "reports",
     "runner",
     "answers",
     "checks_board",

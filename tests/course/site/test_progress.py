@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 import course.classroom.progress as progress_module
 from course.classroom.progress import Progress, ProgressRefused
+from course.grading import reports
 from course.grading.mistakes import OFF_BY_ONE
 from course.site import progress_client
 from course.site.progress_routes import BODY, progress_routes
@@ -165,15 +166,15 @@ def test_a_forged_cookie_is_read_by_the_same_rules(app: tuple[TestClient, Progre
 
 
 def test_the_mistake_kind_is_the_short_name_of_the_likely_cause() -> None:
-    assert progress_client.mistake_kind(OFF_BY_ONE) == "off by one"
-    assert progress_client.mistake_kind("") == ""
-    assert progress_client.exercise_of("flips").endswith("flips")
+    assert reports.mistake_kind(OFF_BY_ONE) == "off by one"
+    assert reports.mistake_kind("") == ""
+    assert reports.exercise_of("flips").endswith("flips")
 
 
 def test_without_a_class_server_a_report_is_silent(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("REVERSI_CLASS_SERVER", raising=False)
-    assert progress_client.class_server() is None
-    progress_client.report("flips", False, OFF_BY_ONE)
+    assert reports.class_server() is None
+    reports.report("flips", False, OFF_BY_ONE)
     progress_client.my_name("Ada")
     assert capsys.readouterr() == ("", "")
 
@@ -183,11 +184,11 @@ def test_a_server_that_never_answers_is_given_up_silently(capsys: pytest.Capture
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
         port = silent.getsockname()[1]
-        progress_client.post("/progress", dict(REPORT), f"http://127.0.0.1:{port}")
+        reports.post("/progress", dict(REPORT), f"http://127.0.0.1:{port}")
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
-    progress_client.post("/progress", dict(REPORT), f"http://127.0.0.1:{port}")  # nothing listens
+    reports.post("/progress", dict(REPORT), f"http://127.0.0.1:{port}")  # nothing listens
     assert capsys.readouterr() == ("", "")
 
 
