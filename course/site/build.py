@@ -29,7 +29,7 @@ from course.site import SiteError
 from course.site.bytecode import compile_wheels
 from course.site.compression import compress_site, size_report
 from course.site.notebooks import copy_notebooks
-from course.site.patches import patch_kernel, patch_lab
+from course.site.patches import KERNEL_PLUGIN, kernel_settings, patch_kernel, patch_lab
 from course.site.prewarm import patch_prewarm
 from course.site.stamp import STAMP_FILE, kit_stamp
 from course.site.wheels import STANDINS, build_standin, canonical_name, file_sha256, read_wheel
@@ -86,7 +86,6 @@ PYODIDE_CORE = (
     "python_stdlib.zip",
     "package.json",
 )
-KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 #: The file in a built site that says which copy of the kit it was built from.
 #: Files and folders a site must never hold: the teacher's sources and the grading seed.
 TEACHER_NAMES = ("source", "grading_seed.txt")
@@ -351,7 +350,7 @@ class SiteBuild:
             "JUPYTER_CONFIG_DIR": str(self.cache / "jupyter-config"),
         }
         self._call([str(self.tools / "python"), "-m", "jupyter", "lite", "build"], cwd=self.lite, env=env)
-        where = _kernel_settings(self.out).get("pyodideUrl")
+        where = kernel_settings(self.out).get("pyodideUrl")
         if where != "./static/pyodide/pyodide.mjs":
             raise SiteError(f"the built site would load Pyodide from {where!r}, not from the site")
         if self.standins:
@@ -390,10 +389,3 @@ def _find_wheel(folder: Path, name: str, version: str) -> Path | None:
         if canonical_name(parts[0]) == canonical_name(name) and parts[1] == version:
             return wheel
     return None
-
-
-def _kernel_settings(site: Path) -> dict[str, Any]:
-    """The Pyodide kernel's settings in a built site's jupyter-lite.json."""
-    config = json.loads((Path(site) / "jupyter-lite.json").read_text())["jupyter-config-data"]
-    settings: dict[str, Any] = config.get("litePluginSettings", {}).get(KERNEL_PLUGIN, {})
-    return settings

@@ -50,8 +50,10 @@ half-working.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 from course.site import SiteError
 from course.site.lan_files import PAGE_FILES, WORKER_FILES, WORKER_SYNC
@@ -60,6 +62,8 @@ from course.site.lan_files import PAGE_FILES, WORKER_FILES, WORKER_SYNC
 
 #: Where the kernel's bundles are in a built site.
 KERNEL_STATIC = Path("extensions/@jupyterlite/pyodide-kernel-extension/static")
+#: The kernel's settings in ``jupyter-lite.json``.
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 #: ``WAIT(flag, buffer).value.then(``: coincident's wait on the shared buffer.
 WAIT_THEN = re.compile(r"([\w$]+\([\w$]+,[\w$]+\))\.value\.then\(")
 SETTLED = r'(v=>typeof v=="string"?Promise.resolve(v):v)(\1.value).then('
@@ -106,6 +110,21 @@ SETTINGS_ONCE = (
     r"m.has(\1)||m.set(\1,this.$kitGetAll(\1).catch(x=>{m.delete(\1);throw x}));"
     r"return m.get(\1).then(v=>structuredClone(v))}async $kitGetAll(\1){\2}"
 )
+
+
+def kernel_settings(site: Path) -> dict[str, Any]:
+    """The Pyodide kernel's settings in a built site's jupyter-lite.json."""
+    config = json.loads((Path(site) / "jupyter-lite.json").read_text(encoding="utf-8"))
+    settings: dict[str, Any] = (
+        config["jupyter-config-data"].get("litePluginSettings", {}).get(KERNEL_PLUGIN, {})
+    )
+    return settings
+
+
+def rewrite(path: Path, text: str) -> None:
+    """Write a fixed file of the site, and drop its compressed copy (the build makes a new one)."""
+    path.write_text(text, encoding="utf-8")
+    Path(f"{path}.gz").unlink(missing_ok=True)
 
 
 def _fix_lan_files(source: str) -> tuple[str, int]:
@@ -162,8 +181,7 @@ def patch_lab(site: Path) -> int:
         fixed, cell_count = _fix_first_cell(source)
         fixed, settings_count = _fix_settings_fetch(fixed)
         if cell_count or settings_count:
-            bundle.write_text(fixed, encoding="utf-8")
-            Path(f"{bundle}.gz").unlink(missing_ok=True)
+            rewrite(bundle, fixed)
             cells += cell_count
             settings += settings_count
     for what, count in (
@@ -213,8 +231,7 @@ def patch_kernel(site: Path) -> int:
                 "the kernel's version is not the one the build pins"
             )
         if count:
-            bundle.write_text(fixed, encoding="utf-8")
-            Path(f"{bundle}.gz").unlink(missing_ok=True)
+            rewrite(bundle, fixed)
             changed += count
     if changed == 0 or writes_fixed == 0:
         what = "wait" if changed == writes_fixed else "answer write"

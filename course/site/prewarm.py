@@ -34,19 +34,15 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from course.site import SiteError
+from course.site.patches import KERNEL_STATIC, kernel_settings, rewrite
 
-#: Where the kernel's bundles are in a built site.
-KERNEL_STATIC = "extensions/@jupyterlite/pyodide-kernel-extension/static"
 #: The pages a notebook opens in (JupyterLab's and Jupyter Notebook's).
 PAGES = ("lab/index.html", "notebooks/index.html")
 #: What the spare worker imports once Pyodide is there: the kernel and the widget library.
 #: Not ipycanvas: importing it opens a widget, which needs the kernel connected to the page.
 IMPORTS = "import pyodide_kernel, ipywidgets, reversi"
-#: The settings of the kernel in ``jupyter-lite.json``.
-KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
 
 #: The worker's start: ``await this.initRuntime(OPTIONS),`` inside ``initialize``.
 RUNTIME = re.compile(r"await this\.initRuntime\(([\w$]+)\),")
@@ -130,12 +126,6 @@ def _fix_spare_worker(source: str) -> tuple[str, int]:
     return INIT_WORKER.subn(lambda m: m[0] + SPARE.replace("E.", f"{m[1]}."), source)
 
 
-def _kernel_settings(site: Path) -> dict[str, Any]:
-    config = json.loads((site / "jupyter-lite.json").read_text(encoding="utf-8"))
-    settings = config["jupyter-config-data"].get("litePluginSettings", {}).get(KERNEL_SETTINGS, {})
-    return settings if isinstance(settings, dict) else {}
-
-
 def _worker_file(static: Path, kind: str) -> str:
     found = sorted(static.glob(f"{kind}.worker.*.js"))
     if len(found) != 1:
@@ -148,7 +138,7 @@ def _worker_file(static: Path, kind: str) -> str:
 def page_script(site: Path) -> str:
     """:data:`PAGE_SCRIPT` for ``site``: its workers, its Pyodide address and its packages."""
     static = site / KERNEL_STATIC
-    settings = _kernel_settings(site)
+    settings = kernel_settings(site)
     fills = {
         "ISOLATED_WORKER": json.dumps(_worker_file(static, "coincident")),
         "PLAIN_WORKER": json.dumps(_worker_file(static, "comlink")),
@@ -181,8 +171,7 @@ def patch_prewarm(site: Path) -> int:
         else:
             spares += count
         if count:
-            bundle.write_text(fixed, encoding="utf-8")
-            Path(f"{bundle}.gz").unlink(missing_ok=True)
+            rewrite(bundle, fixed)
     if workers != 8 or spares != 1:
         raise SiteError(
             f"the kernel's start was found in {workers} places of its workers and {spares} of the page "
@@ -195,7 +184,6 @@ def patch_prewarm(site: Path) -> int:
         fixed, count = CONFIG_SCRIPT.subn(lambda m: m[1] + "\n" + script, html, count=1)
         if count != 1:
             raise SiteError(f"{page} has no jupyter-config-data script: not a JupyterLite page")
-        page.write_text(fixed, encoding="utf-8")
-        Path(f"{page}.gz").unlink(missing_ok=True)
+        rewrite(page, fixed)
         pages += 1
     return workers + spares + pages
