@@ -146,8 +146,8 @@ def page_script(site: Path) -> str:
         "LOAD_OPTIONS": json.dumps(settings.get("loadPyodideOptions", {})),
     }
     script = PAGE_SCRIPT
-    for name, value in fills.items():
-        script = script.replace(name, value)
+    for name, value in fills.items():  # "<" escaped: a value cannot end the script element
+        script = script.replace(name, value.replace("<", "\\u003c"))
     return script
 
 

@@ -207,3 +207,13 @@ def test_in_node_the_page_script_starts_the_sites_worker_with_its_pyodide(
             }
         }
     ]
+
+
+def test_a_setting_cannot_end_the_page_script(tmp_path: Path) -> None:
+    site = built_site(tmp_path)
+    config = json.loads((site / "jupyter-lite.json").read_text())
+    settings = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    settings["loadPyodideOptions"] = {"packages": ["</script><script>alert(1)</script>"]}
+    (site / "jupyter-lite.json").write_text(json.dumps(config))
+    script = page_script(site)
+    assert script.count("</script>") == 1 and "\\u003c/script>" in script
