@@ -16,7 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from course.roster.model import MAX_STUDENTS, MAX_TEXT, Roster, RosterError, Student
-from course.schema import Field, Limits, Schema, SchemaError, read_json
+from course.schema import Field, Limits, Schema, SchemaError
 
 #: Where the teacher's commands keep the roster (the ignored class/ folder).
 ROSTER = Path("class/roster.json")
