@@ -14,6 +14,7 @@ import os
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from course.roster.model import MAX_STUDENTS, MAX_TEXT, Roster, RosterError, Student
 from course.schema import Field, Limits, Schema, SchemaError
@@ -43,7 +44,7 @@ def _students(value: object) -> tuple[Student, ...]:
     return students
 
 
-FILE = Schema(
+FILE: Schema[dict[str, Any]] = Schema(
     "the roster file",
     (Field("version", int), Field("students", list, clean=_students)),
     dict,
