@@ -240,6 +240,9 @@ def _serve_arguments(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--site", type=checked.output_folder, default=None, metavar="FOLDER",
                        help="the browser classroom to serve (default: build/site; built if missing)")  # fmt: skip
     serve.add_argument("--no-site", action="store_true", help="serve the rooms only")
+    serve.add_argument("--roster", type=checked.output_file, default=Path("class/roster.json"),
+                       help="the class list students sign in from (default: class/roster.json; "
+                            "none there: each browser claims a name)")  # fmt: skip
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -249,19 +252,23 @@ def _serve(args: argparse.Namespace) -> int:
     limits = Limits(args.max_connections_per_address, args.max_rooms_per_address)
     classroom = None
     if args.export is None and not args.no_site:
+        from course.roster import RosterError
         from course.site import SiteError
         from course.site.build import OUT
         from course.site.serving import prepare
 
         try:
-            classroom = prepare(args.site or OUT, args.data, lambda line: print(line, flush=True))
-        except SiteError as error:
+            classroom = prepare(
+                args.site or OUT, args.data, lambda line: print(line, flush=True), args.roster
+            )
+        except (SiteError, RosterError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
     return serve(
         args.host, args.port, args.data, args.grace, args.move_time, args.export, limits,
         extra_routes=classroom.routes if classroom else (),
         sections=classroom.sections if classroom else (),
+        identify=classroom.identify if classroom else None,
     )  # fmt: skip
 
 

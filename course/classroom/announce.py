@@ -18,6 +18,7 @@ from typing import Any
 
 from starlette.routing import BaseRoute, Match
 
+from course.classroom.lobby import Identify
 from course.classroom.overview import Section
 from course.classroom.people import Limits, RoomSettings
 from course.classroom.server import ClassServer, build_app
@@ -127,6 +128,7 @@ async def run(
     extra_routes: Sequence[BaseRoute] = (),
     sections: Sequence[Section] = (),
     limits: Limits | None = None,
+    identify: Identify | None = None,
 ) -> None:
     """Serve until cancelled (Ctrl-C) or SIGTERM, printing what the teacher needs to know.
 
@@ -134,7 +136,7 @@ async def run(
     when ``host`` is 0.0.0.0), the teacher's page with its key, where hand-ins and games
     are kept (see :func:`~course.classroom.announce.ready_lines`), and how to stop.
     """
-    server = ClassServer(data, settings, limits=limits)
+    server = ClassServer(data, settings, limits=limits, identify=identify)
     app = build_app(server, extra_routes=extra_routes, sections=sections)
     url = await server.start(host, port, app)
     stop = asyncio.get_running_loop().create_future()

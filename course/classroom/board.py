@@ -276,11 +276,19 @@ def join(
     back to their seat after the kernel restarted (``board.token`` shows it);
     ``key`` is the teacher key.  Needs a running asyncio loop, as in a notebook.
     In the browser classroom (JupyterLite), leave ``url`` out: the board joins the
-    server that served the page.
+    server that served the page, under the signed-in student's name (``name`` is then
+    needed only in a class without sign-in codes).
     """
     if not url:
         url = _page_server()
-    client = RoomClient(url, room_name(room), player_name(name), token=token, watch=watch, key=key)
+        if name and key is None:
+            from course.classroom.browser_socket import take_name
+
+            take_name(name)
+    elif not name:
+        raise ClassroomError('give your name: join("ws://HOST:PORT", room=..., name="Ada")')
+    # Signed in (the browser classroom), the server gives the seat's name: "player" is never shown.
+    client = RoomClient(url, room_name(room), player_name(name or "player"), token=token, watch=watch, key=key)
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:

@@ -154,3 +154,43 @@ def page_server() -> str:
         if origin.startswith("https://")
         else "ws://" + origin.removeprefix("http://")
     ) + "/room"
+
+
+def page_request(path: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Ask the server that served this page (GET, or POST ``fields`` as JSON) and wait for its answer.
+
+    A browser kernel runs in a Web Worker, where a request may wait (synchronous XHR), so
+    a refusal reaches the cell that asked.  The browser sends the page's cookies along.
+    """
+    import json
+
+    try:
+        import js
+    except ImportError:
+        raise ClassroomError(_BROWSER_ONLY) from None
+    request = js.XMLHttpRequest.new()
+    request.open("GET" if fields is None else "POST", f"{js.location.origin}{path}", False)
+    if fields is None:
+        request.send()
+    else:
+        request.setRequestHeader("Content-Type", "application/json")
+        request.send(json.dumps(fields))
+    try:
+        answer = json.loads(str(request.responseText))
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        return {"ok": False, "error": f"the class server answered {request.status} to {path}"}
+    return answer
+
+
+def take_name(name: str) -> None:
+    """In a class without sign-in codes, claim ``name`` on this browser (refused if another has it).
+
+    In a class with codes the server names the student itself, so nothing is asked here.
+    """
+    if not page_request("/signin/me").get("casual", False):
+        return
+    answer = page_request("/signin/name", {"student": name})
+    if not answer.get("ok"):
+        raise ClassroomError(str(answer.get("error", "the class server refused the name")))

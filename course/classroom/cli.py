@@ -58,6 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
 
+    from course.classroom.lobby import Identify
     from course.classroom.overview import Section
 
 
@@ -71,6 +72,7 @@ def serve(
     limits: Limits | None = None,
     extra_routes: Sequence[BaseRoute] = (),
     sections: Sequence[Section] = (),
+    identify: Identify | None = None,
 ) -> int:
     """Run the server until Ctrl-C (exit status 0), or export the finished games and exit.
 
@@ -100,6 +102,7 @@ def serve(
                 extra_routes,
                 sections,
                 limits,
+                identify,
             )
         )
     except KeyboardInterrupt:

@@ -229,7 +229,7 @@ class RoomClient:
     def _take(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "welcome":
-            self.role = message["role"]
+            self.role, self.name = message["role"], message["name"]
             self.token = message.get("token") or self.token
         elif kind == "state":
             self.state = message

@@ -13,8 +13,8 @@ import os
 import secrets
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from course.classroom.connection import Connection, RateLimit
 from course.classroom.overview import Section, overview
@@ -34,13 +34,29 @@ CHAT_PER_SECOND, CHAT_BURST = 1.0, 8
 ADDRESS_CHAT_PER_SECOND, ADDRESS_CHAT_BURST = 5.0, 30
 
 
+class Who(Protocol):
+    """A signed-in student, as the server's sign-in decides (course.roster.signin.Identity)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def seat(self) -> str: ...
+
+
+#: Who a WebSocket's cookies sign in (None: nobody); the lobby's ``identify``.
+Identify = Callable[[Mapping[str, str]], "Who | None"]
+
+
 class Lobby:
     """Rooms, their connections and their database.
 
     ``data`` is the folder of the SQLite file (``":memory:"`` for none); running
     games found there are resumed.  ``teacher_key`` (random if left out) lets a
     connection that gives it close a room and export its finished games.
-    ``clock`` returns seconds; tests may pass a fake one.
+    ``clock`` returns seconds; tests may pass a fake one.  With ``identify`` (the browser
+    classroom's sign-in), only signed-in students sit or watch, under the name the
+    server gives them; the teacher joins with the key.
     """
 
     def __init__(
@@ -52,8 +68,10 @@ class Lobby:
         limits: Limits | None = None,
         forget_after: float = FORGET_AFTER,
         sections: Sequence[Section] = (),
+        identify: Identify | None = None,
     ) -> None:
         now = clock()
+        self.identify = identify
         self.settings = settings or RoomSettings()
         self.limits = limits or Limits()
         self.forget_after = forget_after
@@ -125,11 +143,19 @@ class Lobby:
             del self.rooms[room.name]
         self.storage.forget(room)
 
-    def join_room(self, conn: Connection, hello: dict[str, Any]) -> Room | None:
+    def join_room(self, conn: Connection, hello: dict[str, Any], who: Who | None = None) -> Room | None:
+        """Join ``hello``'s room; ``who`` is the connection's signed-in student (see ``identify``)."""
         teacher = "key" in hello
         if teacher and not hmac.compare_digest(hello["key"].encode(), self.teacher_key.encode()):
             self.send(conn, error("that is not the teacher key of this server", "hello"))
             return None
+        signed_in = self.identify is not None and not teacher
+        if signed_in and who is None:
+            self.send(conn, error("you are not signed in on this browser: open the class's address "
+                                  "followed by /signin/ and type the code on your card", "hello"))  # fmt: skip
+            return None
+        if signed_in and who is not None:
+            hello = {**hello, "name": who.seat}
         room = self.rooms.get(hello["room"])
         new = room is None
         if room is None:
@@ -138,7 +164,7 @@ class Lobby:
                 self.send(conn, error(refusal, "hello"))
                 return None
             room = Room(hello["room"], self.settings, now=self.clock())
-        out = room.join(conn, hello, self.clock(), teacher=teacher)
+        out = room.join(conn, hello, self.clock(), teacher=teacher, signed_in=signed_in)
         if conn in room.members:
             if new:
                 self.rooms_made[conn.address].append(self.clock())

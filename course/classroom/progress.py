@@ -88,6 +88,8 @@ class Progress:
 
     folder: Path
     clock: Callable[[], float] = time.time
+    #: The name the teacher sees for a student's key (the roster's; the key itself without one).
+    names: Callable[[str], str] = str
     cells: dict[str, dict[str, Cell]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     recent: dict[str, deque[float]] = field(default_factory=dict)
@@ -148,7 +150,7 @@ class Progress:
         questions = sorted({q for cells in self.cells.values() for q in cells})
         students = sorted(self.cells, key=lambda s: (-self.stuck_for(s, now), s))
         rows = [
-            [student, f"{self.stuck_for(student, now) / 60:.0f} min"]
+            [self.names(student), f"{self.stuck_for(student, now) / 60:.0f} min"]
             + [self.cells[student][q].text(now) if q in self.cells[student] else "" for q in questions]
             for student in students
         ]

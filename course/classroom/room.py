@@ -55,9 +55,13 @@ class Room(RoomState):
     # -- people coming and going --------------------------------------------------------
 
     def join(
-        self, conn: ConnId, hello: dict[str, Any], now: float, teacher: bool = False
+        self, conn: ConnId, hello: dict[str, Any], now: float, teacher: bool = False, signed_in: bool = False
     ) -> list[Outgoing]:
-        """Someone says hello: back to their seat (with its token), a free seat, or the audience."""
+        """Someone says hello: back to their seat (with its token), a free seat, or the audience.
+
+        ``signed_in``: the server decided the name (a signed-in student), so a seat's token
+        brings back only the student who sat there, never a holder of a copied token.
+        """
         self.now = now
         if self.closed:
             return [((conn,), error(f"room {self.name!r} was closed by the teacher", "hello"))]
@@ -65,6 +69,8 @@ class Room(RoomState):
         earlier = list(self.chat)  # the history; what this join causes arrives live
         out: list[Outgoing] = []
         seat = self._seat_for_token(token) if token else None
+        if signed_in and seat is not None and seat.name != name:
+            seat = None
         if token and seat is None:
             return [
                 ((conn,), error(f"that token does not hold a seat in room {self.name!r}", "hello"))

@@ -183,6 +183,7 @@ class ClassServer(Lobby):
         bucket = RateLimit(now=self.clock())
         deadline = self.clock() + HELLO_TIMEOUT
         room: Room | None = None
+        who = self.identify(conn.websocket.cookies) if self.identify else None
         while not conn.closing:
             waiting = None if room else max(0.1, deadline - self.clock())
             try:
@@ -204,7 +205,7 @@ class ClassServer(Lobby):
             if room is None and kind != "hello":
                 self.send(conn, error(f"say hello first (a {kind!r} message came before it)", "hello"))
             elif room is None:
-                room = self.join_room(conn, message)
+                room = self.join_room(conn, message, who)
             elif kind == "hello":
                 self.send(conn, error("you are already in a room: one room per connection", "hello"))
             elif kind != "chat" or self.chat_allowed(conn):

@@ -1,10 +1,13 @@
-"""``hand_in("Your name")``: send this exercise notebook to the class server, in the browser classroom.
+"""``hand_in()``: send this exercise notebook to the class server, in the browser classroom.
 
 The kernel cannot see unsaved edits (it reads the notebook from the browser's store),
 so the hand-in runs in the page: a small script in the cell's output saves the
 notebook, posts it to the server that served the page (``/hand-in``, beside the site)
 and writes the receipt, or the server's reason for refusing it, in the output.
-The name and the exercise are checked here first, with the store's own rules.
+The server decides who hands in, from the browser's sign-in (course.site.signin_routes):
+in a class with a roster no name is needed; in a casual class the name given is claimed
+for this browser the first time.  The name and the exercise are checked here first, with
+the store's own rules.
 """
 
 from __future__ import annotations
@@ -36,13 +39,15 @@ SCRIPT = """
     say("Saving the notebook...", "#555");
     await panel.context.save();
     const path = panel.context.path;
+    const student = __STUDENT__;  // "" when signed in: the server knows who
     const exercise = __EXERCISE__ || path.split("/").pop().replace(/\\.ipynb$/, "");
     const notebook = JSON.stringify(panel.context.model.toJSON());
     say("Handing in " + exercise + "...", "#555");
     const answer = await fetch(new URL("../hand-in", window.location.href), {
       method: "POST",
       headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({student: __STUDENT__, exercise: exercise, notebook: notebook}),
+      body: JSON.stringify(Object.assign({exercise: exercise, notebook: notebook},
+                                         student ? {student: student} : {})),
     });
     let reply = null;
     try { reply = await answer.json(); } catch (e) { reply = null; }
@@ -63,13 +68,16 @@ SCRIPT = """
 """
 
 
-def hand_in(name: str, exercise: str | None = None) -> None:
-    """Hand in this notebook under your ``name`` (as your teacher knows you); shows a receipt.
+def hand_in(name: str | None = None, exercise: str | None = None) -> None:
+    """Hand in this notebook; shows a receipt.
 
+    In a class that signs in with codes, leave ``name`` out: the server knows who you
+    are.  In a class without codes, give your name the first time (``hand_in("Ada")``).
     ``exercise`` defaults to the notebook's file name (``04_flips``).  Works in the
     browser classroom (JupyterLite served by ``python -m course serve``).
     """
-    student_folder(name)  # refuse a bad name here, with the store's message
+    if name is not None:
+        student_folder(name)  # refuse a bad name here, with the store's message
     if exercise is not None:
         exercise_name(exercise)
     if sys.platform != "emscripten":
@@ -79,13 +87,11 @@ def hand_in(name: str, exercise: str | None = None) -> None:
         )
     from IPython.display import display
 
-    from course.site.progress_client import my_name
-
-    my_name(name)  # the same name for the teacher's live progress, from now on in this browser
+    student = name.strip() if name is not None else ""
     script = SCRIPT.replace("__EXERCISE__", json.dumps(exercise or ""), 1)
-    script = script.replace("__STUDENT__", json.dumps(name.strip()), 1)
+    script = script.replace("__STUDENT__", json.dumps(student), 1)
     bundle: dict[str, Any] = {
         "application/javascript": script,
-        "text/plain": f"Handing in as {name.strip()}...",
+        "text/plain": f"Handing in{' as ' + student if student else ''}...",
     }
     display(bundle, raw=True)

@@ -1,8 +1,8 @@
 """The class server's side of the live progress: the reports come in, the teacher reads them.
 
-* ``POST /progress/name`` ``{"student": "Ada"}``: the browser's name, kept in a cookie
-  (once per browser; the kernel's reports carry it from then on).
-* ``POST /progress`` ``{"exercise", "question", "passed", "mistake"}``: one self-check.
+* ``POST /progress`` ``{"exercise", "question", "passed", "mistake"}``: one self-check of
+  the browser's signed-in student (course.site.signin_routes decides who; the report
+  names nobody).
 * ``GET /teacher/progress.csv?key=KEY``: every self-check as CSV (teacher key only).
 
 Trust boundary: a report comes from a student's browser, which can send anything;
@@ -15,19 +15,18 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
-from urllib.parse import quote, unquote
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from course.classroom.progress import Progress, ProgressRefused
-from course.schema import Field, Limits, Schema, SchemaError, text
-from course.site.routes import ISOLATION
-from course.site.store import MAX_NAME, Flood, HandInError, student_folder
+from course.roster.signin import SignInRefused
+from course.schema import Field, Limits, Schema, SchemaError
+from course.site.headers import ISOLATION
+from course.site.signin_routes import Gate
+from course.site.store import MAX_NAME, Flood, HandInError
 
-#: The cookie that holds the browser's name.
-COOKIE = "reversi_student"
 #: Reports and names from one computer in a minute (a class shares no address on its own network).
 PER_COMPUTER = 120
 #: A report is a few short fields.
@@ -44,19 +43,6 @@ class Report:
     mistake: str = ""
 
 
-@dataclass(frozen=True)
-class Name:
-    student: str
-
-
-def _name(value: str) -> str:
-    try:
-        student_folder(value)
-    except HandInError as refused:
-        raise SchemaError(str(refused)) from None
-    return value
-
-
 ATTEMPT = Schema(
     "a self-check report",
     (
@@ -67,7 +53,6 @@ ATTEMPT = Schema(
     ),
     Report,
 )
-NAME = Schema("the student's name", (Field("student", str, limit=MAX_NAME, what="the student name", clean=_name),), Name)
 
 
 def _refused(message: str, status: int) -> JSONResponse:
@@ -83,8 +68,8 @@ async def _body(request: Request) -> bytes:
     return bytes(body)
 
 
-def progress_routes(progress: Progress, flood: Flood | None = None) -> list[BaseRoute]:
-    """The three routes (put them before the site's ``/`` mount).
+def progress_routes(progress: Progress, gate: Gate, flood: Flood | None = None) -> list[BaseRoute]:
+    """The two routes (put them before the site's ``/`` mount).
 
     ``flood`` bounds what one computer sends, whatever names it gives (the store bounds each name).
     """
@@ -97,27 +82,15 @@ def progress_routes(progress: Progress, flood: Flood | None = None) -> list[Base
             return _refused("too many self-checks from this computer: wait a minute", 429)
         return None
 
-    async def name(request: Request) -> Response:
-        if refused := too_many(request):
-            return refused
-        try:
-            chosen = NAME.load(await _body(request), BODY).student
-        except SchemaError as refused:
-            return _refused(str(refused), 400)
-        answer = JSONResponse({"ok": True, "student": chosen}, headers=ISOLATION)
-        answer.set_cookie(COOKIE, quote(chosen), max_age=365 * 86400, httponly=True, samesite="strict")
-        return answer
-
     async def report(request: Request) -> Response:
         if refused := too_many(request):
             return refused
         try:
-            student = _name(text(unquote(request.cookies.get(COOKIE, "")), "the student name", MAX_NAME))
-        except SchemaError as refused:
-            return _refused(f"choose your name first (my_name('Ada')): {refused}", 401)
-        try:
+            identity, _ = gate.acting(request, None)
             attempt = ATTEMPT.load(await _body(request), BODY)
-            progress.record(student, attempt.exercise, attempt.question, attempt.passed, attempt.mistake)
+            progress.record(identity.key, attempt.exercise, attempt.question, attempt.passed, attempt.mistake)
+        except SignInRefused as denied:
+            return _refused(str(denied), denied.status)
         except SchemaError as refused:
             return _refused(str(refused), 400)
         except ProgressRefused as refused:
@@ -133,7 +106,6 @@ def progress_routes(progress: Progress, flood: Flood | None = None) -> list[Base
         return Response(progress.csv(), media_type="text/csv", headers=headers)
 
     return [
-        Route("/progress/name", name, methods=["POST"]),
         Route("/progress", report, methods=["POST"]),
         Route("/teacher/progress.csv", csv),
     ]

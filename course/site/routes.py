@@ -30,7 +30,10 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
+from course.roster.signin import SignInRefused
 from course.schema import Field, Limits, Schema, SchemaError
+from course.site.headers import ISOLATION
+from course.site.signin_routes import Gate, set_session
 from course.site.store import (
     MAX_NAME,
     MAX_NOTEBOOK,
@@ -38,6 +41,7 @@ from course.site.store import (
     Flood,
     HandInError,
     HandInStore,
+    student_folder,
 )
 
 #: Types that Python's table may lack or get wrong on some systems.
@@ -50,15 +54,6 @@ MIME_TYPES = {
     ".whl": "application/zip",
     ".webmanifest": "application/manifest+json",
     ".map": "application/json",
-}
-#: Headers on every answer.  Cross-origin isolation (COOP and COEP) lets the kernel read
-#: its files without the site's service worker, which a browser runs only on localhost
-#: or https: so the site works on a plain-http LAN address too (see course.site.patches).
-ISOLATION = {
-    "X-Content-Type-Options": "nosniff",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Embedder-Policy": "require-corp",
-    "Cross-Origin-Resource-Policy": "same-origin",
 }
 #: Folders whose files may be reused for a while without asking (their names carry hashes).
 STABLE = ("build/", "extensions/")
@@ -145,9 +140,9 @@ class SiteFiles:
 class HandIn:
     """A hand-in as read from its request: who, which exercise, and the notebook (JSON text or object)."""
 
-    student: str
     exercise: str
     notebook: str | dict[str, Any]
+    student: str | None = None
 
 
 def _notebook(value: object) -> str | dict[str, Any]:
@@ -163,7 +158,7 @@ BODY_LIMITS = Limits(
 HAND_IN = Schema(
     "the hand-in",
     (
-        Field("student", str, limit=MAX_NAME, what="the student name", strip=False),
+        Field("student", str, required=False, limit=MAX_NAME, what="the student name"),
         Field("exercise", str, limit=MAX_NAME, what="the exercise name", strip=False),
         Field("notebook", object, clean=_notebook),
     ),
@@ -172,10 +167,14 @@ HAND_IN = Schema(
 
 
 class HandInEndpoint:
-    """``POST /hand-in`` with JSON ``{"student", "exercise", "notebook"}`` -> the receipt, or why not."""
+    """``POST /hand-in`` with JSON ``{"exercise", "notebook"}`` (and a ``student`` claim) -> the receipt.
 
-    def __init__(self, store: HandInStore, flood: Flood | None = None) -> None:
+    Who hands in is decided by ``gate`` from the browser's sign-in, never by the body.
+    """
+
+    def __init__(self, store: HandInStore, gate: Gate, flood: Flood | None = None) -> None:
         self.store = store
+        self.gate = gate
         self.flood = flood or Flood()
 
     async def handle(self, request: Request) -> Response:
@@ -186,16 +185,26 @@ class HandInEndpoint:
         try:
             self.flood.check(request.client.host if request.client else "unknown")
             hand_in = HAND_IN.load(await self._body(request), BODY_LIMITS)
+            if hand_in.student is not None:
+                student_folder(hand_in.student)  # a name the hand-ins' rules refuse is refused first
+            identity, token = self.gate.acting(request, hand_in.student)
             notebook = hand_in.notebook
             text = notebook if isinstance(notebook, str) else json.dumps(notebook)
-            receipt = self.store.hand_in(hand_in.student, hand_in.exercise, text.encode("utf-8", "surrogatepass"))
+            receipt = self.store.hand_in(
+                identity.name, hand_in.exercise, text.encode("utf-8", "surrogatepass"), identity.key
+            )
+        except SignInRefused as refused:
+            return JSONResponse({"ok": False, "error": str(refused)}, refused.status, headers=ISOLATION)
         except HandInError as refused:
             return JSONResponse({"ok": False, "error": str(refused)}, refused.status, headers=ISOLATION)
         except SchemaError as refused:
             return JSONResponse({"ok": False, "error": str(refused)}, 400, headers=ISOLATION)
         except ClientDisconnect:  # the sender went away (or sent less than it announced): nobody to answer
             return Response(status_code=400, headers=ISOLATION)
-        return JSONResponse({"ok": True, "receipt": receipt.as_dict()}, headers=ISOLATION)
+        response = JSONResponse({"ok": True, "receipt": receipt.as_dict()}, headers=ISOLATION)
+        if token:
+            set_session(response, request, token)
+        return response
 
     async def _body(self, request: Request) -> bytes:
         """The request's body, refused (413) as soon as it is longer than :data:`BODY_LIMITS`."""
@@ -219,9 +228,9 @@ def known_exercises(site: Path) -> frozenset[str] | None:
     return frozenset(names) or None
 
 
-def site_routes(site: Path, store: HandInStore, flood: Flood | None = None) -> list[BaseRoute]:
+def site_routes(site: Path, store: HandInStore, gate: Gate, flood: Flood | None = None) -> list[BaseRoute]:
     """The hand-in endpoint and the site at ``/`` (put them after the server's own routes)."""
-    endpoint = HandInEndpoint(store, flood)
+    endpoint = HandInEndpoint(store, gate, flood)
     return [
         Route("/hand-in", endpoint.handle, methods=["GET", "POST"]),
         Mount("/", app=SiteFiles(site)),

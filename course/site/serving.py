@@ -15,10 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from course.site.routes import ISOLATION, known_exercises, site_routes
+from course.classroom.lobby import Identify
+from course.roster.signin import SignIns
+from course.roster.store import ROSTER, Places, RosterFile
+from course.site.headers import ISOLATION
+from course.site.routes import SiteFiles, known_exercises, site_routes
+from course.site.signin_routes import Gate, signin_routes
 from course.site.store import HandInStore
 
 
@@ -79,17 +84,54 @@ def teacher_route(store: HandInStore) -> Route:
 
 @dataclass
 class Classroom:
-    """What the browser classroom adds to the class server: routes, and overview sections."""
+    """What the browser classroom adds to the class server: routes, overview sections, who is who."""
 
     routes: list[BaseRoute] = field(default_factory=list)
     sections: list[Callable[[], dict[str, Any]]] = field(default_factory=list)
+    identify: Identify | None = None
 
 
-def prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Classroom:
+def signins_section(signins: SignIns) -> Callable[[], dict[str, Any]]:
+    """Who is signed in on how many browsers (a roster), or the names claimed (a casual class)."""
+
+    def section() -> dict[str, Any]:
+        counts = signins.signed_in()
+        if signins.casual:
+            return {
+                "title": "Names taken on browsers (free one: python3 kit.py class free NAME)",
+                "columns": ["Name", "Browsers"],
+                "rows": [[name, counts.get(key, 0)] for key, name in signins.claims()],
+            }
+        return {
+            "title": "Sign-ins (cards: python3 kit.py class cards; a new code: class new-code NAME)",
+            "columns": ["Student", "Key", "Card issued", "Browsers signed in"],
+            "rows": [
+                [s.name, s.key, "yes" if signins.has_code(s.key) else "no", counts.get(s.key, 0)]
+                for s in signins.roster
+            ],
+        }
+
+    return section
+
+
+def entrance(site: SiteFiles, gate: Gate) -> Route:
+    """``/``: the site for a signed-in browser (or any, in a casual class), else the sign-in page."""
+
+    async def page(request: Request) -> Response:
+        if not gate.signins.casual and gate.who(request.cookies) is None:
+            return RedirectResponse("/signin/", 303)
+        return site.response(request)
+
+    return Route("/", page)
+
+
+def prepare(site: Path, data: Path, say: Callable[[str], None] = print, roster: Path = ROSTER) -> Classroom:
     """The browser classroom's routes and sections; builds the site first if ``site`` holds none.
 
-    A site built from another copy of the kit is served as it is (it may hold Pyodide's
-    own numpy, from ``--pyodide-packages``), with a note saying to build it again.
+    ``roster`` is the class list (``class/roster.json``; none: a casual class whose
+    browsers claim names); its sign-ins are kept beside it.  A site built from another
+    copy of the kit is served as it is (it may hold Pyodide's own numpy, from
+    ``--pyodide-packages``), with a note saying to build it again.
     """
     if not (Path(site) / "jupyter-lite.json").is_file():
         from course.site.build import SiteBuild
@@ -104,13 +146,35 @@ def prepare(site: Path, data: Path, say: Callable[[str], None] = print) -> Class
                 f"Note: the site in {site} was built from another copy of the kit (older lessons "
                 "or code): build it again with  python3 kit.py site build"
             )
-    store = HandInStore(Path(data), known_exercises(Path(site)))
+    exercises = known_exercises(Path(site))
+    store = HandInStore(Path(data), exercises)
     say(f"Browser classroom: {site} at /lab/ ; hand-ins go to {store.root}")
     from course.classroom.progress import Progress
+    from course.roster.term import term_section
     from course.site.progress_routes import progress_routes
 
-    progress = Progress(Path(data))  # the self-checks, live on the overview (course.classroom.progress)
+    places = Places(roster, Path(data))
+    roster_file = RosterFile(places.roster)
+    signins = SignIns(roster_file, places.signin)
+    gate = Gate(signins)
+    count = len(signins.roster)
+    say(f"Sign-in: {count} students on {places.roster}, each signs in with the code on their card"
+        if count else f"Sign-in: no roster ({places.roster}): each browser claims the name it gives")  # fmt: skip
+
+    def name_of(key: str) -> str:
+        student = signins.roster.get(key)
+        return student.name if student else key
+
+    progress = Progress(Path(data), names=name_of)  # the self-checks, live (course.classroom.progress)
     return Classroom(
-        [teacher_route(store), *progress_routes(progress), *site_routes(Path(site), store)],
-        [progress.grid, handins_section(store)],
+        [
+            teacher_route(store),
+            *signin_routes(gate),
+            *progress_routes(progress, gate),
+            entrance(SiteFiles(Path(site)), gate),
+            *site_routes(Path(site), store, gate),
+        ],
+        [signins_section(signins), term_section(roster_file, places, sorted(exercises or ())),
+         progress.grid, handins_section(store)],
+        gate.who,
     )

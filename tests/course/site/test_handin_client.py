@@ -35,8 +35,18 @@ def test_in_the_browser_the_page_gets_the_script_with_the_name_and_exercise(
     hand_in(' Zoë "EXERCISE" ', "04_flips")
     script = shown[0]["application/javascript"]
     typed = 'Zoë "EXERCISE"'
-    assert "student: " + json.dumps(typed) + "," in script
+    assert "const student = " + json.dumps(typed) + ";" in script
     assert 'const exercise = "04_flips" ||' in script
     assert "__STUDENT__" not in script and "__EXERCISE__" not in script
     assert "panel.context.save()" in script.replace("await ", "") and '"../hand-in"' in script
     assert shown[0]["text/plain"] == 'Handing in as Zoë "EXERCISE"...'
+
+
+def test_signed_in_no_name_is_sent_and_the_server_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[dict[str, Any]] = []
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    monkeypatch.setattr("IPython.display.display", lambda bundle, raw: shown.append(bundle))
+    hand_in()
+    script = shown[0]["application/javascript"]
+    assert 'const student = "";' in script  # falsy in the page: the body has no student field
+    assert shown[0]["text/plain"] == "Handing in..."

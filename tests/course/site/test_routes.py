@@ -11,8 +11,11 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from course.contest import handins as contest_handins
+from course.roster.signin import SignIns
+from course.roster.store import RosterFile
 from course.site.compression import COMPRESSIBLE, compress_site
 from course.site.routes import ISOLATION, MIME_TYPES, content_type, known_exercises, site_routes
+from course.site.signin_routes import Gate
 from course.site.store import Flood, HandInStore
 
 NOTEBOOK = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
@@ -44,8 +47,13 @@ def site(tmp_path: Path) -> Path:
 @pytest.fixture
 def client(site: Path, tmp_path: Path) -> TestClient:
     store = HandInStore(tmp_path / "data", known_exercises(site))
-    app = Starlette(routes=site_routes(site, store, Flood(limit=5, window=60)))
+    app = Starlette(routes=site_routes(site, store, casual(tmp_path), Flood(limit=5, window=60)))
     return TestClient(app)
+
+
+def casual(folder: Path) -> Gate:
+    """A class without a roster: the first browser to give a name keeps it."""
+    return Gate(SignIns(RosterFile(folder / "roster.json")))
 
 
 def test_every_file_of_the_site_is_served_whole_with_its_type_and_headers(
@@ -231,7 +239,7 @@ def test_a_body_shorter_than_its_content_length_is_answered_quietly(
     """The sender went away mid-body: an answer (nobody reads it), no traceback, nothing kept."""
     import asyncio
 
-    app = Starlette(routes=site_routes(site, HandInStore(tmp_path / "data", known_exercises(site))))
+    app = Starlette(routes=site_routes(site, HandInStore(tmp_path / "data", known_exercises(site)), casual(tmp_path)))
     parts = iter([
         {"type": "http.request", "body": b'{"student": "Ada", "exer', "more_body": True},
         {"type": "http.disconnect"},
