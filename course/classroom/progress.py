@@ -167,7 +167,7 @@ class Progress:
         writer.writerow(COLUMNS)
         for a in self.attempts():
             stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(a.time))
-            cells = [a.student, a.exercise, a.question, "yes" if a.passed else "no", a.mistake]
+            cells = [self.names(a.student), a.exercise, a.question, "yes" if a.passed else "no", a.mistake]
             writer.writerow([stamp, *map(_inert, cells)])
         return out.getvalue()
 

@@ -162,6 +162,8 @@ def prepare(site: Path, data: Path, say: Callable[[str], None] = print, roster: 
         if count else f"Sign-in: no roster ({places.roster}): each browser claims the name it gives")  # fmt: skip
 
     def name_of(key: str) -> str:
+        if signins.casual:
+            return dict(signins.claims()).get(key, key)
         student = signins.roster.get(key)
         return student.name if student else key
 

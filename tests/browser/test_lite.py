@@ -46,8 +46,9 @@ C5 = (134, 222)
 class LiteServer:
     """``python -m course serve`` with the built site, on a free port, stopped by its PID."""
 
-    def __init__(self, site: Path, data: Path, log: Path, grace: float = GRACE) -> None:
+    def __init__(self, site: Path, data: Path, log: Path, grace: float = GRACE, roster: Path | None = None) -> None:
         self.site, self.data, self.log, self.grace = site, data, log, grace
+        self.roster = roster or data.parent / "roster.json"  # none there: a casual class
         self.process: subprocess.Popen[bytes] | None = None
         self.port = 0
 
@@ -55,7 +56,7 @@ class LiteServer:
         """Start on a free port, or on the port of the last start (a restart)."""
         command = [sys.executable, "-m", "course", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--data", str(self.data), "--site", str(self.site),
-                   "--grace", f"{self.grace:g}"]  # fmt: skip
+                   "--grace", f"{self.grace:g}", "--roster", str(self.roster)]  # fmt: skip
         written = self.log.stat().st_size if self.log.exists() else 0
         port = self.port or r"\d+"
         with open(self.log, "ab") as out:
