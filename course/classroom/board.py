@@ -26,7 +26,7 @@ import ipywidgets as w
 from course.board.messages import Tone
 from course.board.panels import log_html, pawns_html, status_html
 from course.board.view import BoardCanvas
-from course.classroom.client import RoomClient
+from course.classroom.client import RoomClient, sign_in
 from course.classroom.protocol import ClassroomError, player_name, room_name
 from reversi.board import Board
 from reversi.notation import Color, Square
@@ -268,6 +268,7 @@ def join(
     watch: bool = False,
     key: str | None = None,
     pixels: Pixels = 400,
+    code: str | None = None,
 ) -> RoomBoard:
     """Join ``room`` of the class server at ``url`` under ``name``; returns the board to show.
 
@@ -277,18 +278,23 @@ def join(
     ``key`` is the teacher key.  Needs a running asyncio loop, as in a notebook.
     In the browser classroom (JupyterLite), leave ``url`` out: the board joins the
     server that served the page, under the signed-in student's name (``name`` is then
-    needed only in a class without sign-in codes).
+    needed only in a class without sign-in codes).  From JupyterLab on a laptop, give
+    the class's address and, in a class with a roster, the ``code`` on your card.
     """
+    session = None
     if not url:
         url = _page_server()
         if name and key is None:
             from course.classroom.browser_socket import take_name
 
             take_name(name)
-    elif not name:
+    elif not name and not code:
         raise ClassroomError('give your name: join("ws://HOST:PORT", room=..., name="Ada")')
-    # Signed in (the browser classroom), the server gives the seat's name: "player" is never shown.
-    client = RoomClient(url, room_name(room), player_name(name or "player"), token=token, watch=watch, key=key)
+    elif key is None:
+        session = sign_in(url, name, code)
+    # Signed in, the server gives the seat's name: "player" is never shown.
+    client = RoomClient(url, room_name(room), player_name(name or "player"), token=token, watch=watch,
+                        key=key, session=session)  # fmt: skip
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:

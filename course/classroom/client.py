@@ -36,7 +36,7 @@ else:
     from websockets.asyncio.client import ClientConnection, connect
     from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from course.classroom.protocol import ClassroomError, MessageError
+from course.classroom.protocol import SESSION_COOKIE, ClassroomError, MessageError
 from course.schema import Limits, SchemaError, read_json
 from reversi.board import Board
 from reversi.surface import student
@@ -50,12 +50,47 @@ FROM_SERVER = Limits(bytes=2**20, depth=8, items=20_000)
 RECONNECT_DELAY = 1.0
 
 
-async def _open_websocket(url: str, timeout: float = 10.0) -> ClientConnection:
+async def _open_websocket(url: str, timeout: float = 10.0, session: str | None = None) -> ClientConnection:
     """The one place where a client opens its connection (``send``, ``recv``, ``close``, ``async for``).
 
-    Raises one of :data:`UNREACHABLE` if the server cannot be reached.
+    ``session`` is a sign-in session outside the browser (in a browser, the page's cookie
+    goes along by itself).  Raises one of :data:`UNREACHABLE` if the server cannot be reached.
     """
-    return await asyncio.wait_for(connect(url, max_size=2**20, compression=None), timeout)
+    options: dict[str, Any] = {"max_size": 2**20, "compression": None}
+    if session:
+        options["additional_headers"] = {"Cookie": f"{SESSION_COOKIE}={session}"}
+    return await asyncio.wait_for(connect(url, **options), timeout)
+
+
+def sign_in(url: str, name: str = "", code: str | None = None, timeout: float = 10.0) -> str | None:
+    """Outside the browser: sign in at the class server of the room address ``url``; the session, or None.
+
+    With ``code`` (a class with a roster) the code on the student's card; without, ``name``
+    is claimed (a casual class).  None when the server has no sign-in (``serve --no-site``).
+    """
+    import urllib.error
+    import urllib.request
+    from http.cookies import SimpleCookie
+
+    base = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).removesuffix("/room").rstrip("/")
+    path, body = ("/signin/code", {"code": code}) if code else ("/signin/name", {"student": name})
+    request = urllib.request.Request(
+        base + path, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            cookie = SimpleCookie(answer.headers.get("Set-Cookie", ""))
+    except urllib.error.HTTPError as refused:
+        if refused.code in (404, 405):
+            return None  # rooms only: nobody signs in
+        try:
+            reason = json.loads(refused.read(2000))["error"]
+        except (ValueError, KeyError, TypeError):
+            reason = f"HTTP {refused.code}"
+        raise ClassroomError(f"the class server refused the sign-in: {reason}") from None
+    except (OSError, ValueError):
+        return None  # unreachable here: connecting says so
+    return cookie[SESSION_COOKIE].value if SESSION_COOKIE in cookie else None
 
 
 @student
@@ -70,9 +105,10 @@ class RoomClient:
         token: str | None = None,
         watch: bool = False,
         key: str | None = None,
+        session: str | None = None,
     ) -> None:
         self.url, self.room, self.name = url, room, name
-        self.token, self.watch, self.key = token, watch, key
+        self.token, self.watch, self.key, self.session = token, watch, key, session
         self.role: str | None = None
         self.state: dict[str, Any] | None = None
         self.chat: list[dict[str, Any]] = []
@@ -95,7 +131,7 @@ class RoomClient:
         Raises :class:`ClassroomError` with the server's reason if the room refuses.
         """
         try:
-            socket = await _open_websocket(self.url, timeout)
+            socket = await _open_websocket(self.url, timeout, self.session)
         except UNREACHABLE as failed:
             raise ClassroomError(f"cannot reach the class server at {self.url!r}: {failed}") from None
         self._socket = socket
@@ -282,7 +318,7 @@ class RoomClient:
         while time.monotonic() < deadline and not self._stopping:
             await asyncio.sleep(RECONNECT_DELAY)
             try:
-                socket = await _open_websocket(self.url)
+                socket = await _open_websocket(self.url, session=self.session)
                 hello = {"type": "hello", "room": self.room, "name": self.name, "token": self.token}
                 await socket.send(json.dumps(hello))
                 first = _read(await asyncio.wait_for(socket.recv(), 5))

@@ -38,6 +38,8 @@ from reversi.errors import ReversiError
 MAX_NAME = 9
 #: Longest chat line, in characters.
 MAX_CHAT = 200
+#: The cookie holding a signed-in browser's session (set by the sign-in page, course.site.signin_routes).
+SESSION_COOKIE = "reversi_session"
 #: Longest seat token or teacher key read, in characters.
 MAX_TOKEN = 64
 #: Longest message the server reads, in bytes of UTF-8; a longer one gets an error.

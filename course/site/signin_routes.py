@@ -25,6 +25,7 @@ from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from course.classroom.protocol import SESSION_COOKIE
 from course.roster import codes
 from course.roster.model import folder_key
 from course.roster.signin import Identity, SignInRefused, SignIns
@@ -33,7 +34,7 @@ from course.site.headers import ISOLATION
 from course.site.store import Flood, HandInError, student_folder
 
 #: The browser's session cookie (HttpOnly: the notebook's code cannot read it).
-COOKIE = "reversi_session"
+COOKIE = SESSION_COOKIE
 #: How long a browser stays signed in without signing out (browsers keep a cookie 400 days at most).
 KEEP = 400 * 86400
 BODY = Limits(bytes=1_000, depth=2, items=10)

@@ -18,7 +18,9 @@ import websockets
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
+from course.classroom.client import RoomClient, sign_in
 from course.classroom.progress import Progress
+from course.classroom.protocol import ClassroomError
 from course.classroom.server import ClassServer, build_app
 from course.roster import codes
 from course.roster.model import Roster
@@ -263,6 +265,40 @@ def test_a_seat_is_taken_only_as_the_signed_in_student(school: Class) -> None:
             assert back["type"] == "welcome" and back["role"] == "black" and back["name"] == "Grace"
             teacher = await hello(url, None, key=server.teacher_key, name="Teacher1")
             assert teacher["type"] == "welcome" and teacher["role"] == "teacher"
+        finally:
+            await server.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_laptop_kernel_signs_in_with_its_code_and_sits_as_its_student(school: Class) -> None:
+    async def scenario() -> None:
+        server = ClassServer(identify=school.gate.who)
+        url = await server.start(app=build_app(server, extra_routes=signin_routes(school.gate))) + "/room"
+        try:
+            with pytest.raises(ClassroomError, match="not right"):
+                await asyncio.to_thread(sign_in, url, "", "AAAAA-AAAAA")
+            session = await asyncio.to_thread(sign_in, url, "", school.codes["grace-hopper"].lower())
+            grace = await RoomClient(url, "table-2", "Ada", session=session).connect()
+            assert (grace.name, grace.role) == ("Grace", "black")
+            with pytest.raises(ClassroomError, match="not signed in"):
+                await RoomClient(url, "table-2", "Grace").connect()
+            await grace.close()
+        finally:
+            await server.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_rooms_only_server_has_no_sign_in(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        server = ClassServer()
+        url = await server.start() + "/room"
+        try:
+            assert await asyncio.to_thread(sign_in, url, "Ada") is None
+            ada = await RoomClient(url, "table-1", "Ada").connect()
+            assert ada.name == "Ada"
+            await ada.close()
         finally:
             await server.close()
 
