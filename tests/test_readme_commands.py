@@ -46,7 +46,7 @@ FORBIDDEN = re.compile(r"^(python|python3 -m|bash|sh|\.venv|\.?/?scripts/|pip|py
 #: Words that stand for a command in prose (``python3 kit.py COMMAND``, ``py kit.py ...``).
 PLACEHOLDER = re.compile(r"^(\.\.\.|[A-Z][A-Z_-]*)$")
 #: Commands of kit.py whose first argument is a subcommand (kept in the --help form).
-WITH_SUBCOMMANDS = {"site"}
+WITH_SUBCOMMANDS = {"site", "class"}
 LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
