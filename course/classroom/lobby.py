@@ -13,7 +13,7 @@ import os
 import secrets
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from course.classroom.connection import Connection, RateLimit
@@ -44,8 +44,8 @@ class Who(Protocol):
     def seat(self) -> str: ...
 
 
-#: Who a WebSocket's cookies sign in (None: nobody); the lobby's ``identify``.
-Identify = Callable[[Mapping[str, str]], "Who | None"]
+#: Who a WebSocket (a Starlette HTTPConnection) signs in as (None: nobody); the lobby's ``identify``.
+Identify = Callable[[Any], Awaitable["Who | None"]]
 
 
 class Lobby:

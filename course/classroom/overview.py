@@ -209,7 +209,8 @@ function show(data) {
 }
 function connect(key) {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  socket = new WebSocket(scheme + location.host + "/teacher/live");
+  // beside this page, wherever it is served (a hub serves it under /services/NAME/)
+  socket = new WebSocket(scheme + location.host + location.pathname.replace(/\/?$/, "") + "/live");
   socket.onopen = () => socket.send(JSON.stringify({key}));
   socket.onmessage = (event) => show(JSON.parse(event.data));
   socket.onclose = (event) => {

@@ -183,7 +183,7 @@ class ClassServer(Lobby):
         bucket = RateLimit(now=self.clock())
         deadline = self.clock() + HELLO_TIMEOUT
         room: Room | None = None
-        who = self.identify(conn.websocket.cookies) if self.identify else None
+        who = await self.identify(conn.websocket) if self.identify else None
         while not conn.closing:
             waiting = None if room else max(0.1, deadline - self.clock())
             try:

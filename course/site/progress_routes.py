@@ -24,7 +24,7 @@ from course.classroom.progress import Progress, ProgressRefused
 from course.roster.signin import SignInRefused
 from course.schema import Field, Limits, Schema, SchemaError
 from course.site.headers import ISOLATION
-from course.site.signin_routes import Gate
+from course.site.signin_routes import Guard
 from course.site.store import MAX_NAME, Flood, HandInError
 
 #: Reports and names from one computer in a minute (a class shares no address on its own network).
@@ -68,7 +68,7 @@ async def _body(request: Request) -> bytes:
     return bytes(body)
 
 
-def progress_routes(progress: Progress, gate: Gate, flood: Flood | None = None) -> list[BaseRoute]:
+def progress_routes(progress: Progress, gate: Guard, flood: Flood | None = None) -> list[BaseRoute]:
     """The two routes (put them before the site's ``/`` mount).
 
     ``flood`` bounds what one computer sends, whatever names it gives (the store bounds each name).
@@ -86,7 +86,7 @@ def progress_routes(progress: Progress, gate: Gate, flood: Flood | None = None) 
         if refused := too_many(request):
             return refused
         try:
-            identity, _ = gate.acting(request, None)
+            identity, _ = await gate.acting(request, None)
             attempt = ATTEMPT.load(await _body(request), BODY)
             progress.record(identity.key, attempt.exercise, attempt.question, attempt.passed, attempt.mistake)
         except SignInRefused as denied:

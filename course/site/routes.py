@@ -33,7 +33,7 @@ from starlette.types import Receive, Scope, Send
 from course.roster.signin import SignInRefused
 from course.schema import Field, Limits, Schema, SchemaError
 from course.site.headers import ISOLATION
-from course.site.signin_routes import Gate, set_session
+from course.site.signin_routes import Guard, set_session
 from course.site.store import (
     MAX_NAME,
     MAX_NOTEBOOK,
@@ -172,7 +172,7 @@ class HandInEndpoint:
     Who hands in is decided by ``gate`` from the browser's sign-in, never by the body.
     """
 
-    def __init__(self, store: HandInStore, gate: Gate, flood: Flood | None = None) -> None:
+    def __init__(self, store: HandInStore, gate: Guard, flood: Flood | None = None) -> None:
         self.store = store
         self.gate = gate
         self.flood = flood or Flood()
@@ -187,7 +187,7 @@ class HandInEndpoint:
             hand_in = HAND_IN.load(await self._body(request), BODY_LIMITS)
             if hand_in.student is not None:
                 student_folder(hand_in.student)  # a name the hand-ins' rules refuse is refused first
-            identity, token = self.gate.acting(request, hand_in.student)
+            identity, token = await self.gate.acting(request, hand_in.student)
             notebook = hand_in.notebook
             text = notebook if isinstance(notebook, str) else json.dumps(notebook)
             receipt = self.store.hand_in(
@@ -228,7 +228,7 @@ def known_exercises(site: Path) -> frozenset[str] | None:
     return frozenset(names) or None
 
 
-def site_routes(site: Path, store: HandInStore, gate: Gate, flood: Flood | None = None) -> list[BaseRoute]:
+def site_routes(site: Path, store: HandInStore, gate: Guard, flood: Flood | None = None) -> list[BaseRoute]:
     """The hand-in endpoint and the site at ``/`` (put them after the server's own routes)."""
     endpoint = HandInEndpoint(store, gate, flood)
     return [

@@ -118,7 +118,7 @@ def entrance(site: SiteFiles, gate: Gate) -> Route:
     """``/``: the site for a signed-in browser (or any, in a casual class), else the sign-in page."""
 
     async def page(request: Request) -> Response:
-        if not gate.signins.casual and gate.who(request.cookies) is None:
+        if not gate.signins.casual and await gate.who(request) is None:
             return RedirectResponse("/signin/", 303)
         return site.response(request)
 

@@ -17,7 +17,7 @@ body is only a claim, refused when it is not the signed-in student.  The cookie 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from starlette.concurrency import run_in_threadpool
@@ -68,17 +68,27 @@ async def read_body(request: Request, limits: Limits = BODY) -> bytes:
     return bytes(body)
 
 
+class Guard(Protocol):
+    """Who a request acts for: the laptop's sign-in (:class:`Gate`) or a hub's users (course.hub)."""
+
+    async def who(self, connection: HTTPConnection) -> Identity | None:
+        """The signed-in student of a request or a WebSocket, or None."""
+
+    async def acting(self, request: HTTPConnection, claimed: str | None) -> tuple[Identity, str | None]:
+        """Who ``request`` acts for (refused with :class:`SignInRefused`), and a session to set."""
+
+
 class Gate:
     """Who a request acts for, decided from its session cookie (see the module's docstring)."""
 
     def __init__(self, signins: SignIns) -> None:
         self.signins = signins
 
-    def who(self, cookies: Mapping[str, str]) -> Identity | None:
-        """The signed-in student of a request's (or a WebSocket's) cookies, or None."""
-        return self.signins.who(cookies.get(COOKIE))
+    async def who(self, connection: HTTPConnection) -> Identity | None:
+        """The signed-in student of a request's (or a WebSocket's) cookie, or None."""
+        return self.signins.who(connection.cookies.get(COOKIE))
 
-    def acting(self, request: HTTPConnection, claimed: str | None) -> tuple[Identity, str | None]:
+    async def acting(self, request: HTTPConnection, claimed: str | None) -> tuple[Identity, str | None]:
         """Who ``request`` acts for, and a new session token to set when it just claimed a name.
 
         ``claimed`` is the name the request gives (or None).  With a roster it must be the
@@ -138,7 +148,7 @@ def signin_routes(gate: Gate, claims: Flood | None = None) -> list[BaseRoute]:
         return HTMLResponse(PAGE, headers={**ISOLATION, "Cache-Control": "no-store"})
 
     async def me(request: Request) -> Response:
-        identity = gate.who(request.cookies)
+        identity = await gate.who(request)
         return answer({"ok": True, "casual": signins.casual, "signed_in": identity is not None,
                        "name": identity.name if identity else None})  # fmt: skip
 
@@ -165,7 +175,7 @@ def signin_routes(gate: Gate, claims: Flood | None = None) -> list[BaseRoute]:
             claims.check(_address(request))
             name = NAME.load(await read_body(request), BODY)["student"]
             student_folder(name)  # the hand-ins' rule for a name
-            identity, token = gate.acting(request, name)
+            identity, token = await gate.acting(request, name)
         except (SchemaError, HandInError) as refused:
             return refusal(refused, 400)
         except (SignInRefused, ClientDisconnect) as refused:
