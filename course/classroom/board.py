@@ -26,7 +26,14 @@ import ipywidgets as w
 from course.board.messages import Tone
 from course.board.panels import log_html, pawns_html, status_html
 from course.board.view import BoardCanvas
-from course.classroom.client import RoomClient, sign_in
+from course.classroom.client import (
+    RoomClient,
+    hub_headers,
+    hub_room,
+    hub_server,
+    session_headers,
+    sign_in,
+)
 from course.classroom.protocol import ClassroomError, player_name, room_name
 from reversi.board import Board
 from reversi.notation import Color, Square
@@ -281,8 +288,10 @@ def join(
     needed only in a class without sign-in codes).  From JupyterLab on a laptop, give
     the class's address and, in a class with a roster, the ``code`` on your card.
     """
-    session = None
-    if not url:
+    headers = None
+    if not url and hub_server():
+        url, headers = hub_room(), hub_headers()
+    elif not url:
         url = _page_server()
         if name and key is None:
             from course.classroom.browser_socket import take_name
@@ -290,11 +299,11 @@ def join(
             take_name(name)
     elif not name and not code:
         raise ClassroomError('give your name: join("ws://HOST:PORT", room=..., name="Ada")')
-    elif key is None:
-        session = sign_in(url, name, code)
+    elif key is None and headers is None:
+        headers = session_headers(sign_in(url, name, code))
     # Signed in, the server gives the seat's name: "player" is never shown.
     client = RoomClient(url, room_name(room), player_name(name or "player"), token=token, watch=watch,
-                        key=key, session=session)  # fmt: skip
+                        key=key, headers=headers)  # fmt: skip
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:

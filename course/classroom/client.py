@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -50,16 +51,44 @@ FROM_SERVER = Limits(bytes=2**20, depth=8, items=20_000)
 RECONNECT_DELAY = 1.0
 
 
-async def _open_websocket(url: str, timeout: float = 10.0, session: str | None = None) -> ClientConnection:
+async def _open_websocket(url: str, timeout: float = 10.0, headers: dict[str, str] | None = None) -> ClientConnection:
     """The one place where a client opens its connection (``send``, ``recv``, ``close``, ``async for``).
 
-    ``session`` is a sign-in session outside the browser (in a browser, the page's cookie
-    goes along by itself).  Raises one of :data:`UNREACHABLE` if the server cannot be reached.
+    ``headers`` say who connects outside the browser (a sign-in session's cookie, a hub
+    user's token); in a browser, the page's cookie goes along by itself.  Raises one of
+    :data:`UNREACHABLE` if the server cannot be reached.
     """
     options: dict[str, Any] = {"max_size": 2**20, "compression": None}
-    if session:
-        options["additional_headers"] = {"Cookie": f"{SESSION_COOKIE}={session}"}
+    if headers:
+        options["additional_headers"] = headers
     return await asyncio.wait_for(connect(url, **options), timeout)
+
+
+def hub_server() -> str | None:
+    """On a JupyterHub: the class service's address, when the kernel has its user's hub token.
+
+    The hub's configuration gives every user's server ``REVERSI_CLASS_SERVER`` (such as
+    ``http://127.0.0.1:8000/services/reversi``); the hub gives it ``JUPYTERHUB_API_TOKEN``.
+    """
+    if os.environ.get("JUPYTERHUB_API_TOKEN") and os.environ.get("REVERSI_CLASS_SERVER"):
+        return os.environ["REVERSI_CLASS_SERVER"].rstrip("/")
+    return None
+
+
+def hub_room() -> str:
+    """The class service's room address on a hub (``ws://.../services/reversi/room``)."""
+    server = hub_server() or ""
+    return server.replace("http://", "ws://", 1).replace("https://", "wss://", 1) + "/room"
+
+
+def hub_headers() -> dict[str, str]:
+    """What says who a kernel on a hub acts for: its user's own hub token."""
+    return {"Authorization": f"token {os.environ.get('JUPYTERHUB_API_TOKEN', '')}"}
+
+
+def session_headers(session: str | None) -> dict[str, str] | None:
+    """The headers a WebSocket carries for a sign-in session (None: none)."""
+    return {"Cookie": f"{SESSION_COOKIE}={session}"} if session else None
 
 
 def sign_in(url: str, name: str = "", code: str | None = None, timeout: float = 10.0) -> str | None:
@@ -105,10 +134,10 @@ class RoomClient:
         token: str | None = None,
         watch: bool = False,
         key: str | None = None,
-        session: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.url, self.room, self.name = url, room, name
-        self.token, self.watch, self.key, self.session = token, watch, key, session
+        self.token, self.watch, self.key, self.headers = token, watch, key, headers
         self.role: str | None = None
         self.state: dict[str, Any] | None = None
         self.chat: list[dict[str, Any]] = []
@@ -131,7 +160,7 @@ class RoomClient:
         Raises :class:`ClassroomError` with the server's reason if the room refuses.
         """
         try:
-            socket = await _open_websocket(self.url, timeout, self.session)
+            socket = await _open_websocket(self.url, timeout, self.headers)
         except UNREACHABLE as failed:
             raise ClassroomError(f"cannot reach the class server at {self.url!r}: {failed}") from None
         self._socket = socket
@@ -318,7 +347,7 @@ class RoomClient:
         while time.monotonic() < deadline and not self._stopping:
             await asyncio.sleep(RECONNECT_DELAY)
             try:
-                socket = await _open_websocket(self.url, session=self.session)
+                socket = await _open_websocket(self.url, headers=self.headers)
                 hello = {"type": "hello", "room": self.room, "name": self.name, "token": self.token}
                 await socket.send(json.dumps(hello))
                 first = _read(await asyncio.wait_for(socket.recv(), 5))

@@ -16,7 +16,15 @@ import json
 import sys
 from typing import Any
 
+from course.classroom.client import hub_headers, hub_server
 from course.site.store import HandInError, exercise_name, student_folder
+
+#: On a hub: the page saves the notebook (JupyterLab with expose_app_in_browser), then the kernel sends it.
+SAVE = """(async () => { const app = window.jupyterapp; if (!app) return;
+  const panel = Array.from(app.shell.widgets("main")).find((w) => w.context && w.context.path === __PATH__);
+  if (panel) await panel.context.save(); })();"""
+#: Seconds a hand-in on a hub waits for the page to save the notebook.
+SAVE_WAIT = 5.0
 
 #: The page's part: save, post, show the receipt.  Runs with ``element`` = the output area.
 SCRIPT = """
@@ -80,6 +88,9 @@ def hand_in(name: str | None = None, exercise: str | None = None) -> None:
         student_folder(name)  # refuse a bad name here, with the store's message
     if exercise is not None:
         exercise_name(exercise)
+    if sys.platform != "emscripten" and hub_server():
+        print(hand_in_on_hub(name, exercise))
+        return
     if sys.platform != "emscripten":
         raise HandInError(
             "hand_in() works in the browser classroom (the site 'python -m course serve' serves); "
@@ -95,3 +106,58 @@ def hand_in(name: str | None = None, exercise: str | None = None) -> None:
         "text/plain": f"Handing in{' as ' + student if student else ''}...",
     }
     display(bundle, raw=True)
+
+
+def hand_in_on_hub(name: str | None, exercise: str | None) -> str:
+    """On a JupyterHub: save this notebook through the page, send the file with the user's token; the receipt.
+
+    The kernel knows its notebook from ``JPY_SESSION_NAME`` (Jupyter Server sets it) and
+    who it is from its hub token; the class service (course.hub.service) decides who hands in.
+    """
+    import os
+    import time
+    import urllib.error
+    import urllib.request
+    from pathlib import Path
+
+    from IPython.display import display
+
+    session = os.environ.get("JPY_SESSION_NAME", "")
+    path = Path(session)
+    if not session or not path.is_file():
+        raise HandInError("hand_in() cannot tell which notebook this is: save it (File > Save) and "
+                          "run the cell again, or download it and give it to your teacher")  # fmt: skip
+    before = path.stat().st_mtime_ns
+    relative = os.path.relpath(path, Path.home()).replace(os.sep, "/")  # a hub serves the home folder
+    bundle: dict[str, Any] = {"application/javascript": SAVE.replace("__PATH__", json.dumps(relative), 1),
+                              "text/plain": "Saving the notebook..."}  # fmt: skip
+    display(bundle, raw=True)  # type: ignore[no-untyped-call]
+    deadline = time.monotonic() + SAVE_WAIT
+    while path.stat().st_mtime_ns == before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    saved = path.stat().st_mtime_ns != before
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        raise HandInError(f"{path.name} is not a notebook JupyterLab saved (it is not JSON)") from None
+    fields: dict[str, Any] = {"exercise": exercise or path.stem, "notebook": notebook}
+    if name is not None:
+        fields["student"] = name.strip()
+    request = urllib.request.Request(
+        f"{hub_server()}/hand-in", json.dumps(fields).encode(),
+        {"Content-Type": "application/json", **hub_headers()}, method="POST",
+    )  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            receipt = json.loads(answer.read(100_000))["receipt"]
+    except urllib.error.HTTPError as refused:
+        try:
+            reason = json.loads(refused.read(10_000))["error"]
+        except (ValueError, KeyError, TypeError):
+            reason = f"the class service answered HTTP {refused.code}"
+        raise HandInError(f"Not handed in: {reason}") from None
+    except (OSError, ValueError, KeyError) as failed:
+        raise HandInError(f"Not handed in: the class service cannot be reached ({failed})") from None
+    note = "" if saved else " (as last saved: save with Ctrl+S first if you changed it since)"
+    return (f"Handed in: {receipt['exercise']} by {receipt['student']}, {receipt['bytes']} bytes, "
+            f"received {receipt['received']} (receipt {receipt['sha256'][:12]}){note}.")

@@ -18,7 +18,7 @@ import websockets
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from course.classroom.client import RoomClient, sign_in
+from course.classroom.client import RoomClient, session_headers, sign_in
 from course.classroom.progress import Progress
 from course.classroom.protocol import ClassroomError
 from course.classroom.server import ClassServer, build_app
@@ -279,7 +279,7 @@ def test_a_laptop_kernel_signs_in_with_its_code_and_sits_as_its_student(school: 
             with pytest.raises(ClassroomError, match="not right"):
                 await asyncio.to_thread(sign_in, url, "", "AAAAA-AAAAA")
             session = await asyncio.to_thread(sign_in, url, "", school.codes["grace-hopper"].lower())
-            grace = await RoomClient(url, "table-2", "Ada", session=session).connect()
+            grace = await RoomClient(url, "table-2", "Ada", headers=session_headers(session)).connect()
             assert (grace.name, grace.role) == ("Grace", "black")
             with pytest.raises(ClassroomError, match="not signed in"):
                 await RoomClient(url, "table-2", "Grace").connect()

@@ -1,0 +1,21 @@
+"""The kit's packages and their data; the rest of the project's settings are in pyproject.toml.
+
+The lessons (``notebooks/``) and the student copies of the exercises (``exercises/*.ipynb``,
+never the teacher sources with the answers) go into the wheel as the packages
+``course.lessons`` and ``course.exercises``, so a JupyterHub image that installs the kit
+has them (``python -m course.hub.lessons`` copies them into a user's home).
+"""
+
+from setuptools import find_packages, setup
+
+setup(
+    packages=[*find_packages(include=["reversi*", "course*"]), "course.lessons", "course.exercises"],
+    package_dir={"course.lessons": "notebooks", "course.exercises": "exercises"},
+    package_data={
+        "reversi": ["py.typed", "cursormap/maps/*.map"],
+        "course": ["py.typed", "pictures/assets/*", "grading/runtime/*.py", "grading/runtime/*.mjs",
+                   "contest/runtime/*.py"],
+        "course.lessons": ["*.ipynb"],
+        "course.exercises": ["*.ipynb"],
+    },
+)
