@@ -47,7 +47,7 @@ def key_for(user: str) -> str:
     folder = folder_key(user)
     if folder == user:
         return user
-    return f"{folder[:50]}-{hashlib.sha256(user.encode()).hexdigest()[:6]}"
+    return f"{folder[:33]}-{hashlib.sha256(user.encode()).hexdigest()[:6]}"
 
 
 def identity_for(user: str) -> Identity:

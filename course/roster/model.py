@@ -58,7 +58,7 @@ def folder_key(name: str) -> str:
     ('zoe-martin', 'student-3a47328a')
     """
     ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    folder = re.sub(r"[^a-z0-9_-]+", "-", ascii_text).strip("-_")[:60]
+    folder = re.sub(r"[^a-z0-9_-]+", "-", ascii_text).strip("-_")[:32].strip("-_")
     if folder:
         return folder
     return "student-" + hashlib.sha256(name_key(name).encode()).hexdigest()[:8]

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import tempfile
 import time
 import unicodedata
 from collections import deque
@@ -179,17 +180,23 @@ class HandInStore:
         if _utc_stamp(moment) <= latest:  # the clock went back: a later hand-in still sorts last
             moment = datetime.strptime(latest, "%Y%m%dT%H%M%S.%fZ").replace(tzinfo=timezone.utc)
             moment += timedelta(microseconds=1)
-        while True:
-            stamp = _utc_stamp(moment)
-            try:
-                descriptor = os.open(
-                    target / f"{stamp}.ipynb", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644
-                )
-                break
-            except FileExistsError:
-                moment = moment.replace(microsecond=(moment.microsecond + 1) % 1_000_000)
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
+        # Written whole before it has its name, so a crash or a restart mid-write keeps nothing
+        # half: the grader reads only named notebooks, and the student, with no receipt, hands in again.
+        handle, part = tempfile.mkstemp(prefix=".part-", dir=target)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            while True:
+                stamp = _utc_stamp(moment)
+                try:
+                    os.link(part, target / f"{stamp}.ipynb")  # the name, taken only if free
+                    break
+                except FileExistsError:
+                    moment += timedelta(microseconds=1)
+        finally:
+            Path(part).unlink(missing_ok=True)
         receipt = Receipt(
             str(student).strip(),
             exercise,
@@ -197,9 +204,9 @@ class HandInStore:
             len(data),
             hashlib.sha256(data).hexdigest(),
         )
-        (target / f"{stamp}.json").write_text(
-            json.dumps(receipt.as_dict(), indent=1), encoding="utf-8"
-        )
+        written = target / f".{stamp}.json.part"
+        written.write_text(json.dumps(receipt.as_dict(), indent=1), encoding="utf-8")
+        os.replace(written, target / f"{stamp}.json")
         return receipt
 
     def _inside(self, path: Path) -> Path:
