@@ -25,6 +25,8 @@ SAVE = """(async () => { const app = window.jupyterapp; if (!app) return;
   if (panel) await panel.context.save(); })();"""
 #: Seconds a hand-in on a hub waits for the page to save the notebook.
 SAVE_WAIT = 5.0
+#: Tries of a hand-in on a hub while the class service restarts, and the wait between them.
+RETRIES, RETRY_WAIT = 3, 2.0
 
 #: The page's part: save, post, show the receipt.  Runs with ``element`` = the output area.
 SCRIPT = """
@@ -143,21 +145,31 @@ def hand_in_on_hub(name: str | None, exercise: str | None) -> str:
     fields: dict[str, Any] = {"exercise": exercise or path.stem, "notebook": notebook}
     if name is not None:
         fields["student"] = name.strip()
-    request = urllib.request.Request(
-        f"{hub_server()}/hand-in", json.dumps(fields).encode(),
-        {"Content-Type": "application/json", **hub_headers()}, method="POST",
-    )  # fmt: skip
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            receipt = json.loads(answer.read(100_000))["receipt"]
-    except urllib.error.HTTPError as refused:
+    body = json.dumps(fields).encode()
+    headers = {"Content-Type": "application/json", **hub_headers()}
+    receipt: dict[str, Any] | None = None
+    for attempt in range(RETRIES):  # the service restarting (the proxy answers 502/503): try again
+        if attempt:
+            time.sleep(RETRY_WAIT)
+        request = urllib.request.Request(f"{hub_server()}/hand-in", body, headers, method="POST")
         try:
-            reason = json.loads(refused.read(10_000))["error"]
-        except (ValueError, KeyError, TypeError):
-            reason = f"the class service answered HTTP {refused.code}"
-        raise HandInError(f"Not handed in: {reason}") from None
-    except (OSError, ValueError, KeyError) as failed:
-        raise HandInError(f"Not handed in: the class service cannot be reached ({failed})") from None
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                receipt = json.loads(answer.read(100_000))["receipt"]
+            break
+        except urllib.error.HTTPError as refused:
+            if refused.code in (502, 503) and attempt + 1 < RETRIES:
+                continue
+            try:
+                reason = json.loads(refused.read(10_000))["error"]
+            except (ValueError, KeyError, TypeError):
+                reason = f"the class service answered HTTP {refused.code}"
+            raise HandInError(f"Not handed in: {reason}") from None
+        except (OSError, ValueError, KeyError) as failed:
+            if attempt + 1 < RETRIES:
+                continue
+            raise HandInError(f"Not handed in: the class service cannot be reached ({failed}); "
+                              "try again in a minute") from None  # fmt: skip
+    assert receipt is not None
     note = "" if saved else " (as last saved: save with Ctrl+S first if you changed it since)"
     return (f"Handed in: {receipt['exercise']} by {receipt['student']}, {receipt['bytes']} bytes, "
             f"received {receipt['received']} (receipt {receipt['sha256'][:12]}){note}.")
