@@ -64,12 +64,15 @@ def csv_text(server: LiteServer, key: str) -> str:
 
 def grid_row(teacher: Any, student: str, pattern: str) -> str:
     """Wait (no reload) until the teacher's grid has ``student``'s row matching ``pattern``."""
-    teacher.wait_for_function(
-        """([student, pattern]) => Array.from(document.querySelectorAll('#sections tr'))
-             .some(r => r.cells[0] && r.cells[0].textContent === student && new RegExp(pattern).test(r.textContent))""",
+    row = teacher.wait_for_function(
+        """([student, pattern]) => {
+             const row = Array.from(document.querySelectorAll('#sections tr'))
+               .find(r => r.cells[0] && r.cells[0].textContent === student && new RegExp(pattern).test(r.textContent));
+             return row ? row.innerText : false;
+           }""",
         arg=[student, pattern], timeout=60_000,
     )  # fmt: skip
-    return str(teacher.locator("#sections tr", has_text=student).first.inner_text())
+    return str(row.json_value())
 
 
 def test_self_checks_reach_the_teachers_grid_live_and_survive_a_restart(served: LiteServer, browser: Any) -> None:
