@@ -36,7 +36,8 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         command = [sys.executable, "-m", "course", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                    "--data", str(self.data), "--grace", str(self.grace)]  # fmt: skip
-        command += ["--no-site"] if self.site is None else ["--site", str(self.site)]
+        command += ["--no-site"] if self.site is None else ["--site", str(self.site),
+                                                            "--roster", str(Path(self.data).parent / "roster.json")]
         if self.move_time is not None:
             command += ["--move-time", str(self.move_time)]
         command += self.extra
