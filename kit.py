@@ -64,6 +64,7 @@ COURSE_COMMANDS = {
     "tournament": "the class tournament (default: class/tournament-results)",
     "serve": "run the class server (default data: class/classroom-data)",
     "site": "build the browser classroom (a JupyterLite site)",
+    "class": "the class list and its sign-in cards (default: class/roster.json)",
 }
 COMMANDS: dict[str, Command] = {
     "lab": Command("lab", True, "open JupyterLab at the welcome lesson"),

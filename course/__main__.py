@@ -21,6 +21,8 @@ python -m course tournament HANDIN-FOLDER [--levels easy,medium,hard] [--move-ti
     each against each; a leaderboard page with every game replayable, and CSVs
 python -m course serve [--host H] [--port P] [--data DIR] [--grace S] [--move-time S]
     run the class server for network play until Ctrl-C (see course.classroom)
+python -m course class import FILE | list | cards | new-code NAME | add | rename | remove | export | erase
+    the class list (Canvas, Moodle or CSV), sign-in cards with QR codes, a student's data
 python -m course site build [--out DIR] [--pyodide-packages FOLDER]
     make the browser classroom: a static JupyterLite site of the lessons, the released
     exercises and the kit (see course.site)
@@ -299,28 +301,17 @@ def _worksheets(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
-    from course.contest.cli import add_arguments
+def _elsewhere(module: str) -> tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]:
+    """A command whose ``add_arguments`` and ``run`` live in ``module`` (imported only when used)."""
+    import importlib
 
-    add_arguments(parser)
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        importlib.import_module(module).add_arguments(parser)
 
+    def run(args: argparse.Namespace) -> int:
+        return int(importlib.import_module(module).run(args))
 
-def _tournament(args: argparse.Namespace) -> int:
-    from course.contest.cli import run
-
-    return run(args)
-
-
-def _site_arguments(parser: argparse.ArgumentParser) -> None:
-    from course.site import cli
-
-    cli.add_arguments(parser)
-
-
-def _site(args: argparse.Namespace) -> int:
-    from course.site import cli
-
-    return cli.run(args)
+    return arguments, run
 
 
 Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
@@ -337,11 +328,10 @@ COMMANDS: dict[str, Command] = {
     ),
     "serve": ("run the class server for network play", _serve_arguments, _serve),
     "tournament": (
-        "the class tournament of students' players and the levels",
-        _tournament_arguments,
-        _tournament,
+        "the class tournament of students' players and the levels", *_elsewhere("course.contest.cli")
     ),
-    "site": ("build the browser classroom (a JupyterLite site)", _site_arguments, _site),
+    "site": ("build the browser classroom (a JupyterLite site)", *_elsewhere("course.site.cli")),
+    "class": ("the class list, its sign-in cards and a student's data", *_elsewhere("course.roster.cli")),
 }
 
 
