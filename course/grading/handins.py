@@ -118,25 +118,45 @@ def read_regular(path: Path, limit: int = MAX_NOTEBOOK) -> bytes:
 
 def collect(folder: Path, known: list[str]) -> tuple[list[Submission], list[str]]:
     """The submissions in ``folder`` (sorted by student, exercise), and what was left out."""
+    root = root_of(folder)
+    found, warnings = find(root, known)
+    submissions, more = group(found, root)
+    return submissions, warnings + more
+
+
+def root_of(folder: Path) -> Path:
+    """Where the hand-ins are: ``folder``, or its nbgrader ``submitted/`` or ``handins/``."""
     for inner in ("submitted", "handins"):  # an nbgrader course folder, the class server's data
         if (folder / inner).is_dir() and not (folder / inner).is_symlink():
-            folder = folder / inner
-            break
-    found: dict[tuple[str, str], list[HandIn]] = {}
+            return folder / inner
+    return folder
+
+
+def find(root: Path, known: list[str]) -> tuple[list[HandIn], list[str]]:
+    """Every hand-in under ``root`` (in the order of its files), and what was left out."""
     warnings: list[str] = []
-    for path in _notebooks(folder, warnings):
-        relative = path.relative_to(folder)
-        handin = _handin(folder, relative, known, warnings)
+    found = []
+    for path in _notebooks(root, warnings):
+        handin = _handin(root, path.relative_to(root), known, warnings)
         if handin is not None:
-            found.setdefault((handin.student, handin.exercise), []).append(handin)
-    submissions = []
-    for (student, exercise), handins in sorted(found.items()):
+            found.append(handin)
+    return found, warnings
+
+
+def group(found: list[HandIn], root: Path) -> tuple[list[Submission], list[str]]:
+    """The hand-ins as submissions, one per student and exercise (sorted), each history oldest
+    first; a warning for each student who handed an exercise in more than once."""
+    by_student: dict[tuple[str, str], list[HandIn]] = {}
+    for handin in found:
+        by_student.setdefault((handin.student, handin.exercise), []).append(handin)
+    submissions, warnings = [], []
+    for (student, exercise), handins in sorted(by_student.items()):
         history = tuple(sorted(handins, key=lambda h: (h.received, str(h.path))))
         submissions.append(Submission(student, exercise, history))
         if len(history) > 1:
             warnings.append(
                 f"{student} handed in {exercise} {len(history)} times: the last is "
-                f"{history[-1].path.relative_to(folder)}"
+                f"{history[-1].path.relative_to(root)}"
             )
     return submissions, warnings
 
