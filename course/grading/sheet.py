@@ -1,7 +1,8 @@
 """The grade sheet: one row per student, written as CSV for a spreadsheet, Canvas and Moodle.
 
 ``grades.csv`` (the kit's sheet) has, per student: ``student_id`` (the student's folder
-name), ``name`` (as typed at hand-in), then for every exercise anyone handed in, one
+name, or their key on the class's roster), ``name`` (as typed at hand-in, or the
+roster's), then for every exercise anyone handed in, one
 column per question ``EXERCISE:QUESTION`` holding the points earned (partial credit:
 a share of the cases passed; the teacher's override where there is one), then
 ``EXERCISE:handed_in`` (UTC) and ``EXERCISE:late``; then ``points``, ``max_points``,
@@ -12,7 +13,8 @@ reason), ``comments`` (the teacher's), ``similar`` (near copies, a hint for the 
 
 :func:`canvas_rows` and :func:`moodle_rows` are the same grades per exercise in the
 columns those gradebooks import (see ``docs/grades-canvas-sample.csv`` and
-``docs/grades-moodle-sample.csv``).  Every cell of every file goes through
+``docs/grades-moodle-sample.csv``); given the roster, they carry its gradebook ids, so
+they import into the course the roster came from.  Every cell of every file goes through
 :func:`cell`, so nothing a student chose (a name starting with ``=``...) becomes a
 spreadsheet formula, and every file is replaced atomically.
 """
@@ -30,6 +32,8 @@ from typing import Any
 
 from course.grading import notebook as nbfile
 from course.grading.overrides import Overrides
+from course.roster.model import Roster
+from course.roster.model import Student as Person
 from reversi.errors import ArgumentError, shown
 
 #: First characters a spreadsheet reads as the start of a formula (OWASP's list, and LF).
@@ -104,15 +108,16 @@ def rows(
     students: Sequence[Student],
     columns: Mapping[str, Mapping[str, float]],
     overrides: Overrides | None = None,
+    sort: bool = True,
 ) -> list[Row]:
-    """The sheet's rows, sorted by student id.
+    """The sheet's rows, sorted by student id (in the order given unless ``sort``).
 
     ``columns`` is every exercise handed in, in order, with each question's column and
     its points.
     """
     overrides = overrides or Overrides()
     result = []
-    for student in sorted(students, key=lambda s: s.student_id):
+    for student in sorted(students, key=lambda s: s.student_id) if sort else students:
         row: Row = {"student_id": student.student_id, "name": student.name}
         earned = maximum = 0.0
         passed = total = 0
@@ -160,12 +165,23 @@ def header(columns: Mapping[str, Mapping[str, float]]) -> list[str]:
                     "comments", "similar", "isolated"]  # fmt: skip
 
 
-def canvas_rows(sheet: Sequence[Row], columns: Mapping[str, Mapping[str, float]]) -> list[Row]:
+def _person(row: Row, roster: Roster | None) -> Person | None:
+    """The roster's student of ``row`` if they have a gradebook id or email (else the student
+    id stands in, as without a roster: a blank id matches nobody, a made-up one might)."""
+    person = roster.get(row["student_id"]) if roster is not None else None
+    return person if person is not None and any(person.ids()) else None
+
+
+def canvas_rows(
+    sheet: Sequence[Row], columns: Mapping[str, Mapping[str, float]], roster: Roster | None = None
+) -> list[Row]:
     """The grades as Canvas imports them: one column per exercise, a Points Possible row.
 
-    Canvas matches a student by ``SIS User ID`` or ``SIS Login ID`` (here the student id,
-    which should be the login the school uses as folder name); an exercise column that
-    Canvas does not know yet becomes a new assignment when imported.
+    Canvas matches a student by ``ID`` (its user id), ``SIS User ID`` or ``SIS Login ID``:
+    the roster's ``lms_id``, ``sis_id`` and ``login``; a student without a roster or
+    without gradebook ids has the student id in both SIS columns (name the folders after
+    the logins the school uses).  An exercise column that Canvas does not know yet
+    becomes a new assignment when imported.
     """
     fixed = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
     possible = {name: "" for name in fixed}
@@ -176,22 +192,45 @@ def canvas_rows(sheet: Sequence[Row], columns: Mapping[str, Mapping[str, float]]
     for row in sheet:
         line = {"Student": row["name"], "ID": "", "SIS User ID": row["student_id"],
                 "SIS Login ID": row["student_id"], "Section": ""}  # fmt: skip
+        person = _person(row, roster)
+        if person is not None:
+            line |= {
+                "ID": person.lms_id,
+                "SIS User ID": person.sis_id,
+                "SIS Login ID": person.login,
+            }
         for exercise, questions in columns.items():
             line[exercise] = number(sum(float(row[column]) for column in questions))
         result.append(line)
     return result
 
 
-def moodle_rows(sheet: Sequence[Row], columns: Mapping[str, Mapping[str, float]]) -> list[Row]:
-    """The grades as Moodle's "Import grades: CSV file" reads them.
+def moodle_header(
+    columns: Mapping[str, Mapping[str, float]], roster: Roster | None = None
+) -> list[str]:
+    """The columns of :func:`moodle_rows`: with a roster, also the ids Moodle matches on."""
+    ids = ["ID number", "Email address"] if roster is not None else []
+    return ["Username", *ids, "Full name", *columns, "Total", "Feedback"]
+
+
+def moodle_rows(
+    sheet: Sequence[Row], columns: Mapping[str, Mapping[str, float]], roster: Roster | None = None
+) -> list[Row]:
+    """The grades as Moodle's "Import grades: CSV file" reads them (columns: :func:`moodle_header`).
 
     In the import page, map ``Username`` to the user field ``username`` (or ``idnumber``),
     each exercise column to its grade item (or a new one), and ``Feedback`` to the
-    feedback of the item you choose.
+    feedback of the item you choose.  With a roster, ``Username`` is the roster's login,
+    ``ID number`` its SIS id (else its LMS id) and ``Email address`` its email: map the
+    one your Moodle holds to ``username``, ``idnumber`` or ``email``.
     """
     result = []
     for row in sheet:
         line = {"Username": row["student_id"], "Full name": row["name"]}
+        person = _person(row, roster)
+        if person is not None:
+            line |= {"Username": person.login, "ID number": person.sis_id or person.lms_id,
+                     "Email address": person.email}  # fmt: skip
         for exercise, questions in columns.items():
             line[exercise] = number(sum(float(row[column]) for column in questions))
         line["Total"] = row["points"]

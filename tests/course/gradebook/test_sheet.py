@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from course.grading import sheet
 from course.grading.overrides import Override, Overrides
+from course.roster.model import Roster
 
 DANGER = ("=", "+", "-", "@", "\t", "\r", "\n")
 COLUMNS = {
@@ -101,3 +102,27 @@ def test_points_per_question_and_the_exports_agree(tmp_path: Path) -> None:
     moodle = sheet.moodle_rows(rows, COLUMNS)
     assert moodle == [{"Username": "ann", "Full name": "Ann Lee", "01_squares": "0",
                        "04_flips": "2.5", "Total": "2.5", "Feedback": ""}]  # fmt: skip
+
+
+def test_with_a_roster_the_exports_carry_its_ids_and_a_student_without_any_keeps_the_key() -> None:
+    roster = (Roster().add("Zoë Martin", lms_id="77", sis_id="S77", login="zmartin", email="z@x.org")
+              .add("Ann Lee").add("Bob Ray", email="bob@x.org"))  # fmt: skip
+    students = [sheet.Student(s.key, s.name) for s in roster]
+    rows = sheet.rows(students, COLUMNS, sort=False)
+    assert [row["student_id"] for row in rows] == ["zoe-martin", "ann-lee", "bob-ray"]
+    assert [row["student_id"] for row in sheet.rows(students, COLUMNS)] == sorted(
+        ["zoe-martin", "ann-lee", "bob-ray"]
+    )
+    canvas = sheet.canvas_rows(rows, COLUMNS, roster)
+    ids = [(r["Student"], r["ID"], r["SIS User ID"], r["SIS Login ID"]) for r in canvas[1:]]
+    assert ids == [("Zoë Martin", "77", "S77", "zmartin"), ("Ann Lee", "", "ann-lee", "ann-lee"),
+                   ("Bob Ray", "", "", "")]  # fmt: skip
+    header = sheet.moodle_header(COLUMNS, roster)
+    assert header == ["Username", "ID number", "Email address", "Full name", "01_squares",
+                      "04_flips", "Total", "Feedback"]  # fmt: skip
+    moodle = sheet.moodle_rows(rows, COLUMNS, roster)
+    assert [[r.get(name, "") for name in header[:4]] for r in moodle] == [
+        ["zmartin", "S77", "z@x.org", "Zoë Martin"], ["ann-lee", "", "", "Ann Lee"],
+        ["", "", "bob@x.org", "Bob Ray"],
+    ]  # fmt: skip
+    assert sheet.moodle_header(COLUMNS) == list(sheet.moodle_rows(rows, COLUMNS)[0])
