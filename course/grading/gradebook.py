@@ -14,6 +14,8 @@ flat files, nbgrader's layout, the kit's hand-in store); the
   failure) costs only that student, with the reason on the console and in the sheet;
 * the last hand-in counts, or the best (``--pick best``); deadlines mark hand-ins late;
   the teacher's overrides (:mod:`~course.grading.overrides`) are applied to the sheet;
+* given the class's roster, each hand-in is its student's (:mod:`~course.grading.matching`),
+  the sheets have a row per student on it, in its order, and carry its gradebook ids;
 * out come ``OUT`` (:mod:`~course.grading.sheet`), ``OUT-canvas.csv``,
   ``OUT-moodle.csv``, ``OUT-summary.html`` (:mod:`~course.grading.summary`) and one page
   per student (:mod:`~course.grading.feedback`).
@@ -21,6 +23,7 @@ flat files, nbgrader's layout, the kit's hand-in store); the
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
 import itertools
@@ -34,7 +37,7 @@ from html import escape
 from pathlib import Path
 from typing import TextIO
 
-from course.grading import checker, feedback, handins, sheet, similarity, summary
+from course.grading import checker, feedback, handins, matching, sheet, similarity, summary
 from course.grading import notebook as nbfile
 from course.grading.exercise import Exercise
 from course.grading.grader import Grader
@@ -43,6 +46,7 @@ from course.grading.journal import Journal, Marked, Outputs
 from course.grading.notebook import NotebookError
 from course.grading.overrides import Overrides
 from course.grading.records import Report
+from course.roster.model import Roster
 
 
 @dataclass
@@ -83,6 +87,7 @@ def grade_folder(
     choices: Choices | None = None,
     say: Callable[[str], None] = print,
     grader: Grader | None = None,
+    roster: Roster | None = None,
 ) -> Graded:
     """Grade every submission in ``folder``: the sheets beside ``out``, pages in ``feedback_dir``.
 
@@ -90,13 +95,18 @@ def grade_folder(
     result goes to the journal as it finishes, and each student's row is appended to the
     sheets and the page written as the student finishes, so a crash keeps every finished row and a rerun
     grades only what is left.  A notebook that cannot be graded costs only its student:
-    its reason goes to the sheet's ``errors`` column and to ``say`` at once.
+    its reason goes to the sheet's ``errors`` column and to ``say`` at once.  Given the
+    ``roster``, the rows are its students' (keyed by their keys) and the overrides may
+    name a student as the roster does.
     """
     choices = choices or Choices()
     outputs = Outputs(out, feedback_dir or out.with_name(out.stem + "-feedback"))
     outputs.check()
     known = list(checker.exercises(source_dir))
-    submissions, warnings = handins.collect(folder, known)
+    submissions, warnings = matching.submissions(folder, known, roster)
+    if roster is not None:
+        overrides, more = matching.keyed(choices.overrides, roster)
+        choices, warnings = dataclasses.replace(choices, overrides=overrides), warnings + more
     if not submissions:  # a sheet of nobody is a wrong folder, not a grading
         raise GradebookError(
             f"{folder}: no hand-ins of the exercises ({', '.join(known)}) in it: give the folder "
@@ -112,9 +122,10 @@ def grade_folder(
         columns = _columns(exercises)
         choices.overrides.check({c: p for q in columns.values() for c, p in q.items()})
         outputs.feedback.mkdir(parents=True, exist_ok=True)
-        run = _Run(grader, outputs, columns, choices, Path(copies), say, progress)
+        run = _Run(grader, outputs, columns, choices, Path(copies), say, progress, roster)
         run.grade(submissions, max(1, workers))
-    return Graded(run.rows, warnings, run.errors, summary_lines(run.rows, columns), run.pages)
+    lines = summary.exercise_lines(run.rows, columns)
+    return Graded(run.rows, warnings, run.errors, lines, run.pages)
 
 
 def _columns(exercises: dict[str, Exercise]) -> dict[str, dict[str, float]]:
@@ -141,9 +152,10 @@ class _Run:
         copies: Path,
         say: Callable[[str], None],
         progress: Callable[[int, int, str], None] | None,
+        roster: Roster | None = None,
     ) -> None:
         self.grader, self.outputs, self.columns, self.choices = grader, outputs, columns, choices
-        self.copies, self.say, self.progress = copies, say, progress
+        self.copies, self.say, self.progress, self.roster = copies, say, progress, roster
         self.journal = Journal(outputs.journal, fresh=choices.regrade)
         self.marks: dict[str, dict[str, list[tuple[handins.HandIn, Marked | None]]]] = {}
         self.rows: list[dict[str, str]] = []
@@ -238,7 +250,8 @@ class _Run:
         The best is chosen among the hand-ins on time when there is one: a late hand-in
         counts only when every hand-in of the exercise is late (it is then marked late).
         """
-        graded = [(h, m) for h, m in self.marks[student].get(exercise, []) if m is not None]
+        history = self.marks.get(student, {}).get(exercise, [])
+        graded = [(h, m) for h, m in history if m is not None]
         if not graded:
             return None
         if self.choices.pick == "best":
@@ -250,7 +263,7 @@ class _Run:
     def line(self, student: str, similar: Sequence[str] = ()) -> sheet.Student:
         """The student's line: the hand-in that counts of each exercise, late or not."""
         record = sheet.Student(student, student, similar=list(similar))
-        for exercise in self.marks[student]:
+        for exercise in self.marks.get(student, {}):
             chosen = self.chosen(student, exercise)
             if chosen is None:
                 continue
@@ -260,6 +273,8 @@ class _Run:
             result.late = deadline is not None and handin.received > deadline
             record.exercises[exercise] = result
             record.name = handin.name
+        if self.roster is not None and (person := self.roster.get(student)) is not None:
+            record.name = person.name
         return record
 
     def start(self) -> None:
@@ -272,9 +287,10 @@ class _Run:
         record = self.line(student)
         row = sheet.rows([record], self.columns, self.choices.overrides)[0]
         sheet.append([row], self.outputs.sheet, sheet.header(self.columns))
-        canvas = sheet.canvas_rows([row], self.columns)
+        canvas = sheet.canvas_rows([row], self.columns, self.roster)
         sheet.append(canvas[1:], self.outputs.canvas, list(canvas[0]))
-        sheet.append(sheet.moodle_rows([row], self.columns), self.outputs.moodle, self._moodle)
+        moodle = sheet.moodle_rows([row], self.columns, self.roster)
+        sheet.append(moodle, self.outputs.moodle, sheet.moodle_header(self.columns, self.roster))
         self._write_page(record, row)
 
     def close(self) -> None:
@@ -289,8 +305,9 @@ class _Run:
         }
         exercises = {name: self.grader.exercise(name) for name in self.columns}
         flags = similarity.flag(reports, exercises)
-        records = [self.line(student, flags.get(student, [])) for student in self.marks]
-        self.rows = sheet.rows(records, self.columns, self.choices.overrides)
+        students = [s.key for s in self.roster] if self.roster is not None else self.marks
+        records = [self.line(student, flags.get(student, [])) for student in students]
+        self.rows = sheet.rows(records, self.columns, self.choices.overrides, self.roster is None)
         self._write_sheets()
         by_id = {row["student_id"]: row for row in self.rows}
         for record in records:
@@ -298,15 +315,12 @@ class _Run:
         title = f"Class summary: {self.outputs.sheet.name}"
         nbfile.write_atomic(self.outputs.summary, summary.page(self.rows, self.columns, title))
 
-    @property
-    def _moodle(self) -> list[str]:
-        return ["Username", "Full name", *self.columns, "Total", "Feedback"]
-
     def _write_sheets(self) -> None:
         sheet.write(self.rows, self.outputs.sheet, sheet.header(self.columns))
-        canvas = sheet.canvas_rows(self.rows, self.columns)
+        canvas = sheet.canvas_rows(self.rows, self.columns, self.roster)
         sheet.write(canvas, self.outputs.canvas, list(canvas[0]))
-        sheet.write(sheet.moodle_rows(self.rows, self.columns), self.outputs.moodle, self._moodle)
+        moodle = sheet.moodle_rows(self.rows, self.columns, self.roster)
+        sheet.write(moodle, self.outputs.moodle, sheet.moodle_header(self.columns, self.roster))
 
     def _write_page(self, record: sheet.Student, row: sheet.Row) -> None:
         notes = [f"Student id: {record.student_id}"]
@@ -315,6 +329,8 @@ class _Run:
         # which answer, never whose it is like: a page is handed to one student
         asked = dict.fromkeys(" ".join(line.split(" ")[:2]) for line in record.similar)
         notes += [f"Your teacher may ask about this answer: {answer}" for answer in asked]
+        if not record.exercises:  # a student on the roster who handed nothing in
+            notes.append(f"No hand-in of yours was found: {', '.join(self.columns)} missing")
         sections = []
         for exercise in self.columns:
             chosen = self.chosen(record.student_id, exercise)
@@ -357,19 +373,6 @@ class _Run:
             times.append(f"{sheet.when(handin.received)}{score}{mark}")
         which = "best" if self.choices.pick == "best" else "last"
         return [f"{exercise}: {len(history)} hand-ins, the {which} counts: " + ", ".join(times)]
-
-
-def summary_lines(
-    rows: Sequence[dict[str, str]], columns: dict[str, dict[str, float]]
-) -> list[str]:
-    """One line per exercise: how many of the students who handed it in passed each question."""
-    rates = summary.pass_rates(rows, columns)
-    lines = []
-    for exercise, questions in columns.items():
-        counts = [f"{column.split(':', 1)[1]} {rates[column][0]}/{rates[column][1]}"
-                  for column in questions]  # fmt: skip
-        lines.append(f"{exercise}: " + ", ".join(counts))
-    return lines
 
 
 def progress_bar(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int, int, str], None]:

@@ -39,6 +39,17 @@ def pass_rates(
     return rates
 
 
+def exercise_lines(rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]]) -> list[str]:
+    """One line per exercise: how many of the students who handed it in passed each question."""
+    rates = pass_rates(rows, columns)
+    found = []
+    for exercise, questions in columns.items():
+        counts = [f"{column.split(':', 1)[1]} {rates[column][0]}/{rates[column][1]}"
+                  for column in questions]  # fmt: skip
+        found.append(f"{exercise}: " + ", ".join(counts))
+    return found
+
+
 def histogram(totals: Sequence[float], maximum: float, bins: int = 10) -> list[int]:
     """How many totals fall in each of ``bins`` equal ranges of 0..``maximum`` (the top one closed).
 

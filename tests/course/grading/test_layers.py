@@ -43,6 +43,7 @@ CHAIN = [
     # the class
     "handins",
     "overrides",
+    "matching",
     "sheet",
     "summary",
     "feedback",
