@@ -134,12 +134,35 @@ def _grade_arguments(parser: argparse.ArgumentParser) -> None:
         "--regrade", action="store_true",
         help="grade everything again (default: continue from the journal of the last run)",
     )  # fmt: skip
+
+    def roster_file(value: str) -> Path:
+        from course.roster.model import RosterError
+        from course.roster.store import RosterFile
+
+        path = checked.existing_file(value)
+        try:
+            RosterFile(path).load()
+        except RosterError as error:
+            raise checked.FlagError(str(error)) from None
+        return path
+
+    roster = parser.add_mutually_exclusive_group()
+    roster.add_argument(
+        "--roster", type=roster_file, default=None,
+        help="the class list: a row per student on it, hand-ins matched to its students, its "
+        "gradebook ids in the Canvas and Moodle files (default: class/roster.json if it exists)",
+    )  # fmt: skip
+    roster.add_argument(
+        "--no-roster", action="store_true",
+        help="ignore class/roster.json: a row per hand-in folder, as named",
+    )  # fmt: skip
     _grading_options(parser, checked.existing_folder)
 
 
 def _grade(args: argparse.Namespace) -> int:
     from course.grading import overrides
     from course.grading.gradebook import Choices, grade_folder, progress_bar
+    from course.roster.store import ROSTER, RosterFile
 
     feedback = args.feedback or args.out.with_name(args.out.stem + "-feedback")
     args.out.parent.mkdir(parents=True, exist_ok=True)  # class/ the first time
@@ -153,11 +176,15 @@ def _grade(args: argparse.Namespace) -> int:
         overrides=overrides.load(args.overrides) if args.overrides else overrides.Overrides(),
         regrade=args.regrade,
     )
+    roster_path = None if args.no_roster else args.roster or (ROSTER if ROSTER.is_file() else None)
+    roster = RosterFile(roster_path).load() if roster_path else None
+    if roster is not None:
+        print(f"Roster: {roster_path}, {len(roster)} students (--no-roster ignores it)")
     try:
         graded = grade_folder(
             args.folder, args.out, args.source, args.timeout, args.jobs, args.seed,
             feedback, progress_bar(sys.stderr), sandbox=args.sandbox, choices=choices,
-            say=lambda line: print(_printable(line), flush=True),
+            say=lambda line: print(_printable(line), flush=True), roster=roster,
         )  # fmt: skip
     except KeyboardInterrupt:
         print(f"\nStopped: every student finished so far is in {args.out}; "
@@ -173,7 +200,8 @@ def _grade(args: argparse.Namespace) -> int:
         row = {key: _printable(value) for key, value in row.items()}
         missing = f" (missing: {row['missing']})" if row["missing"] else ""
         late = f" (late: {row['late']})" if row["late"] else ""
-        print(f"{row['student_id']}: {row['points']}/{row['max_points']} points, "
+        who = f"{row['name']} ({row['student_id']})" if roster else row["student_id"]
+        print(f"{who}: {row['points']}/{row['max_points']} points, "
               f"{row['passed']}/{row['total']} passed{missing}{late}")  # fmt: skip
         if row["errors"]:
             print(f"  errors: {row['errors']}")

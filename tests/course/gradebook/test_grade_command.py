@@ -22,6 +22,8 @@ import course.__main__ as cli
 from course.grading import exercise as exercise_file
 from course.grading import feedback, gradebook
 from course.grading.checker import SOURCE_DIR
+from course.roster.model import Roster
+from course.roster.store import ROSTER, RosterFile
 
 from ..grading.helpers import REPOSITORY, source, student, with_answers
 from .fakes import write
@@ -39,6 +41,7 @@ BAD = {
     "deadline": ["tomorrow", "2026-13-01", "bad name!=2026-01-01", "04_flips=", "9" * 50],
     "overrides": ["/no/such/file.csv", "{folder}", "/dev/zero"],
     "sandbox": ["none", "docker", "", "PYODIDE"],
+    "roster": ["/no/such/roster.json", "{folder}", "/dev/zero", "{file}"],
 }
 
 
@@ -103,6 +106,48 @@ def test_a_default_feedback_folder_that_cannot_be_made_is_refused_first(
     assert "the feedback folder" in capsys.readouterr().err
 
 
+def _graded_with(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """``grade_folder`` replaced by one that keeps the roster it was given and grades Ada."""
+    given: list[object] = []
+
+    def grade_folder(*args: object, roster: object = None, **kwargs: object) -> gradebook.Graded:
+        given.append(roster)
+        row = {"student_id": "ada-lovelace", "name": "Ada Lovelace", "points": "1",
+               "max_points": "2", "passed": "1", "total": "2", "missing": "", "late": "",
+               "errors": "", "similar": ""}  # fmt: skip
+        return gradebook.Graded([row], [], [], [], {})
+
+    monkeypatch.setattr(gradebook, "grade_folder", grade_folder)
+    return given
+
+
+def test_the_roster_is_class_roster_json_when_it_exists_unless_told_otherwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "subs").mkdir()
+    given = _graded_with(monkeypatch)
+    argv = ["grade", "subs"]
+    assert cli.main(argv) == 0 and given == [None]
+    assert "ada-lovelace: 1/2 points" in capsys.readouterr().out
+    RosterFile(ROSTER).save(Roster().add("Ada Lovelace", lms_id="1").add("Alan Turing"))
+    RosterFile(tmp_path / "other.json").save(Roster().add("Grace Hopper"))
+    assert cli.main(argv) == 0
+    said = capsys.readouterr().out
+    assert "Roster: class/roster.json, 2 students (--no-roster ignores it)" in said
+    assert "Ada Lovelace (ada-lovelace): 1/2 points" in said
+    assert cli.main([*argv, "--no-roster"]) == 0
+    assert cli.main([*argv, "--roster", "other.json"]) == 0
+    other = RosterFile(tmp_path / "other.json").load()
+    assert given[1:] == [RosterFile(ROSTER).load(), None, other]
+    with pytest.raises(SystemExit) as stopped:
+        cli.main([*argv, "--roster", "other.json", "--no-roster"])
+    assert stopped.value.code == 2 and "not allowed with" in capsys.readouterr().err
+    ROSTER.write_text("{}", encoding="utf-8")  # a default roster that does not read: said, no work
+    assert cli.main(argv) == 2 and len(given) == 4
+    assert "error: class/roster.json is not a roster the kit wrote" in capsys.readouterr().err
+
+
 SEED = "5"
 HOUR = datetime.timedelta(hours=1)
 DAY = datetime.datetime(2026, 11, 30, 17, tzinfo=datetime.timezone.utc)
@@ -157,6 +202,30 @@ def test_the_hand_in_store_graded_for_real(tmp_path: Path) -> None:
     _grade_time_cases_are_never_shown(
         (tmp_path / "grades-feedback" / "bob.html").read_text(encoding="utf-8")
     )
+
+
+@pytest.mark.slow
+def test_a_class_graded_for_real_against_its_roster(tmp_path: Path) -> None:
+    roster = Roster().add("Ada Lovelace", lms_id="1001", login="ada").add("Alan Turing", lms_id="1002")
+    RosterFile(tmp_path / "roster.json").save(roster)
+    store = tmp_path / "handins"
+    _handin(store, "ada-lovelace", "Ada Lovelace", student("01_squares"), DAY - 2 * HOUR)
+    later = write(source("01_squares"), store / "ada  LOVELACE" / "01_squares.ipynb")
+    os.utime(later, (DAY.timestamp(), DAY.timestamp()))  # the last, over both spellings
+    write(source("01_squares"), store / "Charles Babbage" / "01_squares.ipynb")
+    out = tmp_path / "grades.csv"
+    result = _course("grade", str(store), "--out", str(out), "--seed", SEED,
+                     "--roster", str(tmp_path / "roster.json"))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "warning: not on the roster, so not graded: 'Charles Babbage' (1 hand-in)" in result.stdout
+    assert "Ada Lovelace (ada-lovelace): 2/2 points" in result.stdout
+    with open(out, newline="", encoding="utf-8") as file:
+        rows = [(r["student_id"], r["name"], r["points"], r["missing"]) for r in csv.DictReader(file)]
+    assert rows == [("ada-lovelace", "Ada Lovelace", "2", ""),
+                    ("alan-turing", "Alan Turing", "0", "01_squares")]  # fmt: skip
+    with open(tmp_path / "grades-canvas.csv", newline="", encoding="utf-8") as file:
+        canvas = [(r["ID"], r["SIS Login ID"], r["01_squares"]) for r in csv.DictReader(file)]
+    assert canvas[1:] == [("1001", "ada", "2"), ("1002", "", "0")]
 
 
 def _grade_time_cases_are_never_shown(page: str) -> None:
