@@ -6,9 +6,11 @@ python -m course check NOTEBOOK [--timeout S] [--seed N] [--no-isolation]
     exits 0 only when every question passed
 python -m course grade SUBMISSIONS [--out class/grades.csv] [--feedback DIR] [--jobs N] [--timeout S]
         [--pick last|best] [--deadline [EXERCISE=]WHEN] [--overrides FILE] [--regrade]
+        [--roster FILE | --no-roster]
     grade a class's hand-ins (a folder per student, STUDENT__NAME.ipynb files, nbgrader's
     submitted/, or the class server's DATA/handins): a CSV sheet with Canvas and Moodle
-    copies, a summary page, one HTML feedback page per student, a line per exercise
+    copies, a summary page, one HTML feedback page per student, a line per exercise; with
+    the class list (class/roster.json), a row per student on it, with the gradebook's ids
 python -m course release [NAME ...] [--check]
     run the teacher sources and write the student copies into exercises/;
     with --check, only say whether the committed copies are up to date
