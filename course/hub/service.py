@@ -40,7 +40,7 @@ from course.roster.store import Places, RosterFile
 from course.roster.term import term_section
 from course.site.progress_routes import progress_routes
 from course.site.routes import HandInEndpoint
-from course.site.serving import handins_section, teacher_route
+from course.site.serving import handins_section, teacher_route, term_route
 from course.site.store import HandInStore
 
 
@@ -76,6 +76,7 @@ def build(data: Path, auth: Any, prefix: str, teachers: str | None = None,
     routes = [
         *gate.routes(server.teacher_key, prefix),
         teacher_route(store),
+        term_route(RosterFile(places.roster), places, sorted(known)),
         *progress_routes(progress, gate),
         Route("/hand-in", HandInEndpoint(store, gate).handle, methods=["GET", "POST"]),
     ]

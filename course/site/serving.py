@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hmac
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +80,21 @@ def teacher_route(store: HandInStore) -> Route:
         return HTMLResponse(document, headers=ISOLATION)
 
     return Route("/teacher/handins", page)
+
+
+def term_route(roster_file: RosterFile, places: Places, exercises: Sequence[str]) -> Route:
+    """``/teacher/term.csv?key=KEY``: each student's term as a spreadsheet (the teacher key only)."""
+    from course.roster.term import term, term_csv
+
+    async def page(request: Request) -> Response:
+        key = getattr(getattr(request.app.state, "classroom", None), "teacher_key", None)
+        if key and not hmac.compare_digest(request.query_params.get("key", "").encode(), str(key).encode()):
+            return HTMLResponse("<p>Give the teacher key: /teacher/term.csv?key=KEY</p>", 403, headers=ISOLATION)
+        headers = {**ISOLATION, "Content-Disposition": "attachment; filename=term.csv"}
+        text = term_csv(term(roster_file.load(), places, exercises))
+        return Response(text, media_type="text/csv", headers=headers)
+
+    return Route("/teacher/term.csv", page)
 
 
 @dataclass
@@ -171,6 +186,7 @@ def prepare(site: Path, data: Path, say: Callable[[str], None] = print, roster: 
     return Classroom(
         [
             teacher_route(store),
+            term_route(roster_file, places, sorted(exercises or ())),
             *signin_routes(gate),
             *progress_routes(progress, gate),
             entrance(SiteFiles(Path(site)), gate),
