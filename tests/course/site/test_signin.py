@@ -303,3 +303,24 @@ def test_a_rooms_only_server_has_no_sign_in(tmp_path: Path) -> None:
             await server.close()
 
     asyncio.run(scenario())
+
+
+def test_the_teacher_downloads_the_term_and_a_student_cannot(school: Class) -> None:
+    import types
+
+    from course.roster.store import Places
+    from course.site.serving import term_route
+
+    ada = school.signed_in("ada-lovelace")
+    hand_in(ada)
+    ada.post("/progress", json=REPORT)
+    places = Places(school.folder / "roster.json", school.folder / "data")
+    app = Starlette(routes=[term_route(school.roster_file, places, ["04_flips"])])
+    app.state.classroom = types.SimpleNamespace(teacher_key="sesame")
+    client = TestClient(app)
+    assert client.get("/teacher/term.csv").status_code == 403
+    assert client.get("/teacher/term.csv?key=wrong").status_code == 403
+    sheet = client.get("/teacher/term.csv?key=sesame")
+    assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/csv")
+    lines = sheet.text.splitlines()
+    assert len(lines) == 4 and "Ada Lovelace" in lines[1] and "Grace Hopper" in sheet.text
