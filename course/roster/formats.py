@@ -2,34 +2,52 @@
 
 :func:`read_roster` takes the file's bytes and finds its layout from its header row:
 
-* **Canvas** (Grades > Export): ``Student, ID, SIS User ID, SIS Login ID, Section, ...``,
-  names as ``Last, First``, then a ``Points Possible`` row (and sometimes ``Muted``) and a
-  ``Student, Test`` row, both skipped.  ``ID`` is Canvas's own id, kept for its grade file.
-* **Moodle**: the grader report's export (``First name, Last name, ID number, ...,
-  Email address``) or a user export (``username, email, firstname, lastname, idnumber``).
-* **Plain**: a ``name`` column (or first and last name columns) with optional ``id`` and
-  ``email`` columns; or no header at all, one name per line.
+* **Canvas** (Grades > Export): ``Student, ID, SIS User ID, SIS Login ID, Section, ...``
+  (or ``LastName, FirstName`` first), names as ``Last, First``, then a row that says which
+  assignments post grades by hand (first cell empty), a ``Points Possible`` row and the
+  ``Student, Test`` of the student view, all skipped.  ``ID`` is Canvas's own user id.
+* **Moodle**: the grader report's export (``First name, Last name, ID number, Institution,
+  Department, Email address, ...``) or a user download (``id, username, email, firstname,
+  lastname, idnumber, ...``), also with the German and French headers Moodle writes.
+* **Plain**: a ``name`` column (or first and last name columns) with optional ``id``,
+  ``username`` and ``email`` columns; or no header at all, one name a line.
 
-UTF-8 with or without Excel's BOM, or Windows-1252; commas, semicolons or tabs; quoted
-fields with commas; at most :data:`MAX_BYTES`, :data:`MAX_ROWS` rows and
-:data:`MAX_FIELDS` fields a row.  A refusal names the file, the line and the reason.
-:func:`merge` adds what is new to a roster and keeps the students it already has.
+UTF-8 with or without Excel's BOM, UTF-16 (Excel's "Unicode text"), else Windows-1252;
+commas, semicolons or tabs; quoted fields with commas; at most :data:`MAX_BYTES`,
+:data:`MAX_ROWS` rows and :data:`MAX_FIELDS` fields a row.  A refusal names the file,
+the line and the reason.  :func:`merge` adds what is new to a roster and keeps the
+students it already has.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 
 from course.roster.model import Roster, RosterError, Student, clean, name_key
 
 MAX_BYTES = 5_000_000
 MAX_ROWS = 2_000
 MAX_FIELDS = 200
-#: Canvas rows that are not students.
-CANVAS_SKIP = ("points possible", "muted", "student, test", "test student")
+#: Rows of a Canvas export that are not students (after "Last, First" became "First Last").
+CANVAS_SKIP = frozenset({"points possible", "test student", "student, test", "muted", "manual posting"})
+#: Header cells, compared case-folded, for each thing a row may give.
+COLUMNS = {
+    "full": ("name", "full name", "fullname", "student name", "student", "names", "students", "nom complet"),
+    "first": ("first name", "firstname", "first", "given name", "vorname", "prénom"),
+    "last": ("last name", "lastname", "last", "surname", "family name", "nachname", "nom"),
+    "lms_id": ("id", "lms id", "student id", "student_id", "student number"),
+    "sis_id": ("sis user id", "id number", "idnumber", "sis id", "sis_id", "id-nummer",
+               "numéro d'identification"),
+    "login": ("sis login id", "username", "login", "user name", "anmeldename", "nom d'utilisateur"),
+    "email": ("email address", "email", "e-mail", "e-mail address", "mail", "e-mail-adresse",
+              "adresse de courriel", "adresse courriel"),
+}  # fmt: skip
+EXPECTED = ("Give Canvas's or Moodle's export as it is, or a CSV with a 'name' column (or 'first "
+            "name' and 'last name'), and optional 'id' and 'email' columns; or one name a line")
 
 
 @dataclass(frozen=True)
@@ -43,151 +61,209 @@ class Imported:
     email: str = ""
 
 
+IDS = tuple(field.name for field in fields(Imported) if field.name != "name")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A file's kind and the column of each thing its rows give (None: not in the file)."""
+
+    kind: str
+    columns: dict[str, int]
+
+    def read(self, row: list[str]) -> Imported | None:
+        """The student of ``row``, or None for a row that is no student."""
+        cell = {what: row[index] if index < len(row) else "" for what, index in self.columns.items()}
+        name = cell.get("full") or f"{cell.get('first', '')} {cell.get('last', '')}".strip()
+        if self.kind == "Canvas":
+            name = _canvas_name(name)
+            if not name or name.casefold() in CANVAS_SKIP:
+                return None
+        return Imported(name, **{what: cell.get(what, "") for what in IDS}) if name else None
+
+
+def _canvas_name(name: str) -> str:
+    """Canvas's ``Lovelace, Ada`` as ``Ada Lovelace`` (``="..."`` is how it quotes a leading ``=``)."""
+    if name.startswith('="') and name.endswith('"'):
+        name = name[2:-1]
+    last, comma, first = name.partition(",")
+    return f"{first.strip()} {last.strip()}" if comma and first.strip() else name.strip()
+
+
+def layout(header: list[str]) -> Layout | None:
+    """The layout a header row announces, or None when it names no column of students."""
+    folded = [cell.casefold().strip() for cell in header]
+    columns = {}
+    for what, names in COLUMNS.items():
+        found = next((folded.index(name) for name in names if name in folded), None)
+        if found is not None:
+            columns[what] = found
+    if "first" in columns and "last" in columns:
+        columns.pop("full", None)
+    elif "full" in columns:
+        columns.pop("first", None)
+        columns.pop("last", None)
+    else:
+        return None
+    if "lms_id" in columns and "sis login id" in folded:
+        return Layout("Canvas", columns)
+    if "full" not in columns and ("sis_id" in columns or "login" in columns):
+        return Layout("Moodle", columns)
+    return Layout("CSV", columns)
+
+
 def _text(data: bytes, source: str) -> str:
     if len(data) > MAX_BYTES:
         raise RosterError(f"{source} is {len(data)} bytes; a class list of at most {MAX_BYTES} is read")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise RosterError(f"{source} begins like UTF-16 text but is not") from None
     if b"\x00" in data:
         raise RosterError(f"{source} is not a text file (a CSV export is)")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            pass
+    return data.decode("latin-1")  # every byte is a character: odd ones are refused by name
 
 
-def _rows(text: str, source: str) -> list[list[str]]:
-    sample = text[:20_000]
+def _delimiter(text: str) -> tuple[str, Layout | None]:
+    """The separator whose first row is a header the kit knows (else the sniffed one: no header).
+
+    Only the separator is sniffed: quotes are always ``"``, as spreadsheets write them.
+    """
     try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
+        sniffed = csv.Sniffer().sniff(text[:20_000], delimiters=",;\t").delimiter
     except csv.Error:
-        dialect = csv.excel
+        sniffed = ","
+    for delimiter in dict.fromkeys((sniffed, ",", ";", "\t")):
+        try:
+            reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+            header = next((row for row in reader if any(cell.strip() for cell in row)), [])
+        except csv.Error:
+            continue  # _rows names the line
+        found = layout(header) if len(header) <= MAX_FIELDS else None
+        if found is not None:
+            return delimiter, found
+    return sniffed, None
+
+
+def _rows(text: str, delimiter: str, source: str) -> list[tuple[int, list[str]]]:
+    """The non-blank rows and the line each ends on, bounded in fields and count."""
     rows = []
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        for number, row in enumerate(csv.reader(io.StringIO(text, newline=""), dialect), start=1):
+        for row in reader:
             if len(row) > MAX_FIELDS:
-                raise RosterError(f"{source}, line {number}: {len(row)} fields; at most {MAX_FIELDS} are read")
+                raise RosterError(f"{source}, line {reader.line_num}: {len(row)} fields; at most "
+                                  f"{MAX_FIELDS} are read")  # fmt: skip
             if any(cell.strip() for cell in row):
-                rows.append([cell.strip() for cell in row])
-            if len(rows) > MAX_ROWS + 3:
-                raise RosterError(f"{source} has more than {MAX_ROWS} rows; a roster holds at most {MAX_ROWS}")
+                rows.append((reader.line_num, [cell.strip() for cell in row]))
+            if len(rows) > MAX_ROWS + 3:  # the header and Canvas's rows that are no students
+                raise RosterError(f"{source}, line {reader.line_num}: more than {MAX_ROWS} rows; "
+                                  f"a roster holds at most {MAX_ROWS} students")  # fmt: skip
     except csv.Error as error:
-        raise RosterError(f"{source} is not a CSV file the kit can read: {error}") from None
+        raise RosterError(f"{source}, line {reader.line_num}: not CSV the kit can read: {error}") from None
     return rows
 
 
-def _column(header: list[str], *names: str) -> int | None:
-    folded = [cell.casefold().strip() for cell in header]
-    return next((folded.index(name) for name in names if name in folded), None)
-
-
-def _canvas_name(sortable: str) -> str:
-    """``Lovelace, Ada`` as ``Ada Lovelace`` (a name without a comma stays as it is)."""
-    last, comma, first = sortable.partition(",")
-    return f"{first.strip()} {last.strip()}" if comma and first.strip() else sortable
-
-
-def _layout(header: list[str]) -> tuple[str, Callable[[list[str]], Imported | None]] | None:
-    """The file's kind and how to read one of its rows, from its header (None: no header)."""
-    def at(index: int | None, row: list[str]) -> str:
-        return row[index] if index is not None and index < len(row) else ""
-
-    student, canvas_id = _column(header, "student"), _column(header, "id")
-    sis_user, sis_login = _column(header, "sis user id"), _column(header, "sis login id")
-    if student is not None and canvas_id is not None and (sis_user is not None or sis_login is not None):
-        def canvas(row: list[str]) -> Imported | None:
-            name = at(student, row)
-            if not name or name.strip().casefold().startswith(CANVAS_SKIP):
-                return None
-            return Imported(_canvas_name(name), at(canvas_id, row), at(sis_user, row), at(sis_login, row))
-
-        return "Canvas", canvas
-    first = _column(header, "first name", "firstname", "first", "given name")
-    last = _column(header, "last name", "lastname", "surname", "last", "family name")
-    moodle_id = _column(header, "id number", "idnumber")
-    email = _column(header, "email address", "email", "e-mail", "mail")
-    if first is not None and last is not None:
-        user = _column(header, "username")
-        kind = "Moodle" if moodle_id is not None or user is not None else "CSV"
-        plain_id = _column(header, "id", "student id", "student_id", "sis id")
-
-        def named(row: list[str]) -> Imported | None:
-            name = f"{at(first, row)} {at(last, row)}".strip()
-            if not name:
-                return None
-            if kind == "Moodle":
-                return Imported(name, at(plain_id, row), at(moodle_id, row), at(user, row), at(email, row))
-            return Imported(name, at(plain_id, row), "", "", at(email, row))
-
-        return kind, named
-    full = _column(header, "name", "student name", "full name", "student", "fullname")
-    if full is not None:
-        plain_id = _column(header, "id", "student id", "student_id", "sis id", "sis_id", "lms id", "number")
-
-        def plain(row: list[str]) -> Imported | None:
-            name = at(full, row)
-            return Imported(name, at(plain_id, row), "", "", at(email, row)) if name else None
-
-        return "CSV", plain
-    return None
-
-
-def read_roster(data: bytes, source: str) -> tuple[str, list[Imported]]:
-    """The students of a class list file (its kind, then the students in its order)."""
-    rows = _rows(_text(data, source), source)
+def read_class_list(data: bytes, source: str) -> tuple[str, list[Imported]]:
+    """The kind of class list ``data`` is (``Canvas``, ``Moodle``, ``CSV``, ``list of names``) and
+    its students in the file's order; ``source`` names the file in a refusal."""
+    text = _text(data, source)
+    delimiter, found = _delimiter(text)
+    rows = _rows(text, delimiter, source)
     if not rows:
-        raise RosterError(f"{source} is empty: export the class list from your gradebook, or write one name a line")
-    found = _layout(rows[0])
+        raise RosterError(f"{source} is empty. {EXPECTED}")
     if found is None:
-        if max(len(row) for row in rows) > 1:
-            raise RosterError(
-                f"{source}: its first line names no column of students ({', '.join(rows[0][:6])}). "
-                "Give Canvas's or Moodle's export as it is, or a CSV with a 'name' column "
-                "(or 'first name' and 'last name'), and optional 'id' and 'email' columns"
-            )
-        kind, students = "list of names", [Imported(row[0]) for row in rows]
+        line, first = rows[0]
+        if any(len(row) > 1 for _, row in rows):
+            raise RosterError(f"{source}, line {line}: its first line names no column of students "
+                              f"({', '.join(first[:6])}). {EXPECTED}")  # fmt: skip
+        kind, read = "list of names", [(number, Imported(row[0])) for number, row in rows]
     else:
-        kind, read = found
-        students = [student for row in rows[1:] if (student := read(row)) is not None]
-    if not students:
-        raise RosterError(f"{source} has a header but no student in it")
-    checked = []
-    for number, student in enumerate(students, start=2 if found else 1):
+        kind = found.kind
+        read = [(number, student) for number, row in rows[1:] if (student := found.read(row)) is not None]
+    if not read:
+        raise RosterError(f"{source} has a header but no student in it. {EXPECTED}")
+    students = []
+    for number, student in read:
         try:
-            checked.append(replace(student, name=clean(student.name, "the name", required=True)))
+            students.append(Imported(**{what: clean(getattr(student, what), f"the {_said(what)}",
+                                        required=what == "name") for what in ("name", *IDS)}))  # fmt: skip
         except RosterError as refused:
-            raise RosterError(f"{source}, student {number - 1}: {refused}") from None
-    return kind, checked
+            raise RosterError(f"{source}, line {number}: {refused}") from None
+    return kind, students
 
 
-def merge(roster: Roster, students: Sequence[Imported]) -> tuple[Roster, list[str]]:
-    """``roster`` with the new students added (the ones it has, by id, email or name, kept)."""
+def read_roster(data: bytes, source: str) -> list[Imported]:
+    """The students of a class list file (Canvas, Moodle or a CSV of names), in its order.
+
+    >>> read_roster(b'Student,ID,SIS User ID,SIS Login ID,Section\\n"Lovelace, Ada",7,S7,ada,P3\\n', "x.csv")
+    [Imported(name='Ada Lovelace', lms_id='7', sis_id='S7', login='ada', email='')]
+    """
+    return read_class_list(data, source)[1]
+
+
+def merge(roster: Roster, imported: Sequence[Imported]) -> tuple[Roster, list[str]]:
+    """``roster`` with the students it lacks added; the lines say what changed.
+
+    A row is a student already on the roster when an id of theirs matches (Canvas's id,
+    the SIS id, the login, then the email), else when the name matches a student whose
+    ids do not contradict the row's (their missing ids are then taken from the file).  Two
+    rows of one name with different ids are two students.
+    """
     said: list[str] = []
-    seen: dict[str, int] = {}  # a name the file gives twice is two students
-    for student in students:
-        known = _same(roster, student, seen)
-        if known is not None:
-            said.append(f"kept {known.name} ({known.key})")
+    matched: set[str] = set()
+    unchanged = 0
+    for row in imported:
+        known = _same(roster, row, matched)
+        if known is None:
+            roster = roster.add(row.name, **{what: getattr(row, what) for what in IDS})
+            added = roster.students[-1]
+            said.append(f"added {added.name} ({added.key}){_twins(roster, added)}")
+            matched.add(added.key)
             continue
-        roster = roster.add(student.name, lms_id=student.lms_id, sis_id=student.sis_id,
-                            login=student.login, email=student.email)  # fmt: skip
-        added = roster.students[-1]
-        twin = [s.key for s in roster if name_key(s.name) == name_key(added.name) and s is not added]
-        also = f"; also called so: {', '.join(twin)}" if twin else ""
-        said.append(f"added {added.name} ({added.key}{also})")
+        matched.add(known.key)
+        new_ids = {what: value for what in IDS if (value := getattr(row, what)) and not getattr(known, what)
+                   and not any(getattr(s, what).casefold() == value.casefold() for s in roster)}
+        notes = [f"the file names them {row.name!r}"] if name_key(row.name) != name_key(known.name) else []
+        if new_ids:
+            updated = replace(known, **new_ids)
+            roster = Roster(tuple(updated if s.key == known.key else s for s in roster))
+            notes.append("took " + ", ".join(f"{_said(what)} {value}" for what, value in new_ids.items()))
+        if notes:
+            said.append(f"kept {known.name} ({known.key}): {'; '.join(notes)}")
+        else:
+            unchanged += 1
+    if unchanged:
+        said.append(f"kept {unchanged} student{'s' if unchanged != 1 else ''} already on the list as they were")
     return roster, said
 
 
-def _same(roster: Roster, student: Imported, seen: dict[str, int]) -> Student | None:
-    """The roster's student this row is: by an id or the email, else (a row with no id) the next
-    student of that name the file has not matched yet."""
-    for what in ("lms_id", "sis_id", "login", "email"):
-        value = getattr(student, what)
-        found = next((s for s in roster if value and getattr(s, what) == value), None)
+def _said(what: str) -> str:
+    return {"lms_id": "id", "sis_id": "SIS id"}.get(what, what)
+
+
+def _twins(roster: Roster, added: Student) -> str:
+    """What tells ``added`` apart from students of the same name (nothing said when none)."""
+    twins = [s.key for s in roster if name_key(s.name) == name_key(added.name) and s is not added]
+    if not twins:
+        return ""
+    what = next((what for what in IDS if getattr(added, what)), None)
+    apart = f"told apart by {_said(what)} {getattr(added, what)}" if what else "the file gives no id to tell them apart"
+    return f": the same name as {', '.join(twins)}, {apart}"
+
+
+def _same(roster: Roster, row: Imported, matched: set[str]) -> Student | None:
+    """The roster's student ``row`` is, or None (a new student); ``matched``: keys already taken."""
+    for what in IDS:
+        value = getattr(row, what).casefold()
+        found = next((s for s in roster if value and getattr(s, what).casefold() == value), None)
         if found is not None:
             return found
-    if any((student.lms_id, student.sis_id, student.login, student.email)):
-        return None
-    key = name_key(student.name)
-    named = [s for s in roster if name_key(s.name) == key]
-    index = seen.get(key, 0)
-    seen[key] = index + 1
-    return named[index] if index < len(named) else None
+    return next((s for s in roster if s.key not in matched and name_key(s.name) == name_key(row.name)
+                 and not any(getattr(s, what) and getattr(row, what) for what in IDS)), None)  # fmt: skip
