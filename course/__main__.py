@@ -23,8 +23,9 @@ python -m course tournament HANDIN-FOLDER [--levels easy,medium,hard] [--move-ti
     each against each; a leaderboard page with every game replayable, and CSVs
 python -m course serve [--host H] [--port P] [--data DIR] [--grace S] [--move-time S]
     run the class server for network play until Ctrl-C (see course.classroom)
-python -m course class import FILE | list | cards | new-code NAME | add | rename | remove | export | erase
-    the class list (Canvas, Moodle or CSV), sign-in cards with QR codes, a student's data
+python -m course class import FILE | list | add | rename | remove | cards [NAME ...] | new-code NAME
+                        | sign-out NAME | free NAME | export NAME | erase NAME --yes
+    the class roster (Canvas, Moodle or CSV), sign-in cards with QR codes, a student's data
 python -m course site build [--out DIR] [--pyodide-packages FOLDER]
     make the browser classroom: a static JupyterLite site of the lessons, the released
     exercises and the kit (see course.site)
@@ -361,7 +362,7 @@ COMMANDS: dict[str, Command] = {
         "the class tournament of students' players and the levels", *_elsewhere("course.contest.cli")
     ),
     "site": ("build the browser classroom (a JupyterLite site)", *_elsewhere("course.site.cli")),
-    "class": ("the class list, its sign-in cards and a student's data", *_elsewhere("course.roster.cli")),
+    "class": ("the class roster, sign-in cards and a student's data", *_elsewhere("course.roster.cli")),
 }
 
 
