@@ -8,7 +8,9 @@ wrong one with :class:`ArgumentError`, naming the function, the parameter and th
 
 Calls from the kit's own modules (``reversi.*``) are trusted and pay only a frame lookup:
 inside, the types are the check (``mypy --strict``). :data:`SURFACE` lists every decorated
-callable, so a test can fuzz exactly what students reach.
+callable, so a test can fuzz exactly what students reach. A package with errors of its own
+(the cursor-map game) decorates with :func:`student_raising` instead, so that its refusals of
+a wrong argument are also its own kind of error.
 
 :class:`Choice` is the enum base of the kit: a member may be given by its name or value as
 text in any case (``"black"``, ``"BLACK"``), and anything else is refused with the choices.
@@ -184,9 +186,21 @@ def student(function: F, **overrides: object) -> F:
     stricter annotation for some parameters (``depth=Annotated[int, Between(0, 6)]``)
     where the function's own should stay plain for its readers.
     """
+    return checked(function, ArgumentError, overrides)
+
+
+def student_raising(refusal: type[ArgumentError], **overrides: object) -> Callable[[F], F]:
+    """:func:`student` for a package with errors of its own: a wrong argument raises ``refusal``,
+    a subclass of :class:`ArgumentError` and of the package's error, so code that catches the
+    package's errors catches a wrong argument as well (the message is the same)."""
+    return lambda function: checked(function, refusal, overrides)
+
+
+def checked(function: F, refusal: type[ArgumentError], overrides: dict[str, object]) -> F:
+    """``function`` (or a class's ``__init__``) checked as :func:`student` does, refusing with ``refusal``."""
     if isinstance(function, type):
         cls = function
-        cls.__init__ = student(cls.__init__, **overrides)  # type: ignore[misc]
+        cls.__init__ = checked(cls.__init__, refusal, overrides)  # type: ignore[misc]
         return function
     known: dict[str, bool] = {}
     signature: list[Signature] = []
@@ -202,7 +216,10 @@ def student(function: F, **overrides: object) -> F:
             return function(*args, **kwargs)
         if not signature:
             signature.append(read_signature(function, overrides))
-        args, kwargs = checked_arguments(signature[0], args, kwargs)
+        try:
+            args, kwargs = checked_arguments(signature[0], args, kwargs)
+        except ArgumentError as refused:  # the package's own kind, with the same message
+            raise refusal(*refused.args) from None
         return function(*args, **kwargs)
 
     check_then_call.surface_overrides = overrides  # type: ignore[attr-defined]

@@ -15,7 +15,9 @@ The modules form a chain, each using only the ones before it::
   :class:`reversi.errors.ReversiError`) and its subclasses :class:`MapError`,
   :class:`MapFileError` (with ``line``, ``column``, ``problem``, ``source``),
   :class:`CursorGameError` and :class:`CursorGameOverError` (also a
-  :class:`reversi.errors.GameOverError`).
+  :class:`reversi.errors.GameOverError`); a wrong argument anywhere in the package (a
+  direction ``'sideways'``) is a :class:`CursorArgumentError`, both a
+  :class:`CursorGameError` and a :class:`reversi.errors.ArgumentError`.
 * :mod:`~reversi.cursormap.model`: :class:`Owner` (ONE, TWO, NONE; ``.color``,
   ``.opponent``), :class:`Value` (ON, OFF, EMPTY, PENGUIN; ``.bit``, ``.switchable``),
   :class:`Field` (owner, value), :class:`Position` (row, col), :class:`MapCharacters`
@@ -54,6 +56,7 @@ Decisions this kit makes where the original game left room:
 """
 
 from reversi.cursormap.errors import (
+    CursorArgumentError,
     CursorGameError,
     CursorGameOverError,
     CursorMapError,
@@ -91,6 +94,7 @@ __all__ = [
     "PLAYERS",
     "Change",
     "Cursor",
+    "CursorArgumentError",
     "CursorGame",
     "CursorGameError",
     "CursorGameOverError",

@@ -1,13 +1,17 @@
-"""The errors the cursor-map game raises.
+"""The errors the cursor-map game raises, and how its student surface refuses.
 
 All of them are :class:`CursorMapError`, itself a :class:`reversi.errors.ReversiError`,
 so a front end can catch every refusal of the package in one place.  Each message names
-what was refused and why.
+what was refused and why.  That holds for a wrong argument too: the package's functions
+are checked by :func:`student` and its choices are :class:`CursorChoice`, which refuse
+with :class:`CursorArgumentError`, a :class:`CursorGameError` and an
+:class:`reversi.errors.ArgumentError` at once.
 """
 
 from __future__ import annotations
 
-from reversi.errors import GameOverError, ReversiError
+from reversi.errors import ArgumentError, GameOverError, ReversiError
+from reversi.surface import Choice, student_raising
 
 
 class CursorMapError(ReversiError):
@@ -54,3 +58,22 @@ class CursorGameError(CursorMapError, ValueError):
 
 class CursorGameOverError(CursorMapError, GameOverError):
     """An action asked of a cursor-map game that has already ended."""
+
+
+class CursorArgumentError(CursorGameError, ArgumentError):
+    """An argument the game cannot take: a direction ``'sideways'``, a row ``0.5``, a map
+    that is not a CursorMap.  Code that catches the game's refusals catches it, and so does
+    code that catches any wrong argument given to the kit."""
+
+
+student = student_raising(CursorArgumentError)
+"""The package's :func:`reversi.surface.student`: a refused argument is a :class:`CursorArgumentError`."""
+
+
+class CursorChoice(Choice):
+    """A choice of the package (owner, value, operator, direction): text that names no
+    member is refused with a :class:`CursorArgumentError`."""
+
+    @classmethod
+    def refusal(cls, value: object) -> Exception:
+        return CursorArgumentError(*super().refusal(value).args)

@@ -30,18 +30,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated
 
-from reversi.cursormap.errors import CursorGameError, CursorGameOverError
+from reversi.cursormap.errors import CursorChoice, CursorGameError, CursorGameOverError, student
 from reversi.cursormap.model import CursorMap, Owner, Position
 from reversi.cursormap.rules import Change, Cursor, apply_cursor
 from reversi.errors import shown
-from reversi.surface import Between, Choice, student
+from reversi.surface import Between
 
 
 def _capital(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-class Direction(Choice):
+class Direction(CursorChoice):
     """A step of the cursor's centre, as ``(drow, dcol)``."""
 
     UP = (-1, 0)

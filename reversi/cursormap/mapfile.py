@@ -50,7 +50,7 @@ from __future__ import annotations
 import os
 import re
 
-from reversi.cursormap.errors import MapFileError
+from reversi.cursormap.errors import MapFileError, student
 from reversi.cursormap.model import (
     KEYS,
     MAX_SIDE,
@@ -68,7 +68,6 @@ from reversi.cursormap.model import (
 )
 from reversi.errors import shown
 from reversi.files import read_bounded
-from reversi.surface import student
 
 #: The largest map file read, in bytes (a 64 x 64 map with comments takes about 10 kB).
 MAX_FILE_BYTES = 1_000_000

@@ -20,9 +20,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from reversi.cursormap.errors import MapError
+from reversi.cursormap.errors import CursorChoice, MapError, student
 from reversi.errors import shown
-from reversi.surface import Choice, student
 
 MAX_SIDE = 64
 """The largest width or height a map may have."""
@@ -38,7 +37,7 @@ QUOTE = '"'
 FORBIDDEN_CHARACTERS = '";'
 
 
-class Owner(Choice):
+class Owner(CursorChoice):
     """Who a field belongs to: player one (blue), player two (red) or nobody (grey)."""
 
 
@@ -82,7 +81,7 @@ PLAYERS = (Owner.ONE, Owner.TWO)
 """The two players, in the order they play."""
 
 
-class Value(Choice):
+class Value(CursorChoice):
     """What a field holds.  Only ON and OFF fields can be switched."""
 
 

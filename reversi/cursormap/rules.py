@@ -32,10 +32,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from reversi.cursormap.errors import CursorGameError
+from reversi.cursormap.errors import CursorChoice, CursorGameError, student
 from reversi.cursormap.model import CursorMap, Position, Value
 from reversi.errors import shown
-from reversi.surface import Choice, student
 
 HIDDEN = "?"
 """What the centre of a cursor with a hidden operator shows."""
@@ -50,7 +49,7 @@ def _check_bit(bit: int) -> int:
     return int(bit)
 
 
-class Operator(Choice):
+class Operator(CursorChoice):
     """The logical operator a cursor combines its bits with: ``"AND"``, ``"OR"`` or ``"XOR"``, in capitals."""
 
     @classmethod

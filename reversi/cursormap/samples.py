@@ -9,11 +9,10 @@ from __future__ import annotations
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from reversi.cursormap.errors import MapFileError
+from reversi.cursormap.errors import MapFileError, student
 from reversi.cursormap.mapfile import parse_map
 from reversi.cursormap.model import CursorMap
 from reversi.errors import shown
-from reversi.surface import student
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable

@@ -15,7 +15,16 @@ from hypothesis import strategies as st
 from reversi.board import Board
 from reversi.errors import ArgumentError, NotationError
 from reversi.notation import BLACK, WHITE, Color
-from reversi.surface import MAX_ITEMS, SURFACE, Between, Choice, Length, signature_of, student
+from reversi.surface import (
+    MAX_ITEMS,
+    SURFACE,
+    Between,
+    Choice,
+    Length,
+    signature_of,
+    student,
+    student_raising,
+)
 
 
 class Tone(Choice):
@@ -122,6 +131,28 @@ def test_methods_and_constructors_are_named_by_their_class() -> None:
     with pytest.raises(ArgumentError, match=r"^Counter.add\(\): step must be a whole number from -5 to 5, not 9$"):
         Counter(0).add(9)
     assert Counter(1).add(2) == 3
+
+
+class LampError(ArgumentError):
+    """A package's own kind of argument refusal."""
+
+
+@student_raising(LampError)
+class Lamp:
+    def __init__(self, level: Annotated[int, Between(0, 3)]) -> None:
+        self.level = level
+
+    @student_raising(LampError)
+    def dim(self, by: int) -> int:
+        return self.level - by
+
+
+def test_a_package_may_refuse_with_its_own_kind_and_the_same_message() -> None:
+    with pytest.raises(LampError, match=r"^Lamp\(\): level must be a whole number from 0 to 3, not 9$"):
+        Lamp(9)
+    with pytest.raises(LampError, match=r"^Lamp.dim\(\): by must be a whole number, not 'a lot'$"):
+        Lamp(2).dim("a lot")  # type: ignore[arg-type]
+    assert Lamp(2).dim(1) == 1
 
 
 def test_positional_arguments_too_many_or_twice() -> None:

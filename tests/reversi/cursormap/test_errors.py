@@ -3,14 +3,20 @@ import pickle
 import pytest
 
 from reversi.cursormap import (
+    CursorArgumentError,
+    CursorGame,
     CursorGameError,
     CursorGameOverError,
     CursorMapError,
     MapError,
     MapFileError,
+    Operator,
+    Owner,
     load_map,
+    parse_map,
 )
 from reversi.cursormap.mapfile import MAX_FILE_BYTES
+from reversi.cursormap.model import CursorMap
 from reversi.errors import ArgumentError, GameOverError, ReversiError
 
 
@@ -40,6 +46,10 @@ def test_map_file_error_names_its_source():
         (MapError("x"), (CursorMapError, ReversiError, ValueError)),
         (CursorGameError("x"), (CursorMapError, ReversiError, ValueError)),
         (CursorGameOverError("x"), (CursorMapError, ReversiError, GameOverError)),
+        (
+            CursorArgumentError("x"),
+            (CursorGameError, CursorMapError, ArgumentError, ReversiError, ValueError),
+        ),
     ],
 )
 def test_every_error_is_a_reversi_error(error, bases):
@@ -79,3 +89,37 @@ def test_a_map_file_larger_than_any_map_is_refused_before_reading_it_all(tmp_pat
     path.write_bytes(b";" * (MAX_FILE_BYTES + 10))
     with pytest.raises(MapFileError, match="larger than 1,000,000 bytes"):
         load_map(path)
+
+
+def test_a_refused_direction_is_caught_as_the_games_own_error():
+    game = CursorGame(CursorMap.from_strings(["bgr"], ["000"]), seed=1)
+    try:
+        game.move("sideways")
+    except CursorGameError as error:
+        refused = error
+    else:
+        pytest.fail("move('sideways') was not refused")
+    assert isinstance(refused, ArgumentError)
+    assert str(refused) == "a direction is one of 'up', 'down', 'left', 'right', not 'sideways'"
+    assert game.position == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda game: game.move(3), "CursorGame.move(): direction must be UP, DOWN, LEFT or RIGHT or a text, not 3"),
+        (lambda game: game.move_to(0.5, 0), "CursorGame.move_to(): row must be a whole number, not 0.5"),
+        (lambda game: game.move_to(0), "CursorGame.move_to(): col must be given"),
+        (lambda game: game.switchable("purple"), "CursorGame.switchable(): owner must be ONE, TWO or NONE, not 'purple'"),
+        (lambda game: CursorGame(game.map, max_turns=0), "CursorGame(): max_turns must be a whole number from 1 to 1000000000 or None, not 0"),
+        (lambda game: Owner("purple"), "an owner is one of 'one', 'two', 'none', not 'purple'"),
+        (lambda game: Operator("nand"), "an operator is one of 'AND', 'OR', 'XOR', not 'nand'"),
+        (lambda game: parse_map(42), "parse_map(): text must be a text, not 42"),
+    ],
+)
+def test_a_wrong_argument_anywhere_in_the_package_is_the_games_own_error(call, message):
+    game = CursorGame(CursorMap.from_strings(["bgr"], ["000"]), seed=1)
+    with pytest.raises(CursorGameError) as refused:
+        call(game)
+    assert isinstance(refused.value, ArgumentError) and str(refused.value) == message
+    assert game.position == (0, 1) and game.turn == 1
