@@ -8,6 +8,18 @@
   to another of its files (lesson 00's link to the teacher guide) would be dead there,
   so it becomes its own text and where the file is in the kit's folder.
 * The copy names the browser kernel, so JupyterLab never asks which kernel to start.
+* JupyterLab draws an SVG (and an HTML output whole) only for a *trusted* cell: a cell
+  whose ``metadata.trusted`` is true (``CellModel`` reads it as the notebook loads); the
+  output area of any other cell shows only "safe" kinds, so a board's stored picture
+  showed as its text, ``<BoardPicture of ...>``.  A Jupyter server sets that flag on every
+  load from its store of signatures (nbformat's notary); JupyterLite has no server, no
+  notary and no signatures, and reads the flag as the file has it.  The site's notebooks
+  are the kit's own lessons and released exercises, never a student's file, so every code
+  cell of a copy is marked trusted, as ``jupyter trust`` would mark it on a laptop.
+* A stored widget view whose model the notebook does not store (the kit stores no widget
+  state: ``scripts/store_outputs.py``) can never be drawn again, and a trusted cell would
+  prefer it to the picture stored beside it and show "Loading widget..." for ever: the
+  copy leaves such a view out.  Running the cell shows the live widget as before.
 
 >>> _joined(["1 . .\\n", "2 . .\\n"])
 '1 . .\\n2 . .\\n'
@@ -33,6 +45,9 @@ PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "lan
 LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)((?:\s+\"[^\"]*\")?)\)")
 #: Targets that leave the site on purpose (or stay in the same notebook).
 ABSOLUTE = ("https://", "http://", "mailto:", "#")
+#: A widget's view in an output, and the notebook metadata that may store widgets' models.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
 def _joined(text: str | list[str]) -> str:
@@ -73,18 +88,30 @@ def _site_notebook(
     """The site's copy of a notebook (its JSON): texts joined, dead links made words, the browser kernel named."""
     copy: dict[str, Any] = json.loads(json.dumps(notebook))
     copy.setdefault("metadata", {})["kernelspec"] = dict(PYODIDE_KERNELSPEC)
+    models = _stored_widget_models(copy["metadata"])
     for cell in copy.get("cells", []):
         cell["source"] = _joined(cell.get("source", ""))
         if cell.get("cell_type") == "markdown":
             cell["source"] = _site_links(cell["source"], folder, shipped, kit_folder)
+        if cell.get("cell_type") == "code":
+            cell.setdefault("metadata", {})["trusted"] = True
         for output in cell.get("outputs", []):
             if "text" in output:
                 output["text"] = _joined(output["text"])
             data = output.get("data", {})
+            view = data.get(WIDGET_VIEW)
+            if isinstance(view, dict) and view.get("model_id") not in models:
+                del data[WIDGET_VIEW]
             for mime, value in data.items():
                 if not _is_json(mime):
                     data[mime] = _joined(value)
     return copy
+
+
+def _stored_widget_models(metadata: dict[str, Any]) -> frozenset[str]:
+    """The ids of the widget models a notebook's ``metadata`` stores (none, for the kit's)."""
+    state = metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    return frozenset(state) if isinstance(state, dict) else frozenset()
 
 
 def copy_notebooks(sources: dict[str, list[Path]], files: Path, kit: Path) -> None:

@@ -9,6 +9,7 @@ cached under build/site-cache between runs.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -306,6 +307,90 @@ def test_stored_outputs_show_their_lines_as_jupyterlab_does_with_no_comma(
     boards = [text for text in texts if "1 . . . . . . . .\n2 . . . . . . . ." in text]
     assert boards, texts
     assert [line for text in texts for line in text.splitlines() if line.startswith(",")] == []
+
+
+#: Kinds of stored output data that are a picture: JupyterLab draws them as an <img>, an
+#: <svg> or HTML (an SVG and HTML in full only in a trusted cell).
+PICTURES = ("image/svg+xml", "image/png", "image/jpeg", "image/gif", "text/html")
+
+#: Each output of the open notebook ``id``: whether its model holds a picture, the kind the
+#: page chose to show, whether that is drawn (an image loaded, an <svg>, HTML), its text.
+SHOWN_OUTPUTS = """([id, pictures]) => {
+  const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.id === id);
+  return panel.content.widgets.flatMap((cell, index) => {
+    if (cell.model.type !== 'code') return [];
+    const outputs = cell.model.outputs;
+    return [...Array(outputs.length).keys()].map(i => {
+      const node = cell.outputArea.widgets[i]?.node.querySelector('.jp-OutputArea-output');
+      const mime = node?.dataset.mimeType ?? null;
+      const loaded = [...(node?.querySelectorAll('img') ?? [])].every(i => i.complete && i.naturalWidth > 0);
+      const drawn = !!node && pictures.includes(mime) && loaded
+        && (node.querySelector('img, svg') !== null || (mime === 'text/html' && node.childElementCount > 0));
+      return {cell: index, picture: pictures.some(m => m in outputs.get(i).data), mime, drawn,
+              text: (node?.textContent ?? '').slice(0, 50)};
+    });
+  });
+}"""
+
+
+def stored_pictures(notebook: Path) -> int:
+    """How many outputs of the site's file ``notebook`` hold a picture."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    outputs = [output for cell in cells for output in cell.get("outputs", [])]
+    return sum(any(mime in output.get("data", {}) for mime in PICTURES) for output in outputs)
+
+
+def test_every_stored_picture_draws_in_every_notebook_with_no_kernel(
+    lite: LiteServer, browser: Any
+) -> None:
+    """Each notebook of the site opens in one page and shows each stored picture as a picture,
+    never as its text (``<BoardPicture of ...>``): as many drawn as the site's file stores.
+    The kernel's code is held back, so no kernel starts: stored outputs need none."""
+    notebooks = sorted((lite.site / "files").rglob("*.ipynb"))
+    assert {path.parent.name for path in notebooks} == {"lessons", "exercises"}, notebooks
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
+    held: list[Any] = []
+    for address in (kernel_code_url(lite.site), re.compile(r"/static/pyodide/")):
+        context.route(address, lambda route, request: held.append(route))
+    try:
+        page = context.new_page()
+        page.goto(f"{lite.base}/lab/index.html")
+        page.wait_for_function("() => window.jupyterapp?.shell", timeout=CELL_TIMEOUT)
+        page.evaluate("async () => { await window.jupyterapp.restored; }")
+        figures: dict[str, tuple[int, int]] = {}
+        as_text: dict[str, list[str]] = {}
+        kernels = 0
+        for path in notebooks:
+            name = path.relative_to(lite.site / "files").as_posix()
+            panel = page.evaluate(
+                """async (path) => {
+                     const panel = await window.jupyterapp.commands.execute('docmanager:open', {path});
+                     await panel.context.ready; await panel.revealed; return panel.id; }""",
+                name,
+            )
+            stored = stored_pictures(path)
+            drawn = f"a => ({SHOWN_OUTPUTS})(a).filter(o => o.picture && o.drawn).length >= a[2]"
+            with contextlib.suppress(PlaywrightTimeout):  # the figures below say which fell back
+                page.wait_for_function(drawn, arg=[panel, list(PICTURES), stored],
+                                       timeout=10_000, polling=200)  # fmt: skip
+            shown = page.evaluate(SHOWN_OUTPUTS, [panel, list(PICTURES)])
+            figures[name] = (stored, sum(o["picture"] and o["drawn"] for o in shown))
+            fell_back = [f"cell {o['cell']}: {o['mime']} {o['text']!r}"
+                         for o in shown if o["picture"] and not o["drawn"]]  # fmt: skip
+            if fell_back:
+                as_text[name] = fell_back
+            kernels += page.evaluate(
+                """id => { const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.id === id);
+                           const kernel = !!panel.sessionContext.session?.kernel;
+                           panel.dispose(); return kernel; }""",
+                panel,
+            )
+        print("stored and drawn pictures per notebook:", figures)
+        assert {name: pair for name, pair in figures.items() if pair[0] != pair[1]} == {}, as_text
+        assert sum(stored for stored, _ in figures.values()) >= 40, figures  # the lessons' boards
+        assert held and kernels == 0, "a kernel started: the kernel's code was not held back"
+    finally:
+        context.close()
 
 
 def test_lesson_00_runs_top_to_bottom_and_its_board_takes_a_click(
