@@ -105,18 +105,21 @@ body { font-family: system-ui, sans-serif; margin: 1em; background: #f6f6f2; }
 .cell.B::after { background: #111; } .cell.W::after { background: #fafafa; }
 .chat { font-size: 0.85em; max-height: 10em; overflow-y: auto; overflow-wrap: anywhere; }
 .alert { color: #666; font-style: italic; }
-.away { color: #b03a2e; } .undo { color: #9a7d0a; }
+.away { color: #b03a2e; } .undo { color: #7d6608; }
 button { font-size: 0.8em; margin: 1px; }
 table { border-collapse: collapse; margin-top: 4px; } td, th { border: 1px solid #ccc; padding: 2px 6px; }
-#status { color: #666; }
+#status { color: #595959; }
+:focus-visible { outline: 3px solid #1a4d8f; outline-offset: 1px; }
 </style></head>
 <body>
+<main>
 <h1>Class overview</h1>
 <form id="login"><label>Teacher key <input id="key" type="password" autocomplete="off"></label>
 <button type="submit">Open</button></form>
 <p id="status">Not connected.</p>
 <div id="rooms"></div>
 <div id="sections"></div>
+</main>
 <script>
 "use strict";
 let socket = null;
@@ -131,6 +134,13 @@ const $ = (tag, attrs = {}, ...children) => {
 function act(room, message) {
   socket.send(JSON.stringify({room, message}));
 }
+// Every update redraws the rooms: a control's data-focus names it (Mute and Unmute alike), so
+// the one the teacher had focused with Tab gets the focus back instead of losing it to the page.
+function button(room, text, label, message, cls) {
+  const key = [room, message.type.replace("unmute", "mute"), message.name || message.line || ""].join("/");
+  return $("button", {class: cls, "aria-label": label, "data-focus": key, onclick: () => act(room, message)}, text);
+}
+function discs(rows, c) { return rows.join("").split(c).length - 1; }
 function seconds(s) { return s === null || s === undefined ? "" : Math.round(s) + " s"; }
 function showRoom(room) {
   const card = $("div", {class: "room", "data-room": room.name});
@@ -146,7 +156,8 @@ function showRoom(room) {
     card.append(line);
   }
   if (game) {
-    const board = $("div", {class: "board"});
+    const board = $("div", {class: "board", role: "img", "aria-label":
+      "board: " + discs(game.rows, "B") + " black, " + discs(game.rows, "W") + " white, " + game.turn + " to move"});
     for (const row of game.rows) for (const c of row) board.append($("div", {class: "cell " + c}));
     card.append(board);
     const end = game.outcome || (game.stopped ? "stopped: " + game.stopped : "move " + (game.plies + 1));
@@ -157,30 +168,31 @@ function showRoom(room) {
   for (const p of room.people) {
     if (p.role === "teacher") continue;
     const muted = room.muted.includes(p.name.toLowerCase());
+    const mute = muted ? "unmute" : "mute", Mute = muted ? "Unmute" : "Mute";
     people.append($("div", {class: "person", "data-name": p.name}, p.name + " (" + p.role + ") ",
-      $("button", {class: muted ? "unmute" : "mute",
-                   onclick: () => act(room.name, {type: muted ? "unmute" : "mute", name: p.name})},
-        muted ? "Unmute" : "Mute"),
-      $("button", {class: "kick", onclick: () => act(room.name, {type: "kick", name: p.name})}, "Kick")));
+      button(room.name, Mute, Mute + " " + p.name, {type: mute, name: p.name}, mute),
+      button(room.name, "Kick", "Kick " + p.name, {type: "kick", name: p.name}, "kick")));
   }
   card.append(people);
-  const chat = $("div", {class: "chat"});
+  // focusable, so the keyboard scrolls it too
+  const chat = $("div", {class: "chat", role: "region", tabindex: "0", "aria-label": "chat of room " + room.name,
+                         "data-focus": room.name + "/chat"});
   for (const line of room.chat) {
     const row = $("div", {class: line.alert ? "line alert" : "line", "data-line": line.id},
       (line.alert ? "* " : line.from + ": ") + line.text);
-    if (!line.alert) row.append(" ", $("button", {class: "unsay",
-      onclick: () => act(room.name, {type: "unsay", line: line.id})}, "Remove"));
+    if (!line.alert) row.append(" ", button(room.name, "Remove", "Remove " + line.from + "'s line " + line.id,
+                                            {type: "unsay", line: line.id}, "unsay"));
     chat.append(row);
   }
   card.append(chat);
   if (game && !game.outcome && !game.stopped)
-    card.append($("button", {class: "end", onclick: () => act(room.name, {type: "end"})}, "End game"));
-  card.append($("button", {class: "close", onclick: () => act(room.name, {type: "close"})}, "Close room"));
+    card.append(button(room.name, "End game", "End game in room " + room.name, {type: "end"}, "end"));
+  card.append(button(room.name, "Close room", "Close room " + room.name, {type: "close"}, "close"));
   return card;
 }
 function showSection(section) {
   const box = $("section", {class: "section"}, $("h2", {}, section.title));
-  const table = $("table", {}, $("tr", {}, ...section.columns.map(c => $("th", {}, c))));
+  const table = $("table", {}, $("tr", {}, ...section.columns.map(c => $("th", {scope: "col"}, c))));
   for (const row of section.rows) table.append($("tr", {}, ...row.map(c => $("td", {}, String(c)))));
   box.append(table);
   return box;
@@ -198,7 +210,12 @@ function show(data) {
   if (data.type === "error") { document.getElementById("status").textContent = data.message; return; }
   if (data.type !== "overview") return;
   const kept = chatScroll();
+  const focused = document.activeElement && document.activeElement.dataset.focus;
   document.getElementById("rooms").replaceChildren(...data.rooms.map(showRoom));
+  if (focused) {
+    const again = [...document.querySelectorAll("#rooms [data-focus]")].find(e => e.dataset.focus === focused);
+    if (again) again.focus();
+  }
   for (const chat of document.querySelectorAll(".room .chat")) {
     const was = kept[chat.closest(".room").dataset.room];
     chat.scrollTop = was === undefined || was === null ? chat.scrollHeight : was;

@@ -3,7 +3,7 @@
 The class summary page and a feedback page are written by the gradebook (with a
 stand-in grader: see tests/course/gradebook/fakes.py), then opened with ``file://``.
 They must draw their charts and boards (inline SVG with a real size on screen), run no
-script, and ask the network for nothing.
+script, ask the network for nothing, and pass axe-core's WCAG checks (tests/browser/axe.py).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from course.grading import feedback
 from course.grading.gradebook import Choices, grade_folder
 from course.grading.records import Case, CheckResult, Failure, Report
 from reversi import Board
+from tests.browser.axe import assert_accessible
 from tests.course.gradebook.fakes import FakeGrader, notebook, total, write
 from tests.course.gradebook.test_feedback import _question
 
@@ -54,6 +55,7 @@ def test_the_summary_page_draws_its_charts(tmp_path: Path, page: Any) -> None:
     box = histogram.bounding_box()
     assert box["width"] > 300 and box["height"] > 150
     assert page.locator("svg[aria-label='histogram of totals'] rect.bar").count() == 10
+    assert_accessible(page, "the class summary page")
 
 
 def test_a_feedback_page_shows_the_board_of_a_failed_case(tmp_path: Path, page: Any) -> None:
@@ -72,3 +74,4 @@ def test_a_feedback_page_shows_the_board_of_a_failed_case(tmp_path: Path, page: 
     assert page.get_by_text("Likely cause: off by one").is_visible()
     assert page.get_by_text("1 grade-time case failed (1 wrong answer)").is_visible()
     assert "h8" not in page.inner_text("body")
+    assert_accessible(page, "a feedback page")
