@@ -147,6 +147,8 @@ def _grade_arguments(parser: argparse.ArgumentParser) -> None:
             RosterFile(path).load()
         except RosterError as error:
             raise checked.FlagError(str(error)) from None
+        except OSError as error:
+            raise checked.FlagError(f"cannot read {value!r}: {error.strerror or error}") from None
         return path
 
     roster = parser.add_mutually_exclusive_group()
