@@ -27,7 +27,7 @@ def site(tmp_path: Path) -> Path:
 
 def test_the_teacher_sees_each_hand_in_by_student_and_exercise_with_the_key(tmp_path: Path) -> None:
     said: list[str] = []
-    app = Starlette(routes=prepare(site(tmp_path), tmp_path / "data", said.append).routes)
+    app = Starlette(routes=prepare(site(tmp_path), tmp_path / "data", said.append, tmp_path / "roster.json").routes)
     app.state.classroom = types.SimpleNamespace(teacher_key="sesame")
     client = TestClient(app)
     assert client.get("/").text == "<html>classroom</html>"
@@ -47,11 +47,11 @@ def test_an_empty_store_says_so(tmp_path: Path) -> None:
 def test_a_site_built_from_another_copy_of_the_kit_is_served_with_a_note(tmp_path: Path) -> None:
     root = site(tmp_path)
     said: list[str] = []
-    prepare(root, tmp_path / "data", said.append)
+    prepare(root, tmp_path / "data", said.append, tmp_path / "roster.json")
     assert any("built from another copy of the kit" in line for line in said)
     (root / STAMP_FILE).write_text(kit_stamp() + "\n")
     said.clear()
-    prepare(root, tmp_path / "data", said.append)
+    prepare(root, tmp_path / "data", said.append, tmp_path / "roster.json")
     assert not any("another copy" in line for line in said) and built_from_this_kit(root)
     (root / STAMP_FILE).write_text("0" * 16)
     assert not built_from_this_kit(root)
