@@ -79,7 +79,7 @@ def page(name: str, sections: Iterable[str], notes: Iterable[str] = (), total: s
     """The feedback page of the student ``name``: ``sections`` are from :func:`section`."""
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>Feedback for {escape(name)}</title><style>{_STYLE}</style></head><body>",
+        f"<title>Feedback for {escape(name)}</title><style>{_STYLE}</style></head><body><main>",
         f"<h1>Feedback for {escape(name)}</h1>",
     ]  # fmt: skip
     if total:
@@ -87,7 +87,7 @@ def page(name: str, sections: Iterable[str], notes: Iterable[str] = (), total: s
                      "notebook shows and on cases it does not show.</p>")  # fmt: skip
     parts += [f'<p class="note">{escape(note)}</p>' for note in notes]
     parts += list(sections)
-    parts.append("</body></html>")
+    parts.append("</main></body></html>")
     return "\n".join(parts)
 
 

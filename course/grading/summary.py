@@ -78,12 +78,12 @@ def page(rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]], title:
     mean = sum(totals) / len(totals) if totals else 0.0
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body><main>",
         f"<h1>{escape(title)}</h1>",
         f"<p>{len(rows)} students; mean total {number(mean)} of {number(maximum)} points.</p>",
         "<h2>Pass rate per question</h2>", _rates_table(pass_rates(rows, columns)),
         "<h2>Totals</h2>", _histogram_svg(histogram(totals, maximum), maximum),
-        "</body></html>",
+        "</main></body></html>",
     ]  # fmt: skip
     return "\n".join(parts)
 
