@@ -35,6 +35,7 @@ body { font: 11pt system-ui, sans-serif; margin: 0; color: #000; background: #ff
         margin: 1mm 0; white-space: nowrap; }
 .how { font-size: 9pt; margin: 1mm 0; overflow-wrap: anywhere; }
 @media screen { body { margin: 1em; } .page { margin-bottom: 1em; } .note { max-width: 60em; } }
+h1.note { font-size: 16pt; margin: 0 0 .5em; }
 @media print { .note { display: none; } }
 """
 
@@ -107,10 +108,10 @@ def cards_html(cards: Iterable[tuple[Student, str]], address: str) -> str:
     count = len(items)
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>Sign-in cards ({count})</title><style>{STYLE}</style></head><body>"
-        f"<p class='note'>{count} sign-in card{'s' if count != 1 else ''} for {html.escape(address)} "
+        f"<title>Sign-in cards ({count})</title><style>{STYLE}</style></head><body><main>"
+        f"<h1 class='note'>Sign-in cards</h1><p class='note'>{count} sign-in card{'s' if count != 1 else ''} for {html.escape(address)} "
         f"on {len(pages)} A4 page{'s' if len(pages) != 1 else ''}: print at 100% (no fitting to the page) "
         "and cut along the dashed lines. A code stops working when you make a new one; a browser already "
         "signed in stays signed in. Delete this file once printed: it holds the codes.</p>"
-        f"{''.join(pages)}</body></html>"
+        f"{''.join(pages)}</main></body></html>"
     )

@@ -43,7 +43,7 @@ def test_names_are_escaped_and_accents_kept() -> None:
 def test_ten_cards_to_an_a4_sheet_with_cut_lines_and_print_rules() -> None:
     cards = [(Student(f"s{n}", f"Student {n}"), f"{n:05d}-AAAAA") for n in range(23)]
     page = cards_html(cards, ADDRESS)
-    sheets = re.findall(r"<div class='page'>(.*?)</div></div></div>(?=<div class='page'>|</body>)", page)
+    sheets = re.findall(r"<div class='page'>(.*?)</div></div></div>(?=<div class='page'>|</main>)", page)
     assert [sheet.count("<div class='card'>") for sheet in sheets] == [PER_PAGE, PER_PAGE, 3] == [10, 10, 3]
     assert page.index("Student 9<") < page.index("<div class='page'>", page.index("Student 0<"))  # sheet 1 in order
     assert "@page { size: A4; margin: 10mm; }" in page and "grid-template-rows: repeat(5, 55mm)" in page
