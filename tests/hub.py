@@ -4,6 +4,10 @@ SimpleLocalProcessSpawner starting ``python -m course.hub.singleuser`` for each 
 the DummyAuthenticator with an allowed list (a test authenticator, never for a school),
 and the kit's class service (``python -m course.hub.service``) managed by the hub.
 
+With ``admin_token``, a second service holds that API token and the scopes to make users
+and their tokens (``admin:users``, ``tokens``, ``list:users``): :meth:`Hub.add_users` makes
+students a benchmark can act for without a browser (benchmarks/hub_service.py).
+
 Stopped by its PID (the hub stops the proxy, the service and the users' servers).
 """
 
@@ -25,6 +29,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "build" / "hub-cache"
 PASSWORD = "class-password"
+#: The service holding ``admin_token`` (no process, no URL: a token with scopes) and its scopes.
+MANAGER = "hub-manager"
+MANAGER_SCOPES = ("admin:users", "tokens", "list:users")
 
 
 def free_port() -> int:
@@ -48,8 +55,10 @@ def proxy_command() -> str:
 class Hub:
     """A JupyterHub with users ``students`` and the admin ``teacher``, and the class service."""
 
-    def __init__(self, root: Path, students: tuple[str, ...] = ("ada", "grace"), teacher: str = "teach") -> None:
+    def __init__(self, root: Path, students: tuple[str, ...] = ("ada", "grace"), teacher: str = "teach",
+                 admin_token: str | None = None) -> None:  # fmt: skip
         self.root, self.students, self.teacher = root, students, teacher
+        self.admin_token = admin_token
         self.port, self.service_port = free_port(), free_port()
         self.data = root / "class-data"
         self.homes = root / "homes"
@@ -107,7 +116,14 @@ c.JupyterHub.services = [{{
     "command": [s["python"], "-m", "course.hub.service", "--data", s["data"]],
 }}]
 c.JupyterHub.load_roles = [{{"name": "user", "scopes": ["self", "access:services"]}}]
-"""
+""" + (self.manager_config() if self.admin_token else "")
+
+    def manager_config(self) -> str:
+        """The config lines of the service that holds ``admin_token`` and its role."""
+        service = {"name": MANAGER, "api_token": self.admin_token}
+        role = {"name": MANAGER, "scopes": list(MANAGER_SCOPES), "services": [MANAGER]}
+        return (f"c.JupyterHub.services.append(json.loads({json.dumps(json.dumps(service))}))\n"
+                f"c.JupyterHub.load_roles.append(json.loads({json.dumps(json.dumps(role))}))\n")
 
     def start(self, timeout: float = 90) -> None:
         config = self.root / "jupyterhub_config.py"
@@ -148,6 +164,55 @@ c.JupyterHub.load_roles = [{{"name": "user", "scopes": ["self", "access:services
         except subprocess.TimeoutExpired:
             os.kill(self.process.pid, signal.SIGKILL)
             self.process.wait(5)
+
+    def api(self, method: str, path: str, body: object = None) -> object:
+        """A call of the hub's REST API (``/hub/api`` + ``path``) with ``admin_token``; the JSON answer."""
+        assert self.admin_token, "the hub was started without admin_token"
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.base}/hub/api{path}", data, method=method,
+                                         headers={"Authorization": f"token {self.admin_token}",
+                                                  "Content-Type": "application/json"})  # fmt: skip
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            text = answer.read()
+        return json.loads(text) if text else None
+
+    def add_users(self, names: list[str], batch: int = 100) -> None:
+        """Make hub users ``names`` (no server started for them)."""
+        for start in range(0, len(names), batch):
+            self.api("POST", "/users", {"usernames": names[start:start + batch]})
+
+    def new_token(self, user: str, note: str = "benchmark") -> str:
+        """A new API token of ``user`` (acts for them as their kernel's own token does)."""
+        answer = self.api("POST", f"/users/{urllib.parse.quote(user)}/tokens", {"note": note})
+        assert isinstance(answer, dict)
+        return str(answer["token"])
+
+    def children(self) -> list[int]:
+        """The PIDs of the hub's child processes (the proxy, the service, users' servers), from /proc."""
+        if self.process is None:
+            return []
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    status = (entry / "status").read_text()
+                except OSError:
+                    continue
+                parent = next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), "")
+                if parent == str(self.process.pid):
+                    found.append(int(entry.name))
+        return found
+
+    def service_pid(self) -> int:
+        """The PID of the class service (the hub's child whose command line holds course.hub.service)."""
+        for pid in self.children():
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"course.hub.service" in command:
+                return pid
+        raise LookupError("the hub has no course.hub.service process")
 
     def opener(self, user: str) -> urllib.request.OpenerDirector:
         """A logged-in HTTP client of ``user`` (cookies kept), its server started."""
