@@ -138,10 +138,14 @@ def hand_in_on_hub(name: str | None, exercise: str | None) -> str:
     while path.stat().st_mtime_ns == before and time.monotonic() < deadline:
         time.sleep(0.1)
     saved = path.stat().st_mtime_ns != before
-    try:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:
-        raise HandInError(f"{path.name} is not a notebook JupyterLab saved (it is not JSON)") from None
+    while True:  # Jupyter writes the file in place: read it once it is whole JSON again
+        try:
+            notebook = json.loads(path.read_text(encoding="utf-8"))
+            break
+        except ValueError:
+            if time.monotonic() >= deadline + SAVE_WAIT:
+                raise HandInError(f"{path.name} is not a notebook JupyterLab saved (it is not JSON)") from None
+            time.sleep(0.1)
     fields: dict[str, Any] = {"exercise": exercise or path.stem, "notebook": notebook}
     if name is not None:
         fields["student"] = name.strip()
