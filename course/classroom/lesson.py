@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 from course.browser import in_browser
+from course.classroom.protocol import PRACTICE
 from reversi.surface import Between, student
 
 #: A lesson server's times: above 0, at most a day.
@@ -52,6 +53,7 @@ class LessonServer:
     def __init__(self, url: str, server: ClassServer | None = None) -> None:
         self.url = url
         self._server = server
+        self._prefix = "" if server is not None else PRACTICE
         self._suffix = "" if server is not None else "-" + secrets.token_hex(2)
 
     @property
@@ -82,8 +84,8 @@ class LessonServer:
 
     @student
     def room(self, name: str) -> str:
-        """The room called ``name`` here: as it is, or with a few letters of this student's own."""
-        return f"{name}{self._suffix}"
+        """The room called ``name`` here: as it is, or this student's own practice room of that name."""
+        return f"{self._prefix}{name}{self._suffix}"
 
     def export(self, folder: str | Path) -> list[Path]:
         """Every finished game as a save file in ``folder`` (none in the browser: one line says why)."""

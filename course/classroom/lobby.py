@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from course.classroom.connection import Connection, RateLimit
 from course.classroom.overview import Section, overview
 from course.classroom.people import Limits, Outgoing, RoomSettings
-from course.classroom.protocol import MAX_DROPPED, encode, error
+from course.classroom.protocol import MAX_DROPPED, PRACTICE, encode, error
 from course.classroom.room import Room
 from course.classroom.storage import Storage
 
@@ -80,6 +80,7 @@ class Lobby:
         self.storage = Storage(data)
         self.rooms = {room.name: room for room in self.storage.load_rooms(now, self.settings)}
         self.sockets: dict[Connection, str] = {}  # connection -> its room's name
+        self.practice: dict[str, str] = {}  # a practice room -> the student (or address) it is for
         self.per_address: dict[str, int] = defaultdict(int)  # open connections
         self.rooms_made: dict[str, deque[float]] = defaultdict(
             deque
@@ -150,6 +151,13 @@ class Lobby:
             self.send(conn, error("that is not the teacher key of this server", "hello"))
             return None
         signed_in = self.identify is not None and not teacher
+        if signed_in and hello["room"].startswith(PRACTICE):
+            owner = who.key if who is not None else f"address {conn.address}"
+            if self.practice.setdefault(hello["room"], owner) != owner:
+                self.send(conn, error("that practice room is another student's: run the lesson's cells "
+                                      "to get a room of your own", "hello"))  # fmt: skip
+                return None
+            signed_in = False  # the student's own practice: the names are theirs to choose
         if signed_in and who is None:
             self.send(conn, error("you are not signed in on this browser: open the class's address "
                                   "followed by /signin/ and type the code on your card", "hello"))  # fmt: skip

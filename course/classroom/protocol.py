@@ -38,6 +38,9 @@ from reversi.errors import ReversiError
 MAX_NAME = 9
 #: Longest chat line, in characters.
 MAX_CHAT = 200
+#: Rooms whose name starts so are one student's practice (lesson 06 plays several people there):
+#: only the browser that opened one may join it, under any names, and nobody else sees them.
+PRACTICE = "practice-"
 #: The cookie holding a signed-in browser's session (set by the sign-in page, course.site.signin_routes).
 SESSION_COOKIE = "reversi_session"
 #: Longest seat token or teacher key read, in characters.

@@ -954,13 +954,13 @@ def test_on_a_plain_http_lan_address_files_checks_hand_in_and_join_work(
         again = ada.add_cell("print(open('notes.txt').read())", timeout=KERNEL_TIMEOUT)
         assert "saved by the kernel" in again.locator(".jp-OutputArea").inner_text()
         bob = LitePage(context.new_page(), lan, "lessons/06_class_play.ipynb")
-        for player, name in ((ada, "Ada"), (bob, "Bob")):
+        for player, name in ((ada, "Ana"), (bob, "Ben")):  # names no other page of this class took
             player.add_cell(
                 f'from course import join\nboard = join(room="lan-1", name="{name}")\nboard',
                 timeout=KERNEL_TIMEOUT,
             )
         for player in (ada, bob):
-            player.wait_text(".reversi-seats", r"Black[\s\S]*Ada[\s\S]*White[\s\S]*Bob")
+            player.wait_text(".reversi-seats", r"Black[\s\S]*Ana[\s\S]*White[\s\S]*Ben")
         ada.click_square(ada.canvas(), *D3)
         assert "d3" in bob.wait_text(".reversi-log", "d3")
     finally:

@@ -324,3 +324,27 @@ def test_the_teacher_downloads_the_term_and_a_student_cannot(school: Class) -> N
     assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/csv")
     lines = sheet.text.splitlines()
     assert len(lines) == 4 and "Ada Lovelace" in lines[1] and "Grace Hopper" in sheet.text
+
+
+def test_a_practice_room_is_its_students_alone_under_any_names(school: Class) -> None:
+    grace, _ = school.signins.sign_in(school.codes["grace-hopper"], "10.0.0.2")
+    ada, _ = school.signins.sign_in(school.codes["ada-lovelace"], "10.0.0.3")
+
+    async def scenario() -> None:
+        server = ClassServer(identify=school.gate.who)
+        url = await server.start(app=build_app(server, extra_routes=signin_routes(school.gate))) + "/room"
+        try:
+            room = "practice-table-3-1a2b"  # lesson 06 in the browser: one student plays three people
+            people = [await RoomClient(url, room, name, headers=session_headers(grace)).connect()
+                      for name in ("Ada", "Bob", "Cy")]  # fmt: skip
+            assert [p.name for p in people] == ["Ada", "Bob", "Cy"]
+            with pytest.raises(ClassroomError, match="another student's"):
+                await RoomClient(url, room, "Eve", headers=session_headers(ada)).connect()
+            with pytest.raises(ClassroomError, match="another student's"):
+                await RoomClient(url, room, "Eve").connect()  # not signed in: not Grace's either
+            for person in people:
+                await person.close()
+        finally:
+            await server.close()
+
+    asyncio.run(scenario())
