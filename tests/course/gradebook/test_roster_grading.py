@@ -221,3 +221,25 @@ def test_a_folder_of_which_nobody_is_on_the_roster_is_refused_before_grading(
 
 def test_the_examples_in_the_matching_module_hold() -> None:
     assert doctest.testmod(matching).failed == 0
+
+
+def test_a_canvas_export_goes_back_to_canvas_with_the_same_ids(tmp_path: Path) -> None:
+    """The teacher's path end to end: Canvas's export imported, hand-ins by key, Canvas's grade file."""
+    from course.roster.formats import merge, read_roster
+    from tests.course.roster.test_formats import CANVAS
+
+    exported = list(csv.DictReader(CANVAS.lstrip("\ufeff").splitlines()))
+    students = [row for row in exported if row["ID"] and row["Student"].strip() != "Points Possible"
+                and row["Student"] != "Student, Test"]  # fmt: skip
+    roster, _ = merge(Roster(), read_roster(CANVAS.encode("utf-8"), "canvas.csv"))
+    RosterFile(tmp_path / "class" / "roster.json").save(roster)
+    handins = tmp_path / "classroom-data" / "handins"
+    for student in roster:
+        _store(handins, student.key, student.name, "01_squares", DAY - HOUR, to_notation=TO)
+    _grade(handins, RosterFile(tmp_path / "class" / "roster.json").load())
+    canvas = _read(tmp_path / "grades-canvas.csv")[1:]
+    assert [(r["Student"], r["ID"], r["SIS User ID"], r["SIS Login ID"]) for r in canvas] == [
+        (" ".join(reversed([part.strip() for part in row["Student"].split(",")])), row["ID"],
+         row["SIS User ID"], row["SIS Login ID"]) for row in students
+    ]  # fmt: skip
+    assert len(canvas) == len(students) >= 3 and all(r["01_squares"] == "1" for r in canvas)
