@@ -24,7 +24,7 @@ from course.classroom.progress import Progress, ProgressRefused
 from course.roster.signin import SignInRefused
 from course.schema import Field, Limits, Schema, SchemaError
 from course.site.headers import ISOLATION
-from course.site.signin_routes import Guard
+from course.site.signin_routes import Guard, read_body
 from course.site.store import MAX_NAME, Flood, HandInError
 
 #: Reports and names from one computer in a minute (a class shares no address on its own network).
@@ -59,15 +59,6 @@ def _refused(message: str, status: int) -> JSONResponse:
     return JSONResponse({"ok": False, "error": message}, status, headers=ISOLATION)
 
 
-async def _body(request: Request) -> bytes:
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > BODY.bytes:
-            raise SchemaError(f"a self-check report is larger than {BODY.bytes} bytes")
-    return bytes(body)
-
-
 def progress_routes(progress: Progress, gate: Guard, flood: Flood | None = None) -> list[BaseRoute]:
     """The two routes (put them before the site's ``/`` mount).
 
@@ -87,7 +78,7 @@ def progress_routes(progress: Progress, gate: Guard, flood: Flood | None = None)
             return refused
         try:
             identity, _ = await gate.acting(request, None)
-            attempt = ATTEMPT.load(await _body(request), BODY)
+            attempt = ATTEMPT.load(await read_body(request, BODY, "a self-check report"), BODY)
             progress.record(identity.key, attempt.exercise, attempt.question, attempt.passed, attempt.mistake)
         except SignInRefused as denied:
             return _refused(str(denied), denied.status)

@@ -58,13 +58,13 @@ def refusal(refused: Exception, status: int = 403) -> JSONResponse:
     return answer({"ok": False, "error": str(refused)}, getattr(refused, "status", status))
 
 
-async def read_body(request: Request, limits: Limits = BODY) -> bytes:
+async def read_body(request: Request, limits: Limits = BODY, what: str = "the request") -> bytes:
     """A small body, refused as soon as it is longer than ``limits``."""
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limits.bytes:
-            raise SchemaError(f"the request is larger than {limits.bytes} bytes")
+            raise SchemaError(f"{what} is larger than {limits.bytes} bytes")
     return bytes(body)
 
 
