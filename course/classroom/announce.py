@@ -138,10 +138,11 @@ async def run(
     """
     server = ClassServer(data, settings, limits=limits, identify=identify)
     app = build_app(server, extra_routes=extra_routes, sections=sections)
-    url = await server.start(host, port, app)
+    # SIGTERM stops cleanly from the start: the server answers while it is still starting.
     stop = asyncio.get_running_loop().create_future()
     with contextlib.suppress(NotImplementedError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.cancel)
+    url = await server.start(host, port, app)
     clock = "no move clock" if settings.move_time is None else f"{settings.move_time:g} s per move"
     print_(f"Class server listening on {url} ({clock}; seats held {settings.grace:g} s)")
     # Looking the name up may wait for a slow DNS: in a thread, while the server serves.
