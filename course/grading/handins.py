@@ -6,7 +6,9 @@ Four layouts are read, and may be mixed in one folder:
   hand from JupyterLite, ``04_flips (1).ipynb``, dropped in works too);
 * flat files named ``STUDENT__ANYTHING.ipynb``: ``SUBMISSIONS/ann__04_flips.ipynb``;
 * nbgrader's ``submitted/STUDENT/ASSIGNMENT/*.ipynb`` (the course folder or its
-  ``submitted/``), the hand-in time from nbgrader's ``timestamp.txt``;
+  ``submitted/``), and its exchange's ``inbound/STUDENT+ASSIGNMENT+TIME[+RANDOM]/*.ipynb``
+  (the exchange's course folder or its ``inbound/``), the hand-in time from nbgrader's
+  ``timestamp.txt``;
 * the kit's hand-in store, ``handins/STUDENT/EXERCISE/STAMP.ipynb`` beside a receipt
   ``STAMP.json`` (``{"student": name as typed, "received": ISO-8601 UTC, ...}``); the
   class server's data folder (the one holding ``handins/``) may be named instead.
@@ -45,6 +47,9 @@ MAX_SIDE_FILE = 64 << 10
 MAX_ENTRIES = 200_000
 #: The hand-in store's file name for a hand-in: its UTC time.
 STAMP = re.compile(r"\A(\d{8}T\d{6}\.\d{6})Z\Z")
+#: A hand-in folder of nbgrader's exchange: student, assignment, time and (newer nbgrader) a
+#: random URL-safe string, joined by ``+``.
+INBOUND = re.compile(r"\A(?P<student>[^+]+)\+(?P<assignment>[^+]+)\+(?P<time>[^+]+)(?:\+[\w-]+)?\Z")
 UTC = datetime.timezone.utc
 
 
@@ -125,8 +130,10 @@ def collect(folder: Path, known: list[str]) -> tuple[list[Submission], list[str]
 
 
 def root_of(folder: Path) -> Path:
-    """Where the hand-ins are: ``folder``, or its nbgrader ``submitted/`` or ``handins/``."""
-    for inner in ("submitted", "handins"):  # an nbgrader course folder, the class server's data
+    """Where the hand-ins are: ``folder``, or its nbgrader ``submitted/`` or ``inbound/``, or
+    ``handins/``."""
+    # an nbgrader course folder, its exchange's course folder, the class server's data
+    for inner in ("submitted", "inbound", "handins"):
         if (folder / inner).is_dir() and not (folder / inner).is_symlink():
             return folder / inner
     return folder
@@ -188,7 +195,10 @@ def _notebooks(folder: Path, warnings: list[str]) -> list[Path]:
 def _handin(folder: Path, relative: Path, known: list[str], warnings: list[str]) -> HandIn | None:
     path = folder / relative
     parts = relative.parts
-    if len(parts) > 1:
+    inbound = INBOUND.match(parts[0]) if len(parts) > 1 else None
+    if inbound:
+        student = inbound["student"]
+    elif len(parts) > 1:
         student = parts[0]
     elif "__" in path.stem:
         student = path.stem.split("__", 1)[0]
@@ -204,15 +214,18 @@ def _handin(folder: Path, relative: Path, known: list[str], warnings: list[str])
     exercise = nbfile.exercise_name(notebook, path, known)
     if exercise is None:
         exercise = next((p for p in reversed(parts[1:-1]) if p in known), None)
+    if exercise is None and inbound and inbound["assignment"] in known:
+        exercise = inbound["assignment"]
     if exercise is None:
         warnings.append(f"skipped {relative}: not one of the exercises")
         return None
-    received, name, layout = _when(path, len(parts))
+    received, name, layout = _when(path, len(parts), inbound["time"] if inbound else None)
     return HandIn(student, exercise, path, received, name or student, layout)
 
 
-def _when(path: Path, depth: int) -> tuple[datetime.datetime, str, str]:
-    """The hand-in time, the name as typed (or ''), and the layout the file came in."""
+def _when(path: Path, depth: int, inbound: str | None) -> tuple[datetime.datetime, str, str]:
+    """The hand-in time, the name as typed (or ''), and the layout the file came in
+    (``inbound``: the time in the name of an nbgrader exchange's hand-in folder)."""
     match = STAMP.match(path.stem)
     if match and depth == 3:
         receipt = _receipt(path.with_suffix(".json"))
@@ -220,12 +233,12 @@ def _when(path: Path, depth: int) -> tuple[datetime.datetime, str, str]:
         student = receipt.get("student")
         if received:
             return received, student if isinstance(student, str) else "", "store"
-    if depth >= 3:
+    if depth >= 3 or inbound:
         try:
             text = read_regular(path.parent / "timestamp.txt", MAX_SIDE_FILE).decode()
         except (NotebookError, UnicodeDecodeError):
             text = ""
-        received = _time(text.strip().removesuffix(" UTC").removesuffix("UTC"))
+        received = _time(_nbgrader_time(text)) or _time(_nbgrader_time(inbound or ""))
         if received:
             return received, "", "nbgrader"
     mtime = datetime.datetime.fromtimestamp(path.lstat().st_mtime, UTC)
@@ -241,6 +254,11 @@ def _receipt(path: Path) -> dict[str, Any]:
     except (NotebookError, schema.SchemaError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _nbgrader_time(text: str) -> str:
+    """nbgrader's ``2026-11-24 09:30:00.123456 UTC`` as ISO-8601 text."""
+    return text.strip().removesuffix(" UTC").removesuffix("UTC")
 
 
 def _time(text: Any) -> datetime.datetime | None:

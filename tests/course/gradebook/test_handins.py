@@ -78,6 +78,34 @@ def test_nbgrader_layout_with_its_timestamps(tmp_path: Path, given: str) -> None
     assert warnings == []
 
 
+@pytest.mark.parametrize("given", ["exchange/course101", "exchange/course101/inbound"])
+def test_nbgrader_exchange_inbound_with_history(tmp_path: Path, given: str) -> None:
+    """``nbgrader submit`` copies each hand-in to the exchange's
+    ``inbound/STUDENT+ASSIGNMENT+TIME[+RANDOM]/``, with a ``timestamp.txt`` inside."""
+    inbound = tmp_path / "exchange" / "course101" / "inbound"
+    first = inbound / "s001+04_flips+2026-11-24 09:30:00.123456 UTC+Q2xhc3MtMQ_-"
+    data = notebook("04_flips", "x")
+    del data["metadata"]["course"]  # the folder's name names the exercise
+    write(data, first / "flips.ipynb")
+    (first / "timestamp.txt").write_text("2026-11-24 09:30:00.123456 UTC")
+    second = inbound / "s001+04_flips+2026-11-25 08:00:00.000001 UTC"  # older nbgrader: no random
+    write(notebook("04_flips", "x"), second / "04_flips.ipynb")  # no timestamp.txt: the name's time
+    write(
+        notebook("01_squares", "x"), inbound / "s002+01_squares+2026-11-24 10:00:00 UTC" / "a.ipynb"
+    )
+    found, warnings = _found(tmp_path / given)
+    assert sorted(found) == [("s001", "04_flips"), ("s002", "01_squares")]
+    history = found["s001", "04_flips"].history
+    assert [h.received for h in history] == [
+        datetime.datetime(2026, 11, 24, 9, 30, 0, 123456, tzinfo=UTC),
+        datetime.datetime(2026, 11, 25, 8, 0, 0, 1, tzinfo=UTC),
+    ]
+    assert {h.layout for h in history} == {"nbgrader"} and history[-1].path.parent == second
+    assert warnings == [
+        f"s001 handed in 04_flips 2 times: the last is {second.name}/04_flips.ipynb"
+    ]
+
+
 def test_a_notebook_downloaded_from_jupyterlite_into_a_student_folder(tmp_path: Path) -> None:
     data = notebook("05_play", "x")
     del data["metadata"]["course"]
