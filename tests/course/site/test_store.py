@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -72,6 +74,25 @@ def test_the_store_survives_a_restart_and_keeps_counting(tmp_path: Path) -> None
     HandInStore(tmp_path, max_per_student=2).hand_in(
         "bob", "04_flips", NOTEBOOK
     )  # others are not limited
+
+
+def test_hand_ins_from_many_threads_keep_the_quota_exactly(tmp_path: Path) -> None:
+    """The server hands in from threads: 16 at once against a quota of 5 keep exactly 5."""
+    store = HandInStore(tmp_path, max_per_student=5)
+    start = threading.Barrier(16)
+
+    def hand_in(n: int) -> str:
+        start.wait()
+        try:
+            store.hand_in("ada", "04_flips", NOTEBOOK.replace(b"{}", f'{{"n": {n}}}'.encode()))
+        except HandInError as refused:
+            return str(refused.status)
+        return "kept"
+
+    with ThreadPoolExecutor(16) as pool:
+        outcomes = list(pool.map(hand_in, range(16)))
+    assert sorted(outcomes) == ["429"] * 11 + ["kept"] * 5
+    assert len(list((tmp_path / "handins" / "ada" / "04_flips").glob("*.ipynb"))) == 5
 
 
 def test_a_student_byte_limit_refuses_without_writing(tmp_path: Path) -> None:
