@@ -31,7 +31,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [README, *sorted((ROOT / "docs").rglob("*.md"))]  # docs/fr/ too
 README_MAX_LINES = 170
 
 #: A fenced code block, possibly indented (inside a list item): its indent, language, body.
