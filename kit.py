@@ -25,10 +25,41 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import util as import_util
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 #: The kit's folder (the real one: Jupyter refuses a root folder reached through a symlink).
 ROOT = Path(__file__).resolve().parent
+
+
+def _load_messages(root: Path) -> ModuleType | None:
+    """``course/i18n.py``, the kit's languages and catalogues, loaded as a file (the package
+    ``course`` needs the environment; this file does not); None in a folder without it."""
+    path = root / "course" / "i18n.py"
+    spec = import_util.spec_from_file_location("kit_messages", path)
+    if not path.is_file() or spec is None or spec.loader is None:
+        return None
+    module = import_util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MESSAGES = _load_messages(ROOT)
+LANGUAGES: dict[str, str] = MESSAGES.LANGUAGES if MESSAGES else {"en": "English"}
+
+
+def _(message: str) -> str:
+    """``message`` in the language chosen (``KIT_LANG``), English where none is translated."""
+    return str(MESSAGES.gettext(message)) if MESSAGES else message
+
+
+def N_(message: str) -> str:
+    """``message`` itself: gettext's mark for a message translated where it is shown."""
+    return message
+
+
 VENV = ROOT / ".venv"
 #: The file in .venv recording what was installed: pyproject.toml's text and the extras.
 STAMP_NAME = ".kit-installed"
@@ -38,11 +69,13 @@ EXTRAS = ("", "lab", "test")
 OWN_FILES = ("reversi", "course", "tests", "benchmarks", "kit.py", "scripts")
 #: Where pytest looks when no file or folder is named.
 TEST_TARGETS = ("reversi", "course", "tests", "notebooks")
+#: The file in the kit's folder keeping the language chosen with ``--lang`` (git-ignored).
+LANGUAGE_FILE = ".kit-lang"
 #: Debian packages the tests need: (package, its command, what needs it).
 DEBIAN_PACKAGES = (
-    ("chromium", "chromium", "the real-browser tests"),
-    ("bubblewrap", "bwrap", "the grader isolates students' code with it"),
-    ("nodejs", "node", "a test of the browser classroom checks its patch in Node"),
+    ("chromium", "chromium", N_("the real-browser tests")),
+    ("bubblewrap", "bwrap", N_("the grader isolates students' code with it")),
+    ("nodejs", "node", N_("a test of the browser classroom checks its patch in Node")),
 )
 
 
@@ -57,23 +90,26 @@ class Command:
 
 #: The teacher's tools, run as ``python -m course NAME`` (see course/__main__.py).
 COURSE_COMMANDS = {
-    "check": "grade one notebook with the teacher's grader",
-    "grade": "grade a class's hand-ins (default: class/grades.csv and beside it)",
-    "release": "write the student copies of the exercises into exercises/",
-    "worksheets": "printable worksheets, one per lesson (default: class/worksheets)",
-    "tournament": "the class tournament (default: class/tournament-results)",
-    "serve": "run the class server (default data: class/classroom-data)",
-    "site": "build the browser classroom (a JupyterLite site)",
-    "class": "the class list and its sign-in cards (default: class/roster.json)",
+    "check": N_("grade one notebook with the teacher's grader"),
+    "grade": N_("grade a class's hand-ins (default: class/grades.csv and beside it)"),
+    "release": N_("write the student copies of the exercises into exercises/"),
+    "worksheets": N_("printable worksheets, one per lesson (default: class/worksheets)"),
+    "tournament": N_("the class tournament (default: class/tournament-results)"),
+    "serve": N_("run the class server (default data: class/classroom-data)"),
+    "site": N_("build the browser classroom (a JupyterLite site)"),
+    "class": N_("the class list and its sign-in cards (default: class/roster.json)"),
+    "translations": N_("the kit's messages in other languages (extract, add, compile, check)"),
 }
 COMMANDS: dict[str, Command] = {
-    "lab": Command("lab", True, "open JupyterLab at the welcome lesson"),
+    "lab": Command("lab", True, N_("open JupyterLab at the welcome lesson")),
     "test": Command(
-        "test", True, "style and type checks, then every test (arguments go to pytest)"
+        "test", True, N_("style and type checks, then every test (arguments go to pytest)")
     ),
-    "play": Command("", False, "play Reversi in the terminal (python -m reversi ARGS)"),
-    "python": Command("lab", False, "the kit's Python, e.g. kit.py python benchmarks/perft.py"),
-    "run": Command("lab", False, "any command in the kit's environment, e.g. kit.py run voila ..."),
+    "play": Command("", False, N_("play Reversi in the terminal (python -m reversi ARGS)")),
+    "python": Command("lab", False, N_("the kit's Python, e.g. kit.py python benchmarks/perft.py")),
+    "run": Command(
+        "lab", False, N_("any command in the kit's environment, e.g. kit.py run voila ...")
+    ),
     **{name: Command("lab", False, summary) for name, summary in COURSE_COMMANDS.items()},
 }
 
@@ -89,15 +125,25 @@ class KitError(Exception):
 def usage() -> str:
     """The help: every command with one line."""
     width = max(map(len, COMMANDS))
+    languages = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
     lines = [
-        "usage: python3 kit.py COMMAND [ARGUMENTS...]   (on Windows: py kit.py COMMAND ...)",
+        _(
+            "usage: python3 kit.py [--lang CODE] COMMAND [ARGUMENTS...]   (on Windows: py kit.py ...)"
+        ),
         "",
-        "Makes the kit's virtual environment in .venv (once), installs the kit into it when",
-        "pyproject.toml changed, then runs COMMAND inside it. lab and test run in the kit's",
-        "folder; the others in the folder you are in.",
+        _(
+            "Makes the kit's virtual environment in .venv (once), installs the kit into it when\n"
+            "pyproject.toml changed, then runs COMMAND inside it. lab and test run in the kit's\n"
+            "folder; the others in the folder you are in."
+        ),
         "",
-        "commands:",
-        *(f"  {name.ljust(width)}  {command.summary}" for name, command in COMMANDS.items()),
+        _("commands:"),
+        *(f"  {name.ljust(width)}  {_(command.summary)}" for name, command in COMMANDS.items()),
+        "",
+        _(
+            "--lang CODE: the language of the kit's messages, lessons and site, kept for the next\n"
+            "commands: {languages}"
+        ).format(languages=languages),
     ]
     return "\n".join(lines)
 
@@ -168,8 +214,8 @@ def gate_commands(python: str) -> list[tuple[str, list[str]]]:
     """The checks before the tests, each with what it says: ruff, then mypy (strict, as
     pyproject.toml sets it, on reversi, course and kit.py)."""
     return [
-        ("Checking style (ruff)...", [python, "-m", "ruff", "check", *OWN_FILES]),
-        ("Checking types strictly (mypy)...", [python, "-m", "mypy"]),
+        (_("Checking style (ruff)..."), [python, "-m", "ruff", "check", *OWN_FILES]),
+        (_("Checking types strictly (mypy)..."), [python, "-m", "mypy"]),
     ]
 
 
@@ -187,12 +233,12 @@ def command_for(
     ['python', '-m', 'course', 'grade', 'class/handins']
     """
     if not args or args[0] not in COMMANDS:
-        raise KitError(f"unknown command {args[0] if args else ''!r}", status=2)
+        raise KitError(_("unknown command {name!r}").format(name=args[0] if args else ""), 2)
     name, rest = args[0], list(args[1:])
     if name == "lab":
         allow = ["--allow-root"] if as_root else []
         return [python, "-m", "jupyterlab", *allow, f"--ServerApp.root_dir={root}",
-                "notebooks/00_welcome.ipynb", *rest]  # fmt: skip
+                welcome_lesson(root, os.environ.get("KIT_LANG", "en")), *rest]  # fmt: skip
     if name == "test":
         targets = pytest_targets(rest, root)
         return [python, "-m", "pytest", "--doctest-modules", "--nbval-lax", *targets, *rest]
@@ -202,9 +248,33 @@ def command_for(
         return [python, *rest]
     if name == "run":
         if not rest:
-            raise KitError("run needs a command, e.g. kit.py run voila notebooks/01_play.ipynb", 2)
+            raise KitError(
+                _("run needs a command, e.g. kit.py run voila notebooks/01_play.ipynb"), 2
+            )
         return rest
     return [python, "-m", "course", name, *rest]
+
+
+def welcome_lesson(root: Path, language: str) -> str:
+    """The lesson ``lab`` opens: the welcome lesson in ``language`` if the kit has it.
+
+    >>> welcome_lesson(ROOT, "en")
+    'notebooks/00_welcome.ipynb'
+    """
+    english, translated = "notebooks/00_welcome.ipynb", f"notebooks/{language}/00_welcome.ipynb"
+    return translated if language != "en" and (root / translated).is_file() else english
+
+
+def lab_environment(env: Mapping[str, str], root: Path, language: str) -> dict[str, str]:
+    """``env`` for JupyterLab in ``language``: its interface in it too, through the language
+    pack's setting kept in ``course/locale/CODE/jupyter/`` (a Jupyter config folder whose
+    ``labconfig/default_setting_overrides.json`` sets JupyterLab's default locale; a language
+    chosen in JupyterLab's own Settings menu still wins)."""
+    config = root / "course" / "locale" / language / "jupyter"
+    if language == "en" or not config.is_dir():
+        return dict(env)
+    paths = [str(config), *filter(None, env.get("JUPYTER_CONFIG_PATH", "").split(os.pathsep))]
+    return {**env, "JUPYTER_CONFIG_PATH": os.pathsep.join(paths)}
 
 
 def environment(venv: Path, base: Mapping[str, str] = os.environ) -> dict[str, str]:
@@ -261,17 +331,20 @@ def venv_failure(output: str, minor: int) -> str:
     (or python3.11-venv), then run this again.
     """
     if "ensurepip" in output or "No module named venv" in output:
-        return (
+        return _(
             "Python's venv module is not installed (Debian and Ubuntu ship it apart). "
             "Install it with\n    sudo apt install python3-venv\n"
-            f"(or python3.{minor}-venv), then run this again."
-        )
-    return f"could not create {VENV}: Python said\n{output.rstrip()}"
+            "(or python3.{minor}-venv), then run this again."
+        ).format(minor=minor)
+    return _("could not create {venv}: Python said\n{output}").format(
+        venv=VENV, output=output.rstrip()
+    )
 
 
 def _make_venv() -> None:
     version = ".".join(map(str, sys.version_info[:3]))
-    _say(f"Creating the kit's virtual environment in {VENV} with Python {version}...")
+    _say(_("Creating the kit's virtual environment in {venv} with Python {version}...").format(
+        venv=VENV, version=version))  # fmt: skip
     clear = ["--clear"] if VENV.exists() else []  # a broken one (its Python was removed)
     status, output = _quiet([sys.executable, "-m", "venv", *clear, str(VENV)])
     if status == 0 and venv_python(VENV).is_file():
@@ -290,20 +363,22 @@ def _prepare(extras: str, tell_up_to_date: bool) -> Path:
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     if have is not None and stamp_covers(have, stamp_text(pyproject, extras)):
         if tell_up_to_date:
-            _say(f"Using the kit's virtual environment in {VENV} (up to date).")
+            _say(_("Using the kit's virtual environment in {venv} (up to date).").format(venv=VENV))
         return python
     extras = extras_to_install(have, extras)
-    with_extras = f" with its {extras} extras" if extras else ""
-    _say(f"Installing the kit{with_extras} into {VENV} (a few minutes the first time; "
-         "again only when pyproject.toml changes)...")  # fmt: skip
+    installing = _("Installing the kit with its {extras} extras into {venv} (a few minutes the "
+                   "first time; again only when pyproject.toml changes)...") if extras else _(
+        "Installing the kit into {venv} (a few minutes the first time; again only when "
+        "pyproject.toml changes)...")  # fmt: skip
+    _say(installing.format(extras=extras, venv=VENV))
     pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
     env = environment(VENV)
     _quiet([*pip, "install", "--quiet", "--upgrade", "pip"], env)  # best effort
     status, output = _quiet([*pip, "install", "-e", f".[{extras}]" if extras else "."], env)
     if status != 0:
         _say(output.rstrip())
-        raise KitError("could not install the kit into .venv (pip's message is above): "
-                       "check the network, then run this again.")  # fmt: skip
+        raise KitError(_("could not install the kit into .venv (pip's message is above): "
+                         "check the network, then run this again."))  # fmt: skip
     stamp.write_text(stamp_text(pyproject, extras), encoding="utf-8")
     return python
 
@@ -322,30 +397,30 @@ def _debian_packages() -> None:
         return
     names = [package for package, _ in missing]
     for package, why in missing:
-        _say(f"Debian's {package} is missing ({why}).")
+        _say(_("Debian's {package} is missing ({why}).").format(package=package, why=_(why)))
     if not _as_root():
-        _say(f"Install it with:  sudo apt-get install {' '.join(names)}\n"
-             "Until then the tests that need it fail.")  # fmt: skip
+        _say(_("Install it with:  sudo apt-get install {names}\n"
+               "Until then the tests that need it fail.").format(names=" ".join(names)))  # fmt: skip
         return
-    _say(f"Installing {' '.join(names)} with apt-get...")
+    _say(_("Installing {names} with apt-get...").format(names=" ".join(names)))
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for step in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *names]):
         status, output = _quiet(step, env)
         if status != 0:
             _say(output.rstrip())
-            _say(f"Could not install {' '.join(names)} (apt-get's message is above); "
-                 "until it is installed the tests that need it fail.")  # fmt: skip
+            _say(_("Could not install {names} (apt-get's message is above); until it is "
+                   "installed the tests that need it fail.").format(names=" ".join(names)))  # fmt: skip
             return
 
 
 def _test(python: Path, args: Sequence[str]) -> int:
-    env = environment(VENV)
+    env = {**environment(VENV), "KIT_LANG": "en"}  # the tests expect English unless they ask
     for message, command in gate_commands(str(python)):
         print(message, flush=True)
         status = _call(command, ROOT, env)
         if status != 0:
             return status
-    print("Running the tests...", flush=True)
+    print(_("Running the tests..."), flush=True)
     return _call(command_for(["test", *args], str(python)), ROOT, env)
 
 
@@ -364,10 +439,12 @@ def run(args: Sequence[str]) -> int:
     if name == "run":
         found = shutil.which(line[0], path=env["PATH"])
         if found is None:
-            raise KitError(f"no command {line[0]!r} in the kit's environment or on PATH", 127)
+            raise KitError(_("no command {name!r} in the kit's environment or on PATH").format(
+                name=line[0]), 127)  # fmt: skip
         line = [found, *line[1:]]
     if name == "lab":
-        print("Starting JupyterLab (Ctrl-C stops it)...", flush=True)
+        env = lab_environment(env, ROOT, os.environ.get("KIT_LANG", "en"))
+        print(_("Starting JupyterLab (Ctrl-C stops it)..."), flush=True)
     return _become(line, ROOT if settings.at_root else None, env)
 
 
@@ -384,14 +461,87 @@ def _become(command: Sequence[str], cwd: Path | None, env: Mapping[str, str]) ->
     os.execve(command[0], list(command), dict(env))
 
 
+def take_language(args: Sequence[str]) -> tuple[str | None, list[str]]:
+    """``--lang CODE`` (or ``--lang=CODE``) taken out of ``args``, and the arguments left: before
+    the command, or after it unless it is ``python`` or ``run`` (another program's arguments).
+
+    >>> take_language(["lab", "--lang", "fr"])
+    ('fr', ['lab'])
+    >>> take_language(["--lang=fr", "run", "voila", "--lang", "en"])
+    ('fr', ['run', 'voila', '--lang', 'en'])
+    """
+    chosen, left, rest = None, [], list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--lang" or arg.startswith("--lang="):
+            if arg == "--lang" and not rest:
+                raise KitError(_("--lang needs a language code, e.g. --lang fr"), 2)
+            chosen = arg.partition("=")[2] if "=" in arg else rest.pop(0)
+            continue
+        left.append(arg)
+        if left == [arg] and arg in ("python", "run"):
+            return chosen, left + rest
+    return chosen, left
+
+
+def checked_language(text: str) -> str:
+    """The language code ``text`` names, or KitError listing the languages."""
+    if MESSAGES is None:  # kit.py alone: English only
+        if text.strip().lower()[:2] == "en":
+            return "en"
+        raise KitError(_("unknown language {text!r}: the kit speaks en (English)").format(
+            text=text), 2)  # fmt: skip
+    try:
+        return str(MESSAGES.checked_language(text))
+    except ValueError as error:
+        raise KitError(str(error), 2) from None
+
+
+def settle_language(chosen: str | None, root: Path = ROOT,
+                    environ: Any = os.environ) -> str:  # fmt: skip
+    """The language of this run, set as ``KIT_LANG`` in ``environ`` (every command run inherits
+    it): ``chosen`` (then kept in ``LANGUAGE_FILE`` for the next runs), else ``KIT_LANG``, else
+    the one kept, else English."""
+    kept = root / LANGUAGE_FILE
+    if chosen is not None:
+        code = checked_language(chosen)
+        try:
+            kept.write_text(code + "\n", encoding="utf-8")
+        except OSError as error:
+            raise KitError(_("cannot keep the language in {path}: {reason}").format(
+                path=kept, reason=error.strerror or error)) from None  # fmt: skip
+    elif environ.get("KIT_LANG", "").strip():
+        code = checked_language(environ["KIT_LANG"])
+    elif kept.is_file():
+        text = kept.read_text(encoding="utf-8", errors="replace").strip()
+        try:
+            code = checked_language(text)
+        except KitError as error:
+            raise KitError(f"{kept}: {error}", 2) from None
+    else:
+        code = "en"
+    environ["KIT_LANG"] = code
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: ``kit.py --help``, or a command and its arguments."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        chosen, args = take_language(sys.argv[1:] if argv is None else argv)
+        code = settle_language(chosen)
+    except KitError as error:
+        print(f"kit.py: {error}", file=sys.stderr)
+        return error.status
+    if chosen is not None and not args:
+        print(_("The kit speaks {name} from now on (kept in {file}).").format(
+            name=LANGUAGES[code], file=LANGUAGE_FILE))  # fmt: skip
+        return 0
     if args[:1] in (["-h"], ["--help"], ["help"]):
         print(usage())
         return 0
     if not args or args[0] not in COMMANDS:
-        problem = f"unknown command {args[0]!r}" if args else "no command given"
+        problem = (_("unknown command {name!r}").format(name=args[0]) if args
+                   else _("no command given"))  # fmt: skip
         print(f"kit.py: {problem}\n\n{usage()}", file=sys.stderr)
         return 2
     try:
@@ -400,7 +550,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"kit.py: {error}", file=sys.stderr)
         return error.status
     except KeyboardInterrupt:
-        print("\nStopped.", file=sys.stderr)
+        print("\n" + _("Stopped."), file=sys.stderr)
         return 130
 
 

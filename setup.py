@@ -14,7 +14,7 @@ setup(
     package_data={
         "reversi": ["py.typed", "cursormap/maps/*.map"],
         "course": ["py.typed", "pictures/assets/*", "grading/runtime/*.py", "grading/runtime/*.mjs",
-                   "contest/runtime/*.py"],
+                   "contest/runtime/*.py", "locale/*/LC_MESSAGES/*.mo"],
         "course.lessons": ["*.ipynb"],
         "course.exercises": ["*.ipynb"],
     },

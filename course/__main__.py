@@ -365,11 +365,19 @@ COMMANDS: dict[str, Command] = {
     ),
     "site": ("build the browser classroom (a JupyterLite site)", *_elsewhere("course.site.cli")),
     "class": ("the class roster, sign-in cards and a student's data", *_elsewhere("course.roster.cli")),
+    "translations": ("the kit's messages in other languages", *_elsewhere("course.translations")),
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    from course import i18n
+
+    try:  # a language set by hand that the kit does not speak: say so before anything runs
+        i18n.checked_language(os.environ.get(i18n.ENVIRONMENT, "").strip() or "en")
+    except ValueError as error:
+        print(f"error: {i18n.ENVIRONMENT}: {error}", file=sys.stderr)
+        return 2
     parser = argparse.ArgumentParser(prog="python -m course", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, arguments, _) in COMMANDS.items():

@@ -22,6 +22,7 @@ from course.classroom.lobby import Identify
 from course.classroom.overview import Section
 from course.classroom.people import Limits, RoomSettings
 from course.classroom.server import ClassServer, build_app
+from course.i18n import gettext as _
 
 #: Hosts that mean "every address of this computer".
 EVERYWHERE = ("0.0.0.0", "::")
@@ -29,7 +30,7 @@ EVERYWHERE = ("0.0.0.0", "::")
 #: nothing, but makes the system choose the interface it would send from, its main address.
 PROBE = ("192.0.2.1", 9)
 #: What students type when this computer's address could not be found.
-UNKNOWN = "<this computer's address>"
+UNKNOWN = "<this computer's address>"  # translated where it is shown
 
 
 def machine_addresses() -> list[str]:
@@ -89,33 +90,38 @@ def ready_lines(
     Hand-ins and games are kept in /srv/class
     """
     everywhere = host in EVERYWHERE
-    hosts = [f"[{h}]" if ":" in h else h for h in (machine if everywhere else [host])] or [UNKNOWN]
+    unknown = _(UNKNOWN)
+    hosts = [f"[{h}]" if ":" in h else h for h in (machine if everywhere else [host])] or [unknown]
     note = []
-    if hosts == [UNKNOWN]:
-        note = ["  (no network address of this computer was found: see its network settings)"]
+    if hosts == [unknown]:
+        note = [_("  (no network address of this computer was found: see its network settings)")]
     elif not everywhere and (host.startswith("127.") or host in ("localhost", "::1")):
-        note = ["  (this computer only: --host 0.0.0.0 lets the students' machines in)"]
+        note = [_("  (this computer only: --host 0.0.0.0 lets the students' machines in)")]
     lines = []
     if site and len(hosts) == 1:
-        lines += [f"Students open this address in a browser: http://{hosts[0]}:{port}/", *note]
+        opened = _("Students open this address in a browser: {url}")
+        lines += [opened.format(url=f"http://{hosts[0]}:{port}/"), *note]
     elif site:
-        lines.append("Students open one of these addresses in a browser (the one of the network they are on):")
+        lines.append(_("Students open one of these addresses in a browser (the one of the network they are on):"))
         lines += [f"  http://{h}:{port}/" for h in hosts]
-    joining = "In a notebook of their own, students join with:" if site else "Students join with:"
+    joining = _("In a notebook of their own, students join with:") if site else _("Students join with:")
     lines.append(f'{joining}  from course import join; join("ws://{hosts[0]}:{port}", room="table-1", name="Ada")')
     if not site:
-        others = [f"  (or with another address of this computer: {', '.join(hosts[1:])})"]
+        others = [_("  (or with another address of this computer: {addresses})").format(
+            addresses=", ".join(hosts[1:]))]  # fmt: skip
         lines += others if len(hosts) > 1 else note
     local = ("127.0.0.1" if host == "0.0.0.0" else "[::1]") if everywhere else hosts[0]
-    lines.append(f"Teacher key: {key}")
-    where = " (on this computer)" if everywhere else ""
-    lines.append(f"Teacher's page{where}: http://{local}:{port}/teacher#key={key}")
+    lines.append(_("Teacher key: {key}").format(key=key))
+    page = f"http://{local}:{port}/teacher#key={key}"
+    lines.append((_("Teacher's page (on this computer): {url}") if everywhere
+                  else _("Teacher's page: {url}")).format(url=page))  # fmt: skip
     if data == ":memory:":
-        lines.append("Nothing is kept: the database is in memory")
+        lines.append(_("Nothing is kept: the database is in memory"))
     elif site:
-        lines.append(f"Hand-ins and games are kept in {data}")
+        lines.append(_("Hand-ins and games are kept in {folder}").format(folder=data))
     else:
-        lines.append(f"Games are kept in {data} (no hand-ins without the browser classroom)")
+        lines.append(_("Games are kept in {folder} (no hand-ins without the browser classroom)").format(
+            folder=data))  # fmt: skip
     return lines
 
 
@@ -143,8 +149,10 @@ async def run(
     with contextlib.suppress(NotImplementedError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.cancel)
     url = await server.start(host, port, app)
-    clock = "no move clock" if settings.move_time is None else f"{settings.move_time:g} s per move"
-    print_(f"Class server listening on {url} ({clock}; seats held {settings.grace:g} s)")
+    clock = (_("no move clock") if settings.move_time is None
+             else _("{seconds:g} s per move").format(seconds=settings.move_time))  # fmt: skip
+    print_(_("Class server listening on {url} ({clock}; seats held {seconds:g} s)").format(
+        url=url, clock=clock, seconds=settings.grace))  # fmt: skip
     # Looking the name up may wait for a slow DNS: in a thread, while the server serves.
     machine = await asyncio.to_thread(machine_addresses) if host in EVERYWHERE else []
     kept = str(data) if str(data) == ":memory:" else str(Path(data).resolve())
@@ -152,10 +160,10 @@ async def run(
     for line in ready_lines(host, int(url.rsplit(":", 1)[1]), machine, server.teacher_key, kept, site):
         print_(line)
     if server.resumed:
-        print_(f"Resumed games in rooms: {', '.join(server.resumed)}")
+        print_(_("Resumed games in rooms: {rooms}").format(rooms=", ".join(server.resumed)))
     for line in server.storage.set_aside:
-        print_(f"Set aside (kept in the database, table set_aside): {line}")
-    print_("Press Ctrl-C to stop.")
+        print_(_("Set aside (kept in the database, table set_aside): {what}").format(what=line))
+    print_(_("Press Ctrl-C to stop."))
     try:
         await stop
     except asyncio.CancelledError:
@@ -164,8 +172,7 @@ async def run(
         await server.close()
         storage = server.storage
         mean = 1000 * storage.write_seconds / max(1, storage.writes)
-        print_(
-            f"Stored {storage.writes} changes ({mean:.2f} ms each on average); "
-            f"{server.messages_in} messages in, {server.messages_out} out."
-        )
-        print_("Class server stopped; everything is stored.")
+        print_(_("Stored {writes} changes ({mean:.2f} ms each on average); "
+                 "{received} messages in, {sent} out.").format(writes=storage.writes, mean=mean,
+               received=server.messages_in, sent=server.messages_out))  # fmt: skip
+        print_(_("Class server stopped; everything is stored."))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from course.arguments import host, output_folder, port, seconds, whole
 from course.classroom.people import Limits, RoomSettings
 from course.classroom.protocol import ClassroomError
+from course.i18n import gettext as _
 
 #: Longest grace or move time a room accepts, in seconds (a day).
 MAX_SECONDS = 86400.0
@@ -108,10 +109,11 @@ def serve(
     except KeyboardInterrupt:
         pass
     except ClassroomError as failed:  # the port is taken, or the host is not this machine's
-        print(f"error: {failed}", file=sys.stderr)
+        print(_("error: {reason}").format(reason=failed), file=sys.stderr)
         return 2
     except OSError as failed:
-        print(f"error: cannot listen on {host}:{port}: {failed.strerror}", file=sys.stderr)
+        print(_("error: cannot listen on {host}:{port}: {reason}").format(
+            host=host, port=port, reason=failed.strerror), file=sys.stderr)  # fmt: skip
         return 2
     return 0
 
@@ -120,13 +122,15 @@ def _export(data: Path, export: Path) -> int:
     from course.classroom.storage import FILE_NAME, Storage
 
     if not (data / FILE_NAME).is_file():
-        print(f"error: argument --data: {str(data)!r} holds no class server database "
-              f"({FILE_NAME}): nothing to export", file=sys.stderr)  # fmt: skip
+        print(_("error: argument --data: {folder!r} holds no class server database "
+                "({file}): nothing to export").format(folder=str(data), file=FILE_NAME),
+              file=sys.stderr)  # fmt: skip
         return 2
     storage = Storage(data)
     written = storage.export(export)
     storage.close()
     for path in written:
-        print(f"wrote {path}")
-    print(f"Exported {len(written)} finished games; open one with reversi.load_game(path).")
+        print(_("wrote {path}").format(path=path))
+    print(_("Exported {count} finished games; open one with reversi.load_game(path).").format(
+        count=len(written)))  # fmt: skip
     return 0

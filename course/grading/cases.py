@@ -21,6 +21,7 @@ import functools
 import random
 from collections.abc import Callable, Iterable, Iterator
 
+from course.i18n import gettext as _
 from reversi import BLACK, WHITE, Board, Color, Square
 from reversi.notation import Pass
 
@@ -119,8 +120,9 @@ def a_game(size: int) -> str:
     ['a 6x6 game', 'an 8x8 game', 'a 10x10 game', 'an 11x11 game', 'an 18x18 game', 'an 80x80 game']
     """
     spoken = str(size)  # "eight...", "eleven", "eighteen" start with a vowel sound
-    article = "an" if spoken.startswith("8") or spoken in ("11", "18") else "a"
-    return f"{article} {size}x{size} game"
+    if spoken.startswith("8") or spoken in ("11", "18"):
+        return _("an {size}x{size} game").format(size=size)
+    return _("a {size}x{size} game").format(size=size)
 
 
 def random_game(seed: int, size: int = 8, stop: int | None = None) -> Iterator[tuple[Board, Color]]:
@@ -383,7 +385,7 @@ def names(squares: Iterable[Square] | Pass) -> str:
     """Squares as text, ``'d5 e4 f3 g3'`` (``'none'`` for no square); PASS as ``'PASS'``."""
     if isinstance(squares, Pass):
         return "PASS"
-    return " ".join(str(sq) for sq in squares) or "none"
+    return " ".join(str(sq) for sq in squares) or _("none")
 
 
 def color_name(value: object) -> str:

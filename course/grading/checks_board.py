@@ -29,6 +29,7 @@ from course.grading.cases import (
 from course.grading.records import Case, NotAnAnswer
 from course.grading.runner import run
 from course.grading.views import BoardView
+from course.i18n import gettext as _
 from reversi import BLACK, WHITE, Board, Color, Square, square
 from reversi.board import DIRECTIONS
 
@@ -55,7 +56,7 @@ def _unseen_squares() -> list[str]:
         return []
     rng = seeded(1)
     found = []
-    for _ in range(12):
+    for _round in range(12):
         size = rng.choice((4, 6, 8, 10, 12, 14, 16))
         found.append(Square(rng.randrange(size), rng.randrange(size)).name)
     return found
@@ -68,7 +69,8 @@ def to_notation(function: Any) -> None:
     for name in _NOTATION + _unseen_squares():
         sq = square(name)
         cases.append(
-            Case(f"row {sq.row}, column {sq.col}", (sq.row, sq.col), sq.name, _board_for(sq), (sq,))
+            Case(_("row {row}, column {col}").format(row=sq.row, col=sq.col), (sq.row, sq.col),
+                 sq.name, _board_for(sq), (sq,))  # fmt: skip
         )
     run("to_notation", function, cases, answers.text, call="to_notation({0}, {1})")
 
@@ -89,23 +91,30 @@ def from_notation(function: Any) -> None:
 
 def _counting_boards() -> list[tuple[str, Board]]:
     boards = [
-        ("the start", Board()),
-        ("Figure 2", FIGURE_2),
-        ("an empty 4x4 board", Board.empty(4)),
+        (_("the start"), Board()),
+        (_("Figure 2"), FIGURE_2),
+        (_("an empty 4x4 board"), Board.empty(4)),
     ]
-    boards += [("a full 4x4 board", full_draw()), ("only Black discs", blocked_position())]
+    boards += [(_("a full 4x4 board"), full_draw()), (_("only Black discs"), blocked_position())]
     for seed, size, stop in ((1, 8, 20), (2, 8, 41), (3, 6, 15), (4, 10, 30), (5, 8, 200)):
         game = list(random_game(seed, size, stop=stop))
         moves = len(game) - 1  # a game that ends sooner stops there
-        boards.append((f"{a_game(size)} (seed {seed}) after {moves} moves", game[-1][0]))
+        label = _("{game} (seed {seed}) after {moves} moves")
+        boards.append((label.format(game=a_game(size), seed=seed, moves=moves), game[-1][0]))
     return boards
+
+
+def colour(color: Color) -> str:
+    """``Black`` or ``White`` in the reader's language."""
+    return _("Black") if color is BLACK else _("White")
 
 
 def count_discs(function: Any) -> None:
     """``count_discs(board, color)`` counts the discs of one colour."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
-        Case(f"{color} on {label}", (BoardView(board), color), board.count(color), board)
+        Case(_("{color} on {board}").format(color=colour(color), board=label),
+             (BoardView(board), color), board.count(color), board)  # fmt: skip
         for label, board in _counting_boards()
         for color in (BLACK, WHITE)
     ]
@@ -120,7 +129,8 @@ def leader(function: Any) -> None:
         black, white = board.count(BLACK), board.count(WHITE)
         expected = None if black == white else BLACK if black > white else WHITE
         cases.append(
-            Case(f"{label} ({black} Black, {white} White)", (BoardView(board),), expected, board)
+            Case(_("{board} ({black} Black, {white} White)").format(board=label, black=black,
+                 white=white), (BoardView(board),), expected, board)  # fmt: skip
         )
     run("leader", function, cases, answers.color_or_none, show=color_name)
 
@@ -157,7 +167,7 @@ def _unseen_walks() -> list[tuple[str, tuple[int, int], int]]:
     if teacher_seed() is None:
         return []
     rng, found = seeded(3), []
-    for _ in range(12):
+    for _round in range(12):
         size = rng.choice((4, 6, 8, 10, 12, 16))
         start = Square(rng.randrange(size), rng.randrange(size))
         found.append((start.name, rng.choice(DIRECTIONS), size))
@@ -171,7 +181,8 @@ def walk(function: Any) -> None:
     for name, step, size in _WALKS + _unseen_walks():
         start = square(name, size)
         line = _line(start, step, size)
-        label = f"from {start} stepping {step} on {size}x{size}"
+        label = _("from {start} stepping {step} on {size}x{size}").format(
+            start=start, step=step, size=size)  # fmt: skip
         cases.append(Case(label, (start, step, size), line, Board.empty(size), (start, *line)))
     run("walk", function, cases, answers.square_list, show=names, call="walk({0!r}, {1}, {2})")
 
@@ -196,7 +207,8 @@ def neighbours(function: Any) -> None:
         sq = square(name, size)
         around = sorted(_line(sq, step, size)[0] for step in DIRECTIONS if _line(sq, step, size))
         cases.append(
-            Case(f"{sq} on {size}x{size}", (sq, size), around, Board.empty(size), (sq, *around))
+            Case(_("{square} on {size}x{size}").format(square=sq, size=size), (sq, size), around,
+                 Board.empty(size), (sq, *around))  # fmt: skip
         )
     run("neighbours", function, cases, answers.squares, show=names, call="neighbours({0!r}, {1})")
 

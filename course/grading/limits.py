@@ -31,6 +31,8 @@ from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
 
+from course.i18n import gettext as _
+
 #: A self-check's call that runs longer than this is stopped (a correct answer takes milliseconds).
 SECONDS = 5.0
 #: ... or that makes the kernel grow by more than this many megabytes.
@@ -45,11 +47,12 @@ class Overrun(Exception):
 
 def _reason(what: str, seconds: float, megabytes: float | None) -> str:
     if megabytes is not None:
-        return (
-            f"your {what} used more than {megabytes:.0f} MB and was stopped: "
+        return _(
+            "your {function} used more than {megabytes:.0f} MB and was stopped: "
             "does a loop keep adding to a list without ever ending?"
-        )
-    return f"your {what} ran for {seconds:g} s and was stopped: does the loop step, and does it end?"
+        ).format(function=what, megabytes=megabytes)
+    return _("your {function} ran for {seconds:g} s and was stopped: does the loop step, and does "
+             "it end?").format(function=what, seconds=seconds)  # fmt: skip
 
 
 def resident_bytes() -> int | None:

@@ -30,12 +30,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from course.grading.records import Failure
+from course.i18n import N_
+from course.i18n import gettext as _
 
 
 @dataclass(frozen=True)
 class Mistake:
     """One kind of mistake: its short ``name``, ``detect(expected, actual, failure)`` and
-    the ``sentence`` a student reads after "likely cause:"."""
+    the ``sentence`` a student reads after "likely cause:" (in English: ``_(sentence)`` is
+    the reader's language)."""
 
     name: str
     sentence: str
@@ -85,14 +88,14 @@ def _at_an_end(expected: Any, actual: Any) -> str:
         return ""
     wanted, got = list(expected), list(actual)
     ends = {
-        "one too few at the end": got == wanted[:-1],
-        "one too few at the start": got == wanted[1:],
-        "one too many at the end": got[:-1] == wanted,
-        "one too many at the start": got[1:] == wanted,
+        N_("one too few at the end"): got == wanted[:-1],
+        N_("one too few at the start"): got == wanted[1:],
+        N_("one too many at the end"): got[:-1] == wanted,
+        N_("one too many at the start"): got[1:] == wanted,
     }
     if abs(len(wanted) - len(got)) != 1 or min(len(wanted), len(got)) < 2:
         return ""  # [] for [x] says nothing of where a loop stops
-    return next((end for end, seen in ends.items() if seen), "")
+    return next((_(end) for end, seen in ends.items() if seen), "")
 
 
 def _off_by_one(expected: Any, actual: Any, failure: Failure) -> bool:
@@ -122,13 +125,13 @@ def _made(name: str) -> Callable[[Any, Any, Failure], bool]:
     return detect
 
 
-REAL_BOARD = (
+REAL_BOARD = N_(
     "it played on the board it was given instead of on a copy: "
     "make one with board.copy() and play on that"
 )
-OFF_BY_ONE = "off by one: rows and columns count from 0 (row 0 is row 1 on the board)"
+OFF_BY_ONE = N_("off by one: rows and columns count from 0 (row 0 is row 1 on the board)")
 #: What an answer with one too many or too few at an end of its list should look at.
-LIST_END = (
+LIST_END = N_(
     "where does the loop start and stop? The first square is one step from the start; "
     "the last row or column is size - 1, and range(a, b) stops before b"
 )
@@ -136,22 +139,22 @@ LIST_END = (
 #: Every kind of mistake a likely cause can name, most telling first.
 MISTAKES: tuple[Mistake, ...] = (
     Mistake("board changed", REAL_BOARD, _changed),
-    Mistake("printed", "it printed its answer instead of returning it: use return", _printed),
+    Mistake("printed", N_("it printed its answer instead of returning it: use return"), _printed),
     Mistake(
         "tie rule",
-        "the tie rule: among equally good moves, take the last in reading order "
-        "(farthest down, then farthest right)",
+        N_("the tie rule: among equally good moves, take the last in reading order "
+           "(farthest down, then farthest right)"),
         _made("tie rule"),
     ),
     Mistake(
         "swapped",
-        "row and column swapped: a square is (row, col); "
-        "the letter names the column, the number the row",
+        N_("row and column swapped: a square is (row, col); "
+           "the letter names the column, the number the row"),
         _swapped,
     ),
     Mistake(
         "wrong sign",
-        "the value has the wrong sign: whose point of view is it?",
+        N_("the value has the wrong sign: whose point of view is it?"),
         lambda expected, actual, failure: (
             _wrong_sign(expected, actual, failure) or _made("wrong sign")(expected, actual, failure)
         ),
@@ -159,16 +162,16 @@ MISTAKES: tuple[Mistake, ...] = (
     Mistake("off by one", OFF_BY_ONE, _off_by_one),
     Mistake(
         "bit order",
-        "the cursor's bits are in the wrong order: they go clockwise from the top-left "
-        "(the top row left to right, down the right side, back along the bottom, up the left)",
+        N_("the cursor's bits are in the wrong order: they go clockwise from the top-left "
+           "(the top row left to right, down the right side, back along the bottom, up the left)"),
         _made("bit order"),
     ),
 )
 
 
 def sentence(name: str) -> str:
-    """The sentence of the kind called ``name``."""
-    return next(kind.sentence for kind in MISTAKES if kind.name == name)
+    """The sentence of the kind called ``name``, in the reader's language."""
+    return _(next(kind.sentence for kind in MISTAKES if kind.name == name))
 
 
 def cause(failure: Failure, expected: Any = None) -> str:
@@ -196,16 +199,18 @@ def cause(failure: Failure, expected: Any = None) -> str:
             seen = False
         if seen:
             if kind.name == "off by one" and _number(expected):
-                return f"off by one: a count or an index one too {_direction(expected, failure)}"
+                return _direction(expected, failure)
             end = _at_an_end(expected, failure.actual) if kind.name == "off by one" else ""
             if end:
-                return f"off by one: {end}: {LIST_END}"
-            return kind.sentence
+                return _("off by one: {end}: {advice}").format(end=end, advice=_(LIST_END))
+            return _(kind.sentence)
     return ""
 
 
 def _direction(expected: Any, failure: Failure) -> str:
-    return "high" if failure.actual > expected else "low"
+    if failure.actual > expected:
+        return _("off by one: a count or an index one too high")
+    return _("off by one: a count or an index one too low")
 
 
 def _number(value: Any) -> bool:

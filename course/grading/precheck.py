@@ -26,6 +26,7 @@ from typing import Any
 from course.grading.reports import report
 from course.grading.runner import CheckFailed, call_here, collect, collecting, verdict
 from course.grading.table import TABLE
+from course.i18n import gettext as _
 
 #: The kit's own packages, which answer cells may not import.
 KIT = ("reversi", "course")
@@ -33,10 +34,10 @@ KIT = ("reversi", "course")
 
 def kit_import(answer: str, package: str) -> str:
     """The one sentence the self-check and the grader give for an answer that uses the kit."""
-    return (
-        f"your {answer} answer uses {package}, the kit's own code: answers are graded without "
-        f"the kit, so write it with what the exercise's first cell gives you"
-    )
+    return _(
+        "your {answer} answer uses {package}, the kit's own code: answers are graded without "
+        "the kit, so write it with what the exercise's first cell gives you"
+    ).format(answer=answer, package=package)
 
 
 def _offered(check: str) -> set[str]:
@@ -107,10 +108,10 @@ def failing_earlier(function: Any, title: str, checks: Mapping[str, Check]) -> I
                 total += 1
                 failed += verdict(spec, case, call_here(helper, case)) is not None
         if failed:
-            yield (
-                f"Check your {name} first: it fails {failed} of {total} of its own cases, "
-                f"and {title} calls it: its own check cell shows which."
-            )
+            yield _(
+                "Check your {name} first: it fails {failed} of {total} of its own cases, "
+                "and {title} calls it: its own check cell shows which."
+            ).format(name=name, failed=failed, total=total, title=title)
 
 
 def checking_earlier_first(check: Check, checks: Mapping[str, Check]) -> Check:
@@ -123,7 +124,7 @@ def checking_earlier_first(check: Check, checks: Mapping[str, Check]) -> Check:
             package = kit_used(function, check.__name__)
             if package is not None:
                 reason = kit_import(getattr(function, "__name__", check.__name__), package)
-                print(f"{check.__name__}: not checked: {reason}.")
+                print(_("{check}: not checked: {reason}.").format(check=check.__name__, reason=reason))
                 report(check.__name__, False, "uses the kit")
                 raise CheckFailed(f"{check.__name__}: {reason}")
             for line in failing_earlier(function, check.__name__, checks):
@@ -132,7 +133,7 @@ def checking_earlier_first(check: Check, checks: Mapping[str, Check]) -> Check:
             check(function)
         except CheckFailed as failed:
             if not collecting():
-                unwritten = "not written yet" in str(failed)
+                unwritten = _("not written yet: the function raises NotImplementedError") in str(failed)
                 report(check.__name__, False, failed.cause or ("not written" if unwritten else ""))
             raise
         if not collecting():

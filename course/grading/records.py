@@ -21,6 +21,7 @@ from typing import Any
 
 from course.grading.notebook import ANSWER
 from course.grading.table import Partial
+from course.i18n import gettext as _
 from reversi import Board
 from reversi.errors import ReversiError
 
@@ -60,7 +61,8 @@ class Raises:
     also: str = ""
 
     def __str__(self) -> str:
-        return " ".join(["should raise", self.kind.__name__] + [self.also] * bool(self.also))
+        said = _("should raise {error}").format(error=self.kind.__name__)
+        return " ".join([said] + [_(self.also)] * bool(self.also))
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,9 @@ class Raised:
         return f"{kind.__module__}.{kind.__qualname__}" in self.names
 
     def __str__(self) -> str:
-        return f"raised {self.kind}: {self.message}" if self.message else f"raised {self.kind}"
+        if self.message:
+            return _("raised {error}: {message}").format(error=self.kind, message=self.message)
+        return _("raised {error}").format(error=self.kind)
 
 
 #: The kit's folders: frames there are the kit's, not the student's.
@@ -113,7 +117,8 @@ def _where(error: BaseException) -> str:
             and "<frozen" not in name
         ):
             text = linecache.getline(name, trace.tb_lineno).strip()
-            found = f"line {trace.tb_lineno} of your code, in {code.co_name}: {text}"[:300]
+            found = _("line {number} of your code, in {function}: {text}").format(
+                number=trace.tb_lineno, function=code.co_name, text=text)[:300]  # fmt: skip
         trace = trace.tb_next
     return found
 
@@ -258,13 +263,16 @@ class Report:
     def render(self) -> str:
         """The report as the ``check`` command prints it."""
         width = max((len(result.tag) for result in self.checks), default=0)
-        lines = [f"{self.exercise}: {self.path} (graded by the teacher's grader)"]
+        lines = [_("{exercise}: {path} (graded by the teacher's grader)").format(
+            exercise=self.exercise, path=self.path)]  # fmt: skip
         for result in self.checks:
-            counts = f"{result.cases_passed}/{result.cases_total} cases"
+            counts = _("{passed}/{total} cases").format(
+                passed=result.cases_passed, total=result.cases_total)  # fmt: skip
             score = f"{result.earned:g}/{result.points} pt"
-            verdict_text = f"passed  {counts}" if result.passed else f"FAILED  {result.message}"
+            verdict_text = (_("passed  {counts}").format(counts=counts) if result.passed
+                            else _("FAILED  {reason}").format(reason=result.message))  # fmt: skip
             lines.append(f"  {result.tag:<{width}}  {score:>9}  {verdict_text}")
-        lines += [f"  note: {note}" for note in self.notes]
-        lines.append(f"Score: {self.passed}/{self.total} questions, "
-                     f"{self.earned:g}/{self.points} points")  # fmt: skip
+        lines += [_("  note: {note}").format(note=note) for note in self.notes]
+        lines.append(_("Score: {passed}/{total} questions, {earned:g}/{points} points").format(
+            passed=self.passed, total=self.total, earned=self.earned, points=self.points))  # fmt: skip
         return "\n".join(lines)

@@ -22,6 +22,7 @@ import urllib.request
 
 from course.grading.mistakes import MISTAKES
 from course.grading.table import TABLE
+from course.i18n import gettext as _
 
 #: How long a report outside the browser waits for the class server.
 TIMEOUT = 0.1
@@ -39,8 +40,9 @@ def class_server() -> str | None:
 
 
 def mistake_kind(cause: str) -> str:
-    """The short name of the mistake whose sentence is ``cause`` ('' when none is)."""
-    return next((kind.name for kind in MISTAKES if kind.sentence == cause), "")
+    """The short name of the mistake whose sentence is ``cause`` ('' when none is), in
+    English or in the reader's language."""
+    return next((kind.name for kind in MISTAKES if cause in (kind.sentence, _(kind.sentence))), "")
 
 
 def exercise_of(check: str) -> str:

@@ -38,9 +38,11 @@ from course.grading.records import (
     Spec,
 )
 from course.grading.views import BoardView, board_differences, board_text, position
+from course.i18n import N_
+from course.i18n import gettext as _
 from reversi import Board
 
-SELF_CHECK = "(self-check; the grade is computed separately)"
+SELF_CHECK = N_("(self-check; the grade is computed separately)")
 
 
 _COLLECTING: contextvars.ContextVar[list[Spec] | None] = contextvars.ContextVar(
@@ -102,8 +104,9 @@ def run(
         collecting.append(spec)
         return
     if not callable(function):
-        print(f"{title}: 0/{len(cases)} cases passed {SELF_CHECK}")
-        _failed(f"{title}: expected a function, got {_short(repr(function))}")
+        print(_passed(title, 0, len(cases)))
+        _failed(_("{title}: expected a function, got {value}").format(
+            title=title, value=_short(repr(function))))  # fmt: skip
     replies: list[Reply] = []
     with checking():
         for case in cases:  # after a runaway call, the other cases are not run again
@@ -112,13 +115,19 @@ def run(
     failures = [
         f for case, reply in zip(cases, replies, strict=True) if (f := verdict(spec, case, reply))
     ]
-    print(f"{title}: {len(cases) - len(failures)}/{len(cases)} cases passed {SELF_CHECK}")
+    print(_passed(title, len(cases) - len(failures), len(cases)))
     if failures:
         _report(title, failures, len(cases), show, call)
     reason = overall([reply.args for reply in replies]) if overall else None
     if reason:
-        print(f"{title} failed: {reason}")
+        print(_("{title} failed: {reason}").format(title=title, reason=reason))
         _failed(f"{title}: {reason}")
+
+
+def _passed(title: str, passed: int, total: int) -> str:
+    """The self-check's first line: ``flips: 12/12 cases passed (self-check; ...)``."""
+    line = _("{title}: {passed}/{total} cases passed {note}")
+    return line.format(title=title, passed=passed, total=total, note=_(SELF_CHECK))
 
 
 def call_here(function: Any, case: Case) -> Reply:
@@ -154,19 +163,20 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
     if raised is not None:
         if isinstance(case.expected, Raises) and raised.is_a(case.expected.kind):
             if changed:
-                return Failure(case, None, reply.printed, "it changed the board before raising")
+                said = _("it changed the board before raising")
+                return Failure(case, None, reply.printed, said)
             return None
         return _caused(Failure(case, raised, reply.printed, changed=mutated))
     if mutated:
-        said = "it changed the board it was given"
+        said = _("it changed the board it was given")
         return _caused(Failure(case, None, reply.printed, said, returned=answer, changed=True))
     try:
         actual = spec.judge(answer, reply.args)
     except NotAnAnswer as problem:
-        said = f"it returned {_short(repr(answer))}: {problem}"
+        said = _("it returned {answer}: {problem}").format(answer=_short(repr(answer)), problem=problem)
         return _caused(Failure(case, None, reply.printed, said, returned=answer))
     except Exception as error:  # a judge refusing an answer that is no answer at all
-        said = f"it returned an unusable answer ({error})"
+        said = _("it returned an unusable answer ({error})").format(error=error)
         return _caused(Failure(case, None, reply.printed, said, returned=answer))
     if actual != case.expected:
         return _caused(Failure(case, actual, reply.printed, returned=answer))
@@ -199,54 +209,54 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
         isinstance(f.actual, Raised) and f.actual.kind == "NotImplementedError" for f in failures
     )
     if len(failures) == total and all(unwritten):
-        reason = "not written yet: the function raises NotImplementedError"
-        print(f"{title} is {reason}.")
+        reason = _("not written yet: the function raises NotImplementedError")
+        print(_("{title} is {reason}.").format(title=title, reason=reason))
         _failed(f"{title}: {reason}")
-    print(f"First failing case: {case.name}")
+    print(_("First failing case: {case}").format(case=case.name))
     if call:
-        print(f"  call:     {call.format(*case.args)}")
+        print(_("  call:     {call}").format(call=call.format(*case.args)))
     compared = compared_boards(show, first)  # two boards: the squares that differ, not both boards
     expected = expected_text(show, case.expected)
     if case.board is not None and str(case.board) in expected:  # drawn below: not twice
-        expected = expected.replace(str(case.board), "the board drawn below").strip()
+        expected = expected.replace(str(case.board), _(BELOW)).strip()
     for line in compared:
         print(f"  {line}")
     if not compared:
-        print(f"  expected: {expected}")
+        print(_("  expected: {answer}").format(answer=expected))
         if first.problem:
-            print(f"  but {first.problem}")
+            print(_("  but {problem}").format(problem=first.problem))
         elif isinstance(first.actual, Raised):
-            print(f"  but it {first.actual}")
+            print(_("  but it {raised}").format(raised=first.actual))
             if first.actual.where:
-                print(f"  at:       {first.actual.where}")
+                print(_("  at:       {line}").format(line=first.actual.where))
         else:
-            print(f"  actual:   {show(first.actual)}")
+            print(_("  actual:   {answer}").format(answer=show(first.actual)))
     if first.printed:
-        print("  it printed:", _short(first.printed.rstrip()))
+        print(_("  it printed: {output}").format(output=_short(first.printed.rstrip())))
     if first.cause:
-        print(f"  likely cause: {first.cause}")
+        print(_("  likely cause: {cause}").format(cause=first.cause))
     others = [f.case.name for f in failures[1:]]
     if others:
-        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
-        print(f"Also failing: {'; '.join(others[:3])}{more}")
+        more = _(" and {count} more").format(count=len(others) - 3) if len(others) > 3 else ""
+        print(_("Also failing: {cases}").format(cases="; ".join(others[:3]) + more))
     if case.board is not None:
         _draw(case.board, case.highlight)
     elif case.picture is not None:
         print(case.picture)
     if first.problem:
-        got = f"but {first.problem}"
+        got = _("but {problem}").format(problem=first.problem)
     elif isinstance(first.actual, Raised):
-        got = f"but it {first.actual}"
+        got = _("but it {raised}").format(raised=first.actual)
     else:
-        got = f"got {show(first.actual)}"
+        got = _("got {answer}").format(answer=show(first.actual))
     if compared:
         expected = compared[0].split(":", 1)[1].strip()
-        got = "but " + compared[2].strip() if len(compared) > 2 else compared[1].replace("actual:", "got", 1)
-    _failed(
-        f"{title}: {len(failures)} of {total} cases failed; first: {case.name}: "
-        f"expected {_short(expected.replace('below', 'above'), 120)}, {_short(got, 160)}",
-        first.cause,
-    )
+        got = (_("but {problem}").format(problem=compared[2].strip()) if len(compared) > 2
+               else compared[1].replace(_("actual:"), _("got"), 1))  # fmt: skip
+    expected = _short(expected.replace(_(BELOW), _("the board drawn above")), 120)
+    _failed(_("{title}: {failed} of {total} cases failed; first: {case}: expected {answer}, {got}").format(
+        title=title, failed=len(failures), total=total, case=case.name, answer=expected,
+        got=_short(got, 160)), first.cause)  # fmt: skip
 
 
 def compared_boards(show: Show, failure: Failure) -> list[str]:
@@ -282,15 +292,21 @@ def compared_boards(show: Show, failure: Failure) -> list[str]:
     said_expected = _short(expected.replace(wanted, "").strip().rstrip(":"))
     said_actual = _short(actual.replace(got, "").strip().rstrip(":"))
     drawn = failure.case.board is not None and str(failure.case.board) == wanted
-    wanted_text = f"expected: {said_expected or ('the board drawn below' if drawn else 'the board')}"
+    wanted_text = _("expected: {answer}").format(
+        answer=said_expected or (_(BELOW) if drawn else _("the board")))  # fmt: skip
     if not differences:  # the boards agree: the rest of the answer is what differs
-        same = "unchanged" if kept else "every square right"
-        return [wanted_text, f"actual:   {said_actual or 'a board'}, {same}"]
+        same = _("unchanged") if kept else _("every square right")
+        return [wanted_text, _("actual:   {answer}, {same}").format(
+            answer=said_actual or _("a board"), same=same)]  # fmt: skip
     return [
         wanted_text,
-        f"actual:   {said_actual + ', where' if said_actual else 'a board where'}",
+        _("actual:   {answer}, where").format(answer=said_actual) if said_actual
+        else _("actual:   a board where"),
         *(f"  {line}" for line in differences),
     ]
+
+
+BELOW = N_("the board drawn below")
 
 
 def _board_in(text: str) -> str:
@@ -312,7 +328,7 @@ class CheckFailed(AssertionError):
     cause = ""
 
     def _render_traceback_(self) -> list[str]:  # IPython's hook for how an error is shown
-        return [f"\x1b[0;31mSelf-check failed:\x1b[0m {self}"]
+        return [f"\x1b[0;31m{_('Self-check failed:')}\x1b[0m {self}"]
 
 
 def _failed(message: str, cause: str = "") -> NoReturn:

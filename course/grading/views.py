@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from course.i18n import N_
+from course.i18n import gettext as _
 from reversi import BLACK, WHITE, Board, Color, Square, square
 
 #: The Board methods an exercise may lend to a view (the rest are never reachable).
@@ -74,10 +76,10 @@ class BoardView:
     def __setitem__(self, where: Any, color: Color | None) -> None:
         if not self._writable:
             raise TypeError(
-                "this exercise's board is read-only: look at squares, do not change them"
+                _("this exercise's board is read-only: look at squares, do not change them")
             )
         if color is not None and not isinstance(color, Color):
-            raise TypeError(f"a square holds BLACK, WHITE or None, not {color!r}")
+            raise TypeError(_("a square holds BLACK, WHITE or None, not {value!r}").format(value=color))
         row, col = square(where, self._size)
         self._discs[row][col] = color
 
@@ -103,13 +105,14 @@ class BoardView:
         return method
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot set board.{name} in an exercise")
+        raise AttributeError(_("cannot set board.{name} in an exercise").format(name=name))
 
     def _refuse(self, name: str) -> None:
-        allowed = ["read squares (board[row, col])", "board.size", "board.squares()"]
+        allowed = [_("read squares (board[row, col])"), "board.size", "board.squares()"]
         allowed += [f"board.{name}" for name in self._allow]
-        listing = ", ".join(allowed[:-1]) + " and " + allowed[-1]
-        raise AttributeError(f"this exercise lets you {listing}; board.{name} is not allowed here")
+        listing = _("{some} and {last}").format(some=", ".join(allowed[:-1]), last=allowed[-1])
+        raise AttributeError(_("this exercise lets you {listing}; board.{name} is not allowed here")
+                             .format(listing=listing, name=name))  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, BoardView):
@@ -174,13 +177,13 @@ def board_text(board: Board, highlight: Iterable[Any] = ()) -> str:
             cells.append(letter)
         lines.append(f"{row + 1:>{width}} " + " ".join(cells))
     if marked:
-        lines.append("(marked: " + " ".join(sq.name for sq in sorted(marked)) + ")")
+        lines.append(_("(marked: {squares})").format(squares=" ".join(sq.name for sq in sorted(marked))))
     return "\n".join(lines)
 
 
 #: The most differing squares :func:`board_differences` names (it counts the others).
 _MAX_DIFFERENCES = 4
-_COLOR_WORDS = {"B": "Black", "W": "White", ".": "empty"}
+_COLOR_WORDS = {"B": N_("Black"), "W": N_("White"), ".": N_("empty")}
 
 
 def board_differences(expected: str, actual: str) -> list[str] | None:
@@ -199,7 +202,8 @@ def board_differences(expected: str, actual: str) -> list[str] | None:
     if wanted is None or got is None or len(wanted) != len(got):
         return None
     differ = [
-        f"{name} should be {_COLOR_WORDS[want]}; yours is {_COLOR_WORDS[have]}"
+        _("{square} should be {wanted}; yours is {have}").format(
+            square=name, wanted=_(_COLOR_WORDS[want]), have=_(_COLOR_WORDS[have]))  # fmt: skip
         for name, want, have in (
             (f"{'abcdefghijklmnop'[col]}{row + 1}", want, have)
             for row in range(len(wanted))
@@ -209,7 +213,7 @@ def board_differences(expected: str, actual: str) -> list[str] | None:
     ]
     if len(differ) > _MAX_DIFFERENCES:
         more = len(differ) - _MAX_DIFFERENCES + 1
-        differ = differ[: _MAX_DIFFERENCES - 1] + [f"and {more} more squares differ"]
+        differ = differ[: _MAX_DIFFERENCES - 1] + [_("and {count} more squares differ").format(count=more)]
     return differ
 
 

@@ -19,6 +19,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from course.classroom.lobby import Identify
+from course.i18n import gettext as _
 from course.roster.signin import SignIns
 from course.roster.store import ROSTER, Places, RosterFile
 from course.site.headers import ISOLATION
@@ -151,19 +152,18 @@ def prepare(site: Path, data: Path, say: Callable[[str], None] = print, roster: 
     if not (Path(site) / "jupyter-lite.json").is_file():
         from course.site.build import SiteBuild
 
-        say(f"No site in {site} yet: building it (once; a few minutes the first time)")
+        say(_("No site in {site} yet: building it (once; a few minutes the first time)").format(site=site))
         SiteBuild(out=Path(site), say=say).run()
     else:
         from course.site.stamp import built_from_this_kit
 
         if not built_from_this_kit(Path(site)):
-            say(
-                f"Note: the site in {site} was built from another copy of the kit (older lessons "
-                "or code): build it again with  python3 kit.py site build"
-            )
+            say(_("Note: the site in {site} was built from another copy of the kit (older lessons "
+                  "or code): build it again with  python3 kit.py site build").format(site=site))
     exercises = known_exercises(Path(site))
     store = HandInStore(Path(data), exercises)
-    say(f"Browser classroom: {site} at /lab/ ; hand-ins go to {store.root}")
+    say(_("Browser classroom: {site} at /lab/ ; hand-ins go to {folder}").format(
+        site=site, folder=store.root))  # fmt: skip
     from course.classroom.progress import Progress
     from course.roster.term import term_section
     from course.site.progress_routes import progress_routes
@@ -173,8 +173,9 @@ def prepare(site: Path, data: Path, say: Callable[[str], None] = print, roster: 
     signins = SignIns(roster_file, places.signin)
     gate = Gate(signins)
     count = len(signins.roster)
-    say(f"Sign-in: {count} students on {places.roster}, each signs in with the code on their card"
-        if count else f"Sign-in: no roster ({places.roster}): each browser claims the name it gives")  # fmt: skip
+    said = (_("Sign-in: {count} students on {roster}, each signs in with the code on their card")
+            if count else _("Sign-in: no roster ({roster}): each browser claims the name it gives"))
+    say(said.format(count=count, roster=places.roster))  # fmt: skip
 
     def name_of(key: str) -> str:
         if signins.casual:
