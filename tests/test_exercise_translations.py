@@ -71,7 +71,7 @@ def catalog(language: str, stem: str) -> dict[str, tuple[str, str, bool]]:
     """The catalogue's entries by context (cell id): (English, translation, fuzzy)."""
     path = LOCALE / language / "exercises" / f"{stem}.po"
     assert path.is_file(), (
-        f"{path} is missing: run .venv/bin/python scripts/exercise_po.py {language}"
+        f"{path} is missing: run .venv/bin/python -m course.languages update --lang {language}"
     )
     with path.open("rb") as stream:
         read = read_po(stream, locale=language, abort_invalid=True)
