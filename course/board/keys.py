@@ -4,7 +4,9 @@ This module owns how keys and typed text become controller calls; it words no
 message (a bad square is refused by the controller, with the reason) and draws
 nothing itself (the board draws the cursor it holds).  Arrow keys on the focused
 board move a cursor, shown as a double frame; Enter or Space plays its square,
-Escape hides it.  The box takes a square's name (``d3``) or ``pass``, played
+Escape hides it; Tab goes on to the next control and Shift+Tab leaves the board
+backwards (:func:`pass_focus`: ipycanvas keeps every key, so the board would otherwise
+be a keyboard trap).  The box takes a square's name (``d3``) or ``pass``, played
 when Enter is pressed, so a student who cannot use a mouse plays every move.
 """
 
@@ -29,6 +31,19 @@ PLAY_KEYS = ("Enter", " ", "Spacebar")
 LONGEST_TYPED = 12
 
 
+def pass_focus(canvas: w.DOMWidget, after: w.DOMWidget, backwards: bool) -> None:
+    """Tab pressed on a focused ``canvas``: the focus goes on to ``after``; with Shift the
+    canvas lets it go, and the browser's next Shift+Tab starts from the canvas.
+
+    ipycanvas stops the browser's own handling of every key pressed on a canvas, Tab too, so
+    without this the keyboard could never leave a board (WCAG 2.1.2, no keyboard trap).
+    """
+    if backwards:
+        canvas.blur()
+    else:
+        after.focus()
+
+
 class KeyboardPlay:
     """The keyboard's cursor on ``board`` and the typed-move box (``box``) of one game."""
 
@@ -46,12 +61,18 @@ class KeyboardPlay:
             layout=w.Layout(width="auto", max_width="100%"),
         )
         self.box.add_class("reversi-typed")
+        #: Where Tab on the board sends the focus (the widget makes it its first button).
+        self.next_control: w.DOMWidget = self.box
 
     def key_down(self, key: str, *modifiers: Any) -> None:
         """A key pressed on the focused board (ipycanvas also passes shift, ctrl and meta)."""
         size = self.controller.game.board.size
         cursor = self.board.cursor
-        if key in ARROWS:
+        if key == "Tab":
+            pass_focus(
+                self.board.canvas, self.next_control, backwards=bool(modifiers and modifiers[0])
+            )
+        elif key in ARROWS:
             if cursor is None:
                 cursor = Square((size - 1) // 2, (size - 1) // 2)
             else:

@@ -32,6 +32,8 @@ LOG_STYLE = (
 #: The board's own CSS, shown once with each board: visible keyboard focus, touch targets of
 #: 40 px and more, a toggle whose label is never cut, and the presenter view's big texts.
 STYLE = """<style>
+.reversi-game .reversi-canvas {  /* room for the focus ring, which the boxes round it would clip */
+  margin: 5px; max-width: calc(100% - 10px) !important; }
 .reversi-game canvas:focus, .reversi-game canvas:focus-visible,
 .reversi-game button:focus-visible, .reversi-game input:focus-visible {
   outline: 3px solid #1a5fb4; outline-offset: 2px; }

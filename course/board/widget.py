@@ -105,6 +105,7 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         panels_box = w.Box(list(self.panel_boxes.values()), layout=_wrapping(flex="1 1 170px"))
         panels_box.add_class("reversi-panels")
         self.buttons = self._make_buttons()
+        self.keyboard.next_control = self.buttons["new"]  # Tab on the board goes on to it
         self.undo_box = self._make_undo_box()
         self.settings_panel = SettingsPanel(
             controller, self._guard, self.set_pawn_images, self._show_panel, panels

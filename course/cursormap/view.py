@@ -20,6 +20,7 @@ from typing import Any
 import ipywidgets as w
 from ipycanvas import Canvas, hold_canvas
 
+from course.board.keys import pass_focus
 from course.cursormap.controller import DEFAULT_MAP, CursorMapController
 from course.cursormap.scene import FONT, Ellipse, Layout, Pixels, Polygon, Rect, Shape, Text, scene
 from course.cursormap.svg import cursormap_svg
@@ -130,7 +131,10 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
             self.controller.click_field(*field)
 
     def _on_key_down(self, key: str, shift_key: bool, ctrl_key: bool, meta_key: bool) -> None:
-        self.controller.key(key)
+        if key == "Tab":  # ipycanvas keeps Tab too: hand the focus on, so the board is no trap
+            pass_focus(self.canvas, self.buttons["up"], backwards=shift_key)
+        else:
+            self.controller.key(key)
 
     # -- drawing -----------------------------------------------------------------------
 

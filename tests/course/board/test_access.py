@@ -135,3 +135,22 @@ def test_the_panels_say_discs_and_stalemates_only_when_that_rule_ended_a_game():
     board = play(no_move_policy=NoMovePolicy.STALEMATE)
     assert "Stalemate" not in board.scores_panel.value
     assert "Draws" in words(board.scores_panel)
+
+
+def test_tab_on_the_board_hands_the_focus_on_and_shift_tab_lets_it_go(monkeypatch):
+    """ipycanvas keeps every key from the browser, Tab too: the board passes the focus on itself
+    (to New game; backwards it lets go), so the keyboard is never trapped on it."""
+    board = play()
+    sent = []
+    for name, widget in (("new", board.buttons["new"]), ("canvas", board.board.canvas)):
+        monkeypatch.setattr(
+            widget, "send", lambda content, *_, name=name: sent.append((name, content))
+        )
+    before = (board.board.cursor, board.status.value)
+    key(board, "Tab")
+    board.board.canvas._handle_frontend_event(
+        None, {"event": "key_down", "key": "Tab", "shift_key": True, "ctrl_key": False,
+               "meta_key": False}, [],
+    )  # fmt: skip
+    assert sent == [("new", {"do": "focus"}), ("canvas", {"do": "blur"})]
+    assert (board.board.cursor, board.status.value) == before  # Tab plays nothing

@@ -44,6 +44,20 @@ def test_keys_on_the_canvas_move_and_apply(board):
     assert board.error.value == ""
 
 
+def test_tab_on_the_canvas_hands_the_focus_on_and_shift_tab_lets_it_go(board, monkeypatch):
+    """ipycanvas keeps Tab from the browser: the board passes the focus on (no keyboard trap)."""
+    sent = []
+    for name, widget in (("up", board.buttons["up"]), ("canvas", board.canvas)):
+        monkeypatch.setattr(
+            widget, "send", lambda content, *_, name=name: sent.append((name, content))
+        )
+    status = board.status.value
+    board._on_key_down("Tab", *NO_MODIFIERS)
+    board._on_key_down("Tab", True, False, False)
+    assert sent == [("up", {"do": "focus"}), ("canvas", {"do": "blur"})]
+    assert board.status.value == status  # the cursor stays put
+
+
 def test_a_click_on_a_field_moves_the_cursor_there_and_the_margin_does_nothing(board):
     x, y = board.geometry.corner(3, 0)
     board._on_mouse_down(x + 10.4, y + 10.7)
