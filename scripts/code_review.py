@@ -126,7 +126,7 @@ def main() -> None:
         private_count += private_definitions(tree)
         edges = graph.setdefault(name, set())
         for source, imported in imports(tree, name, path.name == "__init__.py"):
-            if imported.startswith("_") and not imported.startswith("__") and source != name:
+            if imported.startswith("_") and not imported.startswith("__") and imported != "_" and source != name:
                 private_imports.append(f"{name} imports {source}.{imported}")
             for candidate in (f"{source}.{imported}", source):
                 if candidate in modules and candidate != name:

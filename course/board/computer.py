@@ -22,6 +22,7 @@ from course.board.events import Event, EventKind
 from course.board.messages import Tone
 from course.board.settings import COMPUTER_WAIT, Settings
 from course.board.state import BoardState
+from course.i18n import gettext as _
 from reversi.clock import Clock
 from reversi.errors import ReversiError, TimeExpiredError
 from reversi.notation import PASS, Color, Move, Square
@@ -103,7 +104,7 @@ class ComputerAndClock(BoardState):
         """Stop computer players (a computer-vs-computer game pauses); :meth:`resume` goes on."""
         self.stopped = True
         self.version += 1  # a move being worked out now is dropped
-        self._tell(EventKind.STOPPED, say.STOPPED)
+        self._tell(EventKind.STOPPED, _(say.STOPPED))
 
     def resume(self) -> None:
         """Let computer players move again after :meth:`stop`."""

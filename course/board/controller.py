@@ -35,6 +35,7 @@ from course.board.computer import ComputerAndClock
 from course.board.events import Event, EventKind
 from course.board.seats import seat_player
 from course.board.settings import GAME_SETTINGS, Settings
+from course.i18n import gettext as _
 from reversi.clock import Clock
 from reversi.errors import NotationError, ReversiError
 from reversi.notation import BLACK, WHITE, Color, Square, SquareLike
@@ -112,16 +113,16 @@ class GameController(ComputerAndClock):
         a person answers with :meth:`answer_undo`.
         """
         if self.game.is_over:
-            return self._refuse(say.GAME_IS_OVER)
+            return self._refuse(_(say.GAME_IS_OVER))
         asker = color if color is not None else self._undo_asker()
         if asker is None:
-            return self._refuse(say.NO_UNDO_YET)
+            return self._refuse(_(say.NO_UNDO_YET))
         if self.is_computer(asker):
             return self._refuse(say.computer_never_asks(asker))
         try:
             self.game.request_undo(asker)
         except ReversiError as error:
-            return self._refuse(f"No undo: {error}.")
+            return self._refuse(_("No undo: {reason}.").format(reason=error))
         if self.is_computer(asker.opponent):
             return self._answer_undo(self.settings.computer_accepts_undo)
         self._changed(Event(EventKind.UNDO_REQUESTED, say.undo_asked(self.game, asker), asker))
@@ -130,14 +131,14 @@ class GameController(ComputerAndClock):
     def answer_undo(self, accept: bool) -> bool:
         """The person asked answers the waiting undo request."""
         if self.undo_answerer is None:
-            return self._refuse(say.NO_UNDO_WAITING)
+            return self._refuse(_(say.NO_UNDO_WAITING))
         return self._answer_undo(accept)
 
     def resign(self, color: Color | None = None) -> bool:
         """A side gives up: by default the person to move (or the person playing a computer)."""
         game = self.game
         if game.is_over:
-            return self._refuse(say.GAME_IS_OVER)
+            return self._refuse(_(say.GAME_IS_OVER))
         if color is None:
             humans = [c for c in (game.turn, game.turn.opponent) if not self.is_computer(c)]
             color = humans[0] if humans else game.turn
@@ -175,14 +176,14 @@ class GameController(ComputerAndClock):
         try:
             new = dataclasses.replace(self.settings, **changes)  # checked as Settings() checks
         except (TypeError, ValueError, ReversiError) as error:
-            return self._refuse(f"Setting not changed: {error}")
+            return self._refuse(_("Setting not changed: {reason}").format(reason=error))
         if new == self.settings:
             return True
         self.settings = new
         if any(key in GAME_SETTINGS for key in changes):
-            self._apply_or_postpone(say.SETTINGS_CHANGED, EventKind.SETTINGS)
+            self._apply_or_postpone(_(say.SETTINGS_CHANGED), EventKind.SETTINGS)
         else:
-            self._tell(EventKind.SETTINGS, f"{say.SETTINGS_CHANGED}.")
+            self._tell(EventKind.SETTINGS, f"{_(say.SETTINGS_CHANGED)}.")
         self.background.schedule()
         return True
 
@@ -193,7 +194,7 @@ class GameController(ComputerAndClock):
         try:
             path = self.saves.save(name, self.game)
         except (ReversiError, OSError) as error:
-            return self._refuse(f"Not saved: {error}")
+            return self._refuse(_("Not saved: {reason}").format(reason=error))
         self._tell(EventKind.SAVED, say.saved(name, path))
         return True
 
@@ -202,7 +203,7 @@ class GameController(ComputerAndClock):
         try:
             game = self.saves.load(name, clock=self.clock)
         except (ReversiError, OSError) as error:
-            return self._refuse(f"Not loaded: {error}")
+            return self._refuse(_("Not loaded: {reason}").format(reason=error))
         self.game = game
         self.players = {BLACK: game.player(BLACK), WHITE: game.player(WHITE)}
         self.settings = dataclasses.replace(
@@ -234,7 +235,7 @@ class GameController(ComputerAndClock):
         """Refuse (with a message) an action a person cannot take now; returns whether refused."""
         game = self.game
         if game.is_over:
-            message = say.GAME_IS_OVER
+            message = _(say.GAME_IS_OVER)
         elif game.pending_undo is not None:
             message = say.to_move(game)
         elif self.is_computer(game.turn):

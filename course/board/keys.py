@@ -19,6 +19,7 @@ import ipywidgets as w
 
 from course.board.controller import GameController
 from course.board.view import BoardCanvas
+from course.i18n import gettext as _
 from reversi.notation import Square
 
 #: Arrow keys and how they move the keyboard's cursor (rows, columns).
@@ -55,7 +56,7 @@ class KeyboardPlay:
         self.redraw = redraw
         self.box = w.Text(
             placeholder="d3",
-            description="Type a move:",
+            description=_("Type a move:"),
             continuous_update=False,
             style={"description_width": "initial"},
             layout=w.Layout(width="auto", max_width="100%"),

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import math
 
+from course.i18n import N_, ngettext
+from course.i18n import gettext as _
 from reversi.game import Game
-from reversi.notation import Color, Square
+from reversi.notation import BLACK, Color, Square
 from reversi.outcome import EndReason, Outcome
 from reversi.players import Player
 from reversi.surface import Choice
@@ -42,13 +44,18 @@ def sentences(*sentences: str) -> str:
 
 def score(black: int, white: int) -> str:
     """``'Black 8 – White 4'``."""
-    return f"Black {black} – White {white}"
+    return _("Black {black} – White {white}").format(black=black, white=white)
+
+
+def colour(color: Color) -> str:
+    """``'Black'`` or ``'White'``, in the reader's language."""
+    return _("Black") if color is BLACK else _("White")
 
 
 def who(game: Game, color: Color) -> str:
     """``'White (Greedy)'``, or just ``'White'`` when the player is named after the colour."""
     name = game.player(color).name
-    return str(color) if name == str(color) else f"{color} ({name})"
+    return colour(color) if name == str(color) else f"{colour(color)} ({name})"
 
 
 # -- the turn line --------------------------------------------------------------------
@@ -60,19 +67,20 @@ def to_move(game: Game) -> str:
         return ""
     asker = game.pending_undo
     if asker is not None:
-        return f"{asker.opponent} must answer {asker}'s undo request."
+        return _("{answerer} must answer {asker}'s undo request.").format(
+            answerer=colour(asker.opponent), asker=colour(asker))  # fmt: skip
     if game.must_pass:
-        return f"{who(game, game.turn)} has no legal move and must pass."
-    return f"{who(game, game.turn)} to move."
+        return _("{player} has no legal move and must pass.").format(player=who(game, game.turn))
+    return _("{player} to move.").format(player=who(game, game.turn))
 
 
 def turn_line(game: Game, thinking: Color | None = None) -> str:
     """The line above the board: the result, a computer thinking, or who is to move."""
     outcome = game.outcome
     if outcome is not None:
-        return f"Game over: {result(outcome)}"
+        return _over(outcome)
     if thinking is not None and thinking is game.turn:
-        return f"{who(game, thinking)} is thinking…"
+        return _("{player} is thinking…").format(player=who(game, thinking))
     return to_move(game)
 
 
@@ -81,30 +89,36 @@ def countdown(game: Game) -> str:
     left = game.time_left()
     if left is None or game.is_over:
         return ""
-    return f"{who(game, game.turn)}: {math.ceil(left)} s left"
+    return _("{player}: {seconds} s left").format(player=who(game, game.turn), seconds=math.ceil(left))
 
 
 _WHY = {
-    EndReason.NO_MOVES: "neither side can move",
-    EndReason.STALEMATE: "the side to move had no move, and these rules call that a stalemate",
-    EndReason.OPPONENT_WINS: "the side to move had no move, so the other side wins",
-    EndReason.MORE_DISCS: "a side had no move, so the side with more discs wins",
-    EndReason.TIMEOUTS: "both sides kept running out of time",
+    EndReason.NO_MOVES: N_("neither side can move"),
+    EndReason.STALEMATE: N_("the side to move had no move, and these rules call that a stalemate"),
+    EndReason.OPPONENT_WINS: N_("the side to move had no move, so the other side wins"),
+    EndReason.MORE_DISCS: N_("a side had no move, so the side with more discs wins"),
+    EndReason.TIMEOUTS: N_("both sides kept running out of time"),
 }
+
+
+def _over(outcome: Outcome) -> str:
+    return _("Game over: {result}").format(result=result(outcome))
 
 
 def result(outcome: Outcome) -> str:
     """How a game ended, in one sentence."""
     counts = score(outcome.black, outcome.white)
     if outcome.reason is EndReason.RESIGNATION and outcome.winner is not None:
-        return f"{outcome.winner} wins, {counts}: {outcome.winner.opponent} resigned."
+        return _("{winner} wins, {score}: {loser} resigned.").format(
+            winner=colour(outcome.winner), score=counts, loser=colour(outcome.winner.opponent))  # fmt: skip
     if outcome.is_stalemate:
-        verdict = "stalemate"
+        verdict = _("stalemate")
     elif outcome.winner is None:
-        verdict = "a draw"
+        verdict = _("a draw")
     else:
-        verdict = f"{outcome.winner} wins"
-    return f"{verdict[0].upper()}{verdict[1:]}, {counts}: {_WHY[outcome.reason]}."
+        verdict = _("{winner} wins").format(winner=colour(outcome.winner))
+    said = _("{verdict}, {score}: {why}.").format(verdict=verdict, score=counts, why=_(_WHY[outcome.reason]))
+    return said[0].upper() + said[1:]
 
 
 def spoken_position(game: Game) -> str:
@@ -119,18 +133,20 @@ def spoken_position(game: Game) -> str:
     said = []
     if game.plies:
         ply = game.plies[-1]
+        player = colour(ply.color)
         if ply.timeout:
-            said.append(f"Last move: {ply.color} ran out of time.")
+            said.append(_("Last move: {player} ran out of time.").format(player=player))
         elif isinstance(ply.move, Square):
             turned = len(ply.flipped)
-            said.append(f"Last move: {ply.color} {ply.move}, turning {turned} "
-                        f"{'disc' if turned == 1 else 'discs'}.")  # fmt: skip
+            said.append(ngettext("Last move: {player} {square}, turning {count} disc.",
+                                 "Last move: {player} {square}, turning {count} discs.", turned)
+                        .format(player=player, square=ply.move, count=turned))  # fmt: skip
         else:
-            said.append(f"Last move: {ply.color} passed.")
+            said.append(_("Last move: {player} passed.").format(player=player))
     else:
-        said.append("No move yet.")
-    said.append(f"Discs: Black {counts.black}, White {counts.white}.")
-    said.append(f"Game over: {result(game.outcome)}" if game.outcome else to_move(game))
+        said.append(_("No move yet."))
+    said.append(_("Discs: Black {black}, White {white}.").format(black=counts.black, white=counts.white))
+    said.append(_over(game.outcome) if game.outcome else to_move(game))
     return sentences(*said)
 
 
@@ -139,110 +155,128 @@ def spoken_position(game: Game) -> str:
 
 def new_game(game: Game) -> str:
     """``'New game.'`` and who is to move."""
-    return sentences("New game.", to_move(game))
+    return sentences(_("New game."), to_move(game))
 
 
 def moved(game: Game, color: Color, at: Square, turned: int) -> str:
     """A move just played by ``color`` at ``at``, turning ``turned`` discs."""
-    discs = "disc" if turned == 1 else "discs"
-    return sentences(f"{color} played {at} and turned {turned} {discs}.", to_move(game))
+    said = ngettext("{player} played {square} and turned {count} disc.",
+                    "{player} played {square} and turned {count} discs.", turned)  # fmt: skip
+    return sentences(said.format(player=colour(color), square=at, count=turned), to_move(game))
 
 
 def passed(game: Game, color: Color, by_computer: bool) -> str:
     """``color`` just passed (by itself when ``by_computer``)."""
     if by_computer:
-        return sentences(f"{who(game, color)} has no legal move and passes.", to_move(game))
-    return sentences(f"{color} passed.", to_move(game))
+        said = _("{player} has no legal move and passes.").format(player=who(game, color))
+        return sentences(said, to_move(game))
+    return sentences(_("{player} passed.").format(player=colour(color)), to_move(game))
 
 
 def out_of_time(game: Game, color: Color, limit: float | None) -> str:
     """``color`` just lost its turn to the clock (``limit`` seconds per move, if known)."""
-    per_move = f" ({limit:g} s per move)" if limit is not None else ""
-    return sentences(f"{color} ran out of time{per_move} and lost the turn.", to_move(game))
+    said = (_("{player} ran out of time ({seconds:g} s per move) and lost the turn.") if limit
+            is not None else _("{player} ran out of time and lost the turn."))  # fmt: skip
+    return sentences(said.format(player=colour(color), seconds=limit), to_move(game))
 
 
 def game_over(game: Game, before: str) -> str:
     """``before`` followed by the result, once a game has just ended."""
     outcome = game.outcome
     assert outcome is not None, "game_over is said only once a game has ended"
-    return sentences(before, f"Game over: {result(outcome)}")
+    return sentences(before, _over(outcome))
 
 
 def undo_asked(game: Game, asker: Color) -> str:
     """``asker`` just asked to undo; the other side is asked to answer."""
-    return f"{asker} asks to take back their last move. {who(game, asker.opponent)}: accept or decline?"
+    return _("{asker} asks to take back their last move. {answerer}: accept or decline?").format(
+        asker=colour(asker), answerer=who(game, asker.opponent))  # fmt: skip
 
 
 def undo_question(game: Game, answerer: Color) -> str:
     """The question beside the Accept and Decline buttons."""
-    return f"{who(game, answerer)}: {answerer.opponent} asks to take back their last move."
+    return _("{answerer}: {asker} asks to take back their last move.").format(
+        answerer=who(game, answerer), asker=colour(answerer.opponent))  # fmt: skip
 
 
 def undo_answered(game: Game, asker: Color, accepted: bool) -> str:
     """``asker``'s undo request was just accepted or declined."""
-    verdict = "accepted" if accepted else "declined"
-    return sentences(f"{who(game, asker.opponent)} {verdict} {asker}'s undo request.", to_move(game))
+    said = (_("{answerer} accepted {asker}'s undo request.") if accepted
+            else _("{answerer} declined {asker}'s undo request."))  # fmt: skip
+    return sentences(said.format(answerer=who(game, asker.opponent), asker=colour(asker)), to_move(game))
 
 
 def resigned(game: Game, color: Color) -> str:
     """``color`` just resigned."""
-    return f"{who(game, color)} resigned."
+    return _("{player} resigned.").format(player=who(game, color))
 
 
 def player_changed(color: Color, player: Player) -> str:
     """``'White is now played by Greedy.'``, naming the kind only when the name hides it."""
     if player.is_human:
-        return f"{color} is now played by {player.name}, a person"
-    if player.name == player.label:
-        return f"{color} is now played by {player.label}, a computer player"
-    return f"{color} is now played by {player.name} ({player.label}, a computer player)"
+        said = _("{color} is now played by {name}, a person")
+    elif player.name == player.label:
+        said = _("{color} is now played by {name}, a computer player")
+    else:
+        said = _("{color} is now played by {name} ({label}, a computer player)")
+    return said.format(color=colour(color), name=player.name, label=player.label)
 
 
 def takes_effect_later(what: str) -> str:
     """A setting of the next game, changed now."""
-    return f"{what}: this takes effect when you press New game."
+    return _("{what}: this takes effect when you press New game.").format(what=what)
 
 
 def loaded(game: Game, name: str) -> str:
     """The save ``name`` was just loaded into ``game``."""
-    state = f"Game over: {result(game.outcome)}" if game.outcome else to_move(game)
-    return sentences(f"Loaded {name!r}.", state)
+    state = _over(game.outcome) if game.outcome else to_move(game)
+    return sentences(_("Loaded {name!r}.").format(name=name), state)
 
 
 def saved(name: str, path: object) -> str:
     """The game was just saved as ``name`` at ``path``."""
-    return f"Saved as {name!r} ({path})."
+    return _("Saved as {name!r} ({path}).").format(name=name, path=path)
 
 
-STOPPED = "Stopped: press Continue to let the computer play on."
-SETTINGS_CHANGED = "Settings changed"
+# The sentences below are English; say them with ``_(STOPPED)`` (the reader's language).
+STOPPED = N_("Stopped: press Continue to let the computer play on.")
+SETTINGS_CHANGED = N_("Settings changed")
 
 
 # -- refusals ---------------------------------------------------------------------------
 
-CLICK_A_SQUARE = "Click on a square of the board (the coordinates are not squares)."
-GAME_IS_OVER = "The game is over: press New game to play again."
-NO_UNDO_YET = "There is no move by a person to take back yet."
-NO_UNDO_WAITING = "There is no undo request waiting for a person's answer."
+CLICK_A_SQUARE = N_("Click on a square of the board (the coordinates are not squares).")
+GAME_IS_OVER = N_("The game is over: press New game to play again.")
+NO_UNDO_YET = N_("There is no move by a person to take back yet.")
+NO_UNDO_WAITING = N_("There is no undo request waiting for a person's answer.")
+
+
+def click_a_square() -> str:
+    """A click beside the squares (on the coordinates), in the reader's language."""
+    return _(CLICK_A_SQUARE)
 
 
 def please_wait(game: Game, thinking: bool, stopped: bool) -> str:
     """A person clicked while a computer player is to move."""
-    doing = "is thinking" if thinking else "moves next"
-    extra = " (stopped: press Continue)" if stopped else ""
-    return f"Please wait: {who(game, game.turn)}, the computer, {doing}{extra}."
+    if thinking:
+        said = (_("Please wait: {player}, the computer, is thinking (stopped: press Continue).")
+                if stopped else _("Please wait: {player}, the computer, is thinking."))  # fmt: skip
+    else:
+        said = (_("Please wait: {player}, the computer, moves next (stopped: press Continue).")
+                if stopped else _("Please wait: {player}, the computer, moves next."))  # fmt: skip
+    return said.format(player=who(game, game.turn))
 
 
 def must_pass_first(color: Color) -> str:
     """A person clicked a square but ``color`` has no legal move."""
-    return f"{color} has no legal move: press Pass to hand the turn over."
+    return _("{player} has no legal move: press Pass to hand the turn over.").format(player=colour(color))
 
 
 def computer_never_asks(color: Color) -> str:
     """Undo asked for a computer player."""
-    return f"{color} is played by the computer, which never asks to undo."
+    return _("{player} is played by the computer, which never asks to undo.").format(player=colour(color))
 
 
 def error(exception: BaseException) -> str:
     """An unexpected error, for the status line."""
-    return f"Error: {type(exception).__name__}: {exception}"
+    return _("Error: {error}: {message}").format(error=type(exception).__name__, message=exception)

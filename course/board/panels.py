@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from html import escape
 
 from course.board.messages import Tone
+from course.i18n import N_
+from course.i18n import gettext as _
 from reversi.board import PawnCounts
 from reversi.scores import Scoreboard
 
@@ -72,10 +74,10 @@ def pawns_html(counts: PawnCounts) -> str:
     """The Discs panel: black, white, total and empty squares."""
     return _rows(
         [
-            ("Black", counts.black),
-            ("White", counts.white),
-            ("Total", counts.total),
-            ("Empty", counts.empty),
+            (_("Black"), counts.black),
+            (_("White"), counts.white),
+            (_("Total"), counts.total),
+            (_("Empty"), counts.empty),
         ]
     )
 
@@ -89,12 +91,14 @@ def scores_html(scoreboard: Scoreboard) -> str:
     """
     rows = [(label, count) for label, count in scoreboard.rows()
             if label != "Stalemates" or count]  # fmt: skip
-    rows = [("Stalemates (no-move rule)" if label == "Stalemates" else label, count)
-            for label, count in rows]  # fmt: skip
-    games = (
-        f'<div class="reversi-row" style="{ROWS_STYLE}">Games finished: {scoreboard.games}</div>'
-    )
+    rows = [(_(_SCORE_WORDS.get(label, label)), count) for label, count in rows]
+    finished = escape(_("Games finished: {count}").format(count=scoreboard.games))
+    games = f'<div class="reversi-row" style="{ROWS_STYLE}">{finished}</div>'
     return games + "\n" + _rows(rows)
+
+
+#: The Scores panel's words (a seat's name, "Black" say, is translated too).
+_SCORE_WORDS = {"Draws": N_("Draws"), "Stalemates": N_("Stalemates (no-move rule)")}
 
 
 def log_html(lines: Iterable[str]) -> str:
@@ -143,12 +147,15 @@ def live_html(spoken: str) -> str:
     return f'<div role="status" aria-live="polite" aria-atomic="true">{escape(spoken)}</div>'
 
 
+ERROR_DETAILS = N_("Error details (for your teacher)")
+
+
 def error_html(details: str | None) -> str:
     """A folded traceback under the board, for an error in a callback (``None``: nothing)."""
     if not details:
         return ""
     return (
-        '<details><summary style="color: #b00020">Error details (for your teacher)</summary>'
+        f'<details><summary style="color: #b00020">{escape(_(ERROR_DETAILS))}</summary>'
         f'<pre style="font-size: 11px">{escape(details)}</pre></details>'
     )
 

@@ -17,17 +17,28 @@ from typing import Any, Literal
 import ipywidgets as w
 
 from course.board.controller import GameController
+from course.i18n import N_
+from course.i18n import gettext as _
 from course.pictures.pawns import SAMPLE_PAWNS
 from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
 from reversi.players import PLAYER_KINDS
 
 SIZES = list(range(4, 17, 2))
-TIME_LIMITS = [("No limit", None), ("5 s", 5.0), ("10 s", 10.0), ("30 s", 30.0), ("60 s", 60.0)]
+TIME_LIMITS = [(N_("No limit"), None), ("5 s", 5.0), ("10 s", 10.0), ("30 s", 30.0), ("60 s", 60.0)]
+#: The players' kinds and the no-move rules as the menus show them (their labels are English).
+KIND_WORDS = (N_("Human"), N_("Beginner"), N_("Easy"), N_("Medium"), N_("Hard"), N_("Expert"),
+              N_("Randomizer"), N_("Greedy"), N_("Positional"), N_("Minimax"), N_("Alpha-beta"))  # fmt: skip
+POLICY_WORDS = (
+    N_("Change turn: the player passes and the opponent moves again"),
+    N_("Stalemate: the game ends and nobody wins"),
+    N_("Opponent wins: the player who could still move wins"),
+    N_("More discs wins: the player with more discs wins now"),
+)
 Panel = Literal["pawns", "scores", "log"]
 PANELS: tuple[Panel, ...] = ("pawns", "scores", "log")
-#: What each panel is called on the page (the "pawns" panel counts discs).
-PANEL_TITLES = {"pawns": "discs", "scores": "scores", "log": "game log"}
+#: The box that shows each panel (the "pawns" panel counts discs).
+PANEL_TITLES = {"pawns": N_("Show discs"), "scores": N_("Show scores"), "log": N_("Show game log")}
 WIDE = {"style": {"description_width": "initial"}}
 
 Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -56,15 +67,15 @@ class SettingsPanel:
         self.setting_controls: dict[str, w.ValueWidget] = {}
         self._syncing = False
         sections = {
-            "Players": self._players(),
-            "Rules": self._rules(),
-            "Display": self._display(),
-            "Panels": self._panels(panels, show_panel),
-            "Save and load": self._saves(),
+            _("Players"): self._players(),
+            _("Rules"): self._rules(),
+            _("Display"): self._display(),
+            _("Panels"): self._panels(panels, show_panel),
+            _("Save and load"): self._saves(),
         }
         self.sync()
         tabs = w.Tab(children=list(sections.values()), titles=tuple(sections))
-        self.widget = w.Accordion(children=[tabs], titles=("Settings",))
+        self.widget = w.Accordion(children=[tabs], titles=(_("Settings"),))
         self.widget.add_class("reversi-settings")
 
     def sync(self) -> None:
@@ -90,12 +101,13 @@ class SettingsPanel:
     # -- the tabs ----------------------------------------------------------------------------
 
     def _players(self) -> w.VBox:
-        kinds = [(cls.label, kind) for kind, cls in PLAYER_KINDS.items()]
+        kinds = [(_(cls.label), kind) for kind, cls in PLAYER_KINDS.items()]
         rows = []
         for color in (BLACK, WHITE):
-            kind = w.Dropdown(options=kinds, description=str(color), layout=w.Layout(width="230px"))
+            colour = _("Black") if color is BLACK else _("White")
+            kind = w.Dropdown(options=kinds, description=colour, layout=w.Layout(width="230px"))
             name = w.Text(
-                placeholder="name (optional)",
+                placeholder=_("name (optional)"),
                 continuous_update=False,
                 layout=w.Layout(width="180px"),
             )
@@ -109,36 +121,37 @@ class SettingsPanel:
         return w.VBox(rows)
 
     def _rules(self) -> w.VBox:
-        policies = [(p.label, p) for p in NoMovePolicy]
-        answers = [("accepts", True), ("declines", False)]
+        policies = [(_(p.label), p) for p in NoMovePolicy]
+        answers = [(_("accepts"), True), (_("declines"), False)]
+        limits = [(_(label), seconds) for label, seconds in TIME_LIMITS]
         sizes = [(str(n), n) for n in SIZES]
         wide_menu = w.Layout(width="520px")
         return w.VBox(
             [
                 self._setting("no_move_policy", w.Dropdown(options=policies, layout=wide_menu)),
-                self._setting("size", w.Dropdown(options=sizes, description="Size")),
+                self._setting("size", w.Dropdown(options=sizes, description=_("Size"))),
                 self._setting(
                     "time_per_move",
-                    w.Dropdown(options=TIME_LIMITS, description="Time per move", **WIDE),
+                    w.Dropdown(options=limits, description=_("Time per move"), **WIDE),
                 ),
                 self._setting(
                     "computer_waits",
-                    w.Checkbox(description="Computer waits 2 s before moving", **WIDE),
+                    w.Checkbox(description=_("Computer waits 2 s before moving"), **WIDE),
                 ),
                 self._setting(
                     "computer_accepts_undo",
-                    w.Dropdown(options=answers, description="Computer undo answer", **WIDE),
+                    w.Dropdown(options=answers, description=_("Computer undo answer"), **WIDE),
                 ),
             ]
         )
 
     def _display(self) -> w.VBox:
         boxes = [
-            ("animate", "Animated discs"),
-            ("slow_captures", "Slow captures (one at a time)"),
-            ("show_legal_moves", "Show legal moves"),
-            ("show_last_move", "Mark the last move"),
-            ("sound", "Sound on each move"),
+            ("animate", _("Animated discs")),
+            ("slow_captures", _("Slow captures (one at a time)")),
+            ("show_legal_moves", _("Show legal moves")),
+            ("show_last_move", _("Mark the last move")),
+            ("sound", _("Sound on each move")),
         ]
         checks = [self._setting(key, w.Checkbox(description=label, **WIDE)) for key, label in boxes]
         return w.VBox([*checks, self._pawn_pictures()])
@@ -146,8 +159,7 @@ class SettingsPanel:
     def _panels(self, panels: Sequence[Panel], show_panel: Callable[[str, bool], None]) -> w.HBox:
         boxes = []
         for name in PANELS:
-            label = PANEL_TITLES[name]
-            box = w.Checkbox(value=name in panels, description=f"Show {label}")
+            box = w.Checkbox(value=name in panels, description=_(PANEL_TITLES[name]))
             box.observe(self.guard(lambda change, n=name: show_panel(n, change["new"])), "value")
             boxes.append(box)
         return w.HBox(boxes)
@@ -157,8 +169,8 @@ class SettingsPanel:
         paths = {
             color: w.Text(
                 value=path or "",
-                placeholder="path to a 64x64 PNG",
-                description=f"{color} disc picture",
+                placeholder=_("path to a 64x64 PNG"),
+                description=_("Black disc picture") if color is BLACK else _("White disc picture"),
             )
             for color, path in ((BLACK, s.black_image), (WHITE, s.white_image))
         }
@@ -178,9 +190,9 @@ class SettingsPanel:
 
         buttons = []
         for label, action in (
-            ("Use these pictures", use),
-            ("The kit's pictures", kit),
-            ("Plain discs", discs),
+            (_("Use these pictures"), use),
+            (_("The kit's pictures"), kit),
+            (_("Plain discs"), discs),
         ):
             button = w.Button(description=label)
             button.on_click(self.guard(action))
@@ -189,23 +201,23 @@ class SettingsPanel:
 
     def _saves(self) -> w.VBox:
         c = self.controller
-        self.save_name = w.Text(placeholder="save name")
-        self.save_list = w.Dropdown(options=c.save_names(), description="Saves")
-        save, load, refresh = (w.Button(description=d) for d in ("Save", "Load", "Refresh list"))
+        self.save_name = w.Text(placeholder=_("save name"))
+        self.save_list = w.Dropdown(options=c.save_names(), description=_("Saves"))
+        save, load, refresh = (w.Button(description=d) for d in (_("Save"), _("Load"), _("Refresh list")))
         self.save_name.add_class("reversi-save-name")
         save.add_class("reversi-save")
         load.add_class("reversi-load")
 
         def do_load(_: Any) -> None:
             if self.save_list.value is None:
-                c.say(f"There are no saves in {c.saves.folder} yet (or press Refresh list).")
+                c.say(_("There are no saves in {folder} yet (or press Refresh list).").format(folder=c.saves.folder))
             else:
                 c.load(self.save_list.value)
 
         save.on_click(self.guard(lambda _b: c.save(self.save_name.value.strip())))
         load.on_click(self.guard(do_load))
         refresh.on_click(self.guard(lambda _b: self.refresh_saves()))
-        folder = w.HTML(f"Folder: <code>{html.escape(str(c.saves.folder))}</code>")
+        folder = w.HTML(html.escape(_("Folder:")) + f" <code>{html.escape(str(c.saves.folder))}</code>")
         return w.VBox(
             [w.HBox([self.save_name, save]), w.HBox([self.save_list, load, refresh]), folder]
         )
@@ -218,7 +230,7 @@ class SettingsPanel:
                 self.controller.update_settings(**{key: change["new"]})
 
         if key == "no_move_policy":
-            widget.description = "No move"
+            widget.description = _("No move")
         widget.observe(self.guard(changed), "value")
         widget.add_class(f"reversi-setting-{key.replace('_', '-')}")
         self.setting_controls[key] = widget

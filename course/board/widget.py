@@ -47,6 +47,7 @@ from course.board.settings_panel import PANELS, Panel, SettingsPanel
 from course.board.sound import SoundPlayer
 from course.board.thinking import ThinkingPanel
 from course.board.view import BoardCanvas
+from course.i18n import gettext as _
 from course.pictures.pawns import load_pawn_image
 from course.pictures.svg import board_svg
 from reversi.notation import BLACK, WHITE, Move, Square
@@ -98,9 +99,9 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
             _html(f"reversi-{p}") for p in PANELS
         )
         self.panel_boxes = {
-            "pawns": _titled("Discs", self.pawns_panel),
-            "scores": _titled("Scores", self.scores_panel),
-            "log": _titled("Game log", self.log_panel, width="240px"),
+            "pawns": _titled(_("Discs"), self.pawns_panel),
+            "scores": _titled(_("Scores"), self.scores_panel),
+            "log": _titled(_("Game log"), self.log_panel, width="240px"),
         }
         panels_box = w.Box(list(self.panel_boxes.values()), layout=_wrapping(flex="1 1 170px"))
         panels_box.add_class("reversi-panels")
@@ -170,7 +171,7 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         b["resign"].disabled = game.is_over
         computers = [color for color in (BLACK, WHITE) if c.is_computer(color)]
         b["stop"].disabled = not computers or game.is_over
-        b["stop"].description = "Continue" if (c.stopped or c.failed) else "Stop"
+        b["stop"].description = _("Continue") if (c.stopped or c.failed) else _("Stop")
         answerer = c.undo_answerer
         self.undo_box.layout.display = display(answerer is not None)
         if answerer is not None:
@@ -239,7 +240,7 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
     def _on_mouse_down(self, x: float, y: float) -> None:
         square = self.board.geometry.square_at(x, y)  # the one place a click becomes a Square
         if square is None:
-            self.status.value = status_html(say.CLICK_A_SQUARE, Tone.REFUSAL)
+            self.status.value = status_html(say.click_a_square(), Tone.REFUSAL)
             return
         self.controller.click(square)
 
@@ -297,19 +298,13 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
     def _make_buttons(self) -> dict[str, w.Button]:
         c = self.controller
         actions: dict[str, tuple[str, Callable[[], Any], str]] = {
-            "new": ("New game", lambda: c.new_game(), "Start again; the scores stay"),
-            "undo": (
-                "Undo",
-                lambda: c.request_undo(),
-                "Ask your opponent to take back your last move",
-            ),
-            "pass": ("Pass", lambda: c.pass_turn(), "Only when you have no legal move"),
-            "resign": ("Resign", lambda: c.resign(), "Give up this game"),
-            "stop": (
-                "Stop",
-                lambda: self._stop_or_continue(),
-                "Pause or continue the computer players",
-            ),
+            "new": (_("New game"), lambda: c.new_game(), _("Start again; the scores stay")),
+            "undo": (_("Undo"), lambda: c.request_undo(),
+                     _("Ask your opponent to take back your last move")),  # fmt: skip
+            "pass": (_("Pass"), lambda: c.pass_turn(), _("Only when you have no legal move")),
+            "resign": (_("Resign"), lambda: c.resign(), _("Give up this game")),
+            "stop": (_("Stop"), lambda: self._stop_or_continue(),
+                     _("Pause or continue the computer players")),  # fmt: skip
         }
         buttons = {}
         for key, (label, action, tip) in actions.items():
@@ -328,8 +323,8 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
 
     def _make_undo_box(self) -> w.HBox:
         self.undo_question = w.HTML()
-        accept = w.Button(description="Accept", button_style="success")
-        decline = w.Button(description="Decline", button_style="warning")
+        accept = w.Button(description=_("Accept"), button_style="success")
+        decline = w.Button(description=_("Decline"), button_style="warning")
         accept.add_class("reversi-accept")
         decline.add_class("reversi-decline")
         accept.on_click(self._guard(lambda _b: self.controller.answer_undo(True)))

@@ -40,6 +40,8 @@ from course.grading.precheck import KIT, kit_import
 from course.grading.records import Report
 from course.grading.sandbox import Limits, Sandbox
 from course.grading.table import ENTRIES
+from course.i18n import N_, language, notebook_language, speaking
+from course.i18n import gettext as _
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SOURCE_DIR = REPOSITORY / "exercises" / "source"
@@ -55,7 +57,7 @@ STOPPED = re.compile(
     r"|Python stopped before the end \(os\._exit or exit\?\)"
     r"|Python stopped with exit code [0-9]+ \(os\._exit, memory\?\)"
 )
-NOT_ISOLATED = "this notebook ran WITHOUT isolation (--no-isolation): its results are not safe"
+NOT_ISOLATED = N_("this notebook ran WITHOUT isolation (--no-isolation): its results are not safe")
 
 
 def exercises(source_dir: Path = SOURCE_DIR) -> dict[str, Path]:
@@ -93,7 +95,7 @@ def answer_cells(exercise: Exercise, student: nbfile.Notebook) -> tuple[dict[str
     answers, notes = {}, []
     for tag in exercise.answers:
         if tag not in found:
-            notes.append(f"no cell tagged {tag} was found: its questions score 0")
+            notes.append(_("no cell tagged {tag} was found: its questions score 0").format(tag=tag))
         answers[tag] = "\n\n".join(found.get(tag, []))
     return answers, notes
 
@@ -109,15 +111,17 @@ STARTUP = 10.0
 def grade_notebook(
     exercise: Exercise, path: Path, sandbox: Sandbox, timeout: float = 20.0
 ) -> Report:
-    """Grade the student notebook at ``path`` against ``exercise`` (one sandboxed run)."""
-    report = Report(path, exercise.name, isolated=sandbox.isolated)
+    """Grade the student notebook at ``path`` against ``exercise`` (one sandboxed run); its
+    notes and reasons are in the language of now (:func:`course.i18n.language`: a caller
+    grades a notebook inside ``speaking(notebook_language(notebook))``)."""
+    report = Report(path, exercise.name, isolated=sandbox.isolated, language=language())
     if not sandbox.isolated:
-        report.notes.append(NOT_ISOLATED)
+        report.notes.append(_(NOT_ISOLATED))
     try:
         student = read_submission(path)
     except NotebookError as error:
         student = {"cells": []}
-        report.notes.append(f"{error}; graded as an empty notebook")
+        report.notes.append(_("{error}; graded as an empty notebook").format(error=error))
     report.answers, notes = answer_cells(exercise, student)
     report.notes += notes
     cells = [{"index": i, "tag": tag, "source": report.answers[tag]}
@@ -133,7 +137,7 @@ def grade_notebook(
         report.notes.append(  # the kit's sentence says which cell itself
             problems[index]
             if problems[index] != problem
-            else f"your {exercise.answers[index]} cell failed: {problem}"
+            else _("your {cell} cell failed: {problem}").format(cell=exercise.answers[index], problem=problem)
         )
     results = []
     for question in exercise.questions:
@@ -144,12 +148,13 @@ def grade_notebook(
         )
         answer = replies.get(question.tag)
         if isinstance(answer, str):
-            results.append(zero(question, f"stopped: {answer}"))
+            results.append(zero(question, _("stopped: {reason}").format(reason=answer)))
         elif question.tag in replies and not (answer is None and cell in problems):
             results.append(judge(question, answer))
         else:  # no answer, or no function because its cell failed: say why
-            reason = problems.get(cell) or stopped or "no answer came back"
-            results.append(zero(question, f"not run: {reason.removeprefix('not run: ')}"))
+            reason = problems.get(cell) or stopped or _("no answer came back")
+            reason = reason.removeprefix("not run: ").removeprefix(_("not run: {reason}").format(reason=""))
+            results.append(zero(question, _("not run: {reason}").format(reason=reason)))
     report.checks = results
     return report
 
@@ -204,9 +209,9 @@ def _attempts(
         kind, which = reading.stuck
         if kind == "cell":  # the cells after it would not have run either
             later = [c["index"] for c in cells if c["index"] > which]
-            why = (f"the answer cells had run for {timeout:g} s" if reading.timed_out
-                   else "an earlier answer cell stopped Python")  # fmt: skip
-            problems.update({i: f"not run: {why}" for i in later})
+            why = (_("the answer cells had run for {seconds:g} s").format(seconds=timeout)
+                   if reading.timed_out else _("an earlier answer cell stopped Python"))  # fmt: skip
+            problems.update({i: _("not run: {reason}").format(reason=why) for i in later})
             cells = [c for c in cells if c["index"] < which]
         else:
             asked = [q for q in asked if q["tag"] in reading.tags]
@@ -264,9 +269,9 @@ class _Reading:
         if self.cells and self.ready:
             self.stuck = ("cell", self.cells[0])
             self.problems[self.cells[0]] = (
-                f"the answer cells ran longer than {self.timeout:g} s"
+                _("the answer cells ran longer than {seconds:g} s").format(seconds=self.timeout)
                 if timed_out
-                else f"it stopped Python: {self.stopped}"
+                else _("it stopped Python: {reason}").format(reason=self.stopped)
             )
         elif self._timing is not None and self._timing[0] == "question":
             tag = self._timing[1]
@@ -332,7 +337,19 @@ def check(
     With the teacher's seed (``seed``, or the one in ``source_dir``) the grade-time cases
     count too; in a student's copy, with no teacher folder, only the notebook's cases do.
     """
-    name = exercise or identify(read_submission(path), path)
+    try:
+        student = read_submission(path)
+    except NotebookError:
+        if exercise is None:
+            raise
+        student = {}  # graded as an empty notebook, in English: grade_notebook says why
+    name = exercise or identify(student, path)
+    with speaking(notebook_language(student)):  # the report in the notebook's language
+        return _check(path, name, source_dir, timeout, seed, sandbox)
+
+
+def _check(path: Path, name: str, source_dir: Path, timeout: float, seed: int | None,
+           sandbox: str) -> Report:  # fmt: skip
     try:
         has_seed = (source_dir / exercise_file.SEED_FILE).is_file()
     except OSError as error:
@@ -342,5 +359,5 @@ def check(
         seed = exercise_file.load_seed(source_dir, create=False)
     report = grade_notebook(exercise_file.build(name, seed), path, Sandbox(sandbox), timeout)
     if seed is None:
-        report.notes.append("no teacher's seed: only the notebook's own cases were checked")
+        report.notes.append(_("no teacher's seed: only the notebook's own cases were checked"))
     return report

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from html import escape
@@ -26,7 +27,9 @@ from course.grading.mistakes import cause
 from course.grading.precheck import kit_import
 from course.grading.records import CheckResult, Failure, Raised, Report, Spec
 from course.grading.runner import compared_boards, expected_text
-from course.grading.sheet import number
+from course.grading.sheet import number, when
+from course.i18n import LANGUAGES, N_, language, ngettext
+from course.i18n import gettext as _
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
@@ -76,38 +79,72 @@ def page_name(student: str) -> str:
 
 
 def page(name: str, sections: Iterable[str], notes: Iterable[str] = (), total: str = "") -> str:
-    """The feedback page of the student ``name``: ``sections`` are from :func:`section`."""
+    """The feedback page of the student ``name``, in the language of now (the grader writes
+    a page inside ``speaking(language_of(sections))``): ``sections`` are from :func:`section`."""
+    title = escape(_("Feedback for {name}").format(name=name))
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>Feedback for {escape(name)}</title><style>{_STYLE}</style></head><body><main>",
-        f"<h1>Feedback for {escape(name)}</h1>",
+        "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
+        f"<title>{title}</title><style>{_STYLE}</style></head><body><main>", f"<h1>{title}</h1>",
     ]  # fmt: skip
     if total:
-        parts.append(f"<p>{escape(total)}. Each question was checked on the cases your "
-                     "notebook shows and on cases it does not show.</p>")  # fmt: skip
+        parts.append("<p>" + escape(_("{total}. Each question was checked on the cases your notebook "
+                     "shows and on cases it does not show.").format(total=total)) + "</p>")  # fmt: skip
     parts += [f'<p class="note">{escape(note)}</p>' for note in notes]
     parts += list(sections)
     parts.append("</main></body></html>")
     return "\n".join(parts)
 
 
+def language_of(sections: Iterable[str]) -> str:
+    """The language of the first of ``sections`` that says one (:func:`section` does), else
+    English: a page is in the language of the student's hand-ins.
+
+    >>> language_of(['<section lang="fr">...</section>']), language_of([])
+    ('fr', 'en')
+    """
+    for text in sections:
+        found = _LANG.match(text)
+        if found and found.group(1) in LANGUAGES:
+            return found.group(1)
+    return "en"
+
+
+_LANG = re.compile(r'<section lang="([a-z]{2,3})">')
+
+
+def history(exercise: str, marks: Sequence[tuple[Any, Any]], chosen: Any, pick: str) -> list[str]:
+    """The note on a page listing an exercise's hand-ins (``marks``: each hand-in with its
+    grade, or None) when there are several, the ``chosen`` one marked."""
+    if len(marks) < 2:
+        return []
+    times = []
+    for handin, marked in marks:
+        score = _(" ({points} points)").format(points=number(marked.earned)) if marked else ""
+        times.append(when(handin.received) + score + (_(" [graded]") if handin is chosen else ""))
+    said = _("{exercise}: {count} hand-ins, the best counts: ") if pick == "best" else _(
+        "{exercise}: {count} hand-ins, the last counts: ")  # fmt: skip
+    return [said.format(exercise=exercise, count=len(marks)) + ", ".join(times)]
+
+
 def section(report: Report, heading: str = "") -> str:
-    """One exercise of a page: each question's result, then its failed cases."""
+    """One exercise of a page, in the report's language: each question's result, then its
+    failed cases."""
     earned = sum(r.earned for r in report.checks)
     points = sum(r.points for r in report.checks)
-    parts = [f"<h2>{escape(report.exercise)}: {number(earned)}/{number(points)} points</h2>"]
+    said = _("{exercise}: {earned}/{points} points").format(
+        exercise=report.exercise, earned=number(earned), points=number(points))  # fmt: skip
+    parts = [f'<section lang="{report.language}">', f"<h2>{escape(said)}</h2>"]
     if heading:
         parts.append(f'<p class="note">{escape(heading)}</p>')
-    parts.append("<table><tr><th>question</th><th>result</th><th>cases</th><th>points</th>"
-                 "<th>why</th></tr>")  # fmt: skip
+    parts.append("<table><tr>" + "".join(f"<th>{escape(_(word))}</th>" for word in _COLUMNS)
+                 + "</tr>")  # fmt: skip
     for result in report.checks:
-        mark = (
-            '<span class="passed">passed</span>'
-            if result.passed
-            else '<span class="failed">failed</span>'
-        )
-        counts = f"{result.cases_passed} of {result.cases_total} cases passed"
-        worth = f"{number(result.earned)}/{number(result.points)} points"
+        passed, failed = escape(_("passed")), escape(_("failed"))
+        mark = f'<span class="passed">{passed}</span>' if result.passed else f'<span class="failed">{failed}</span>'
+        counts = escape(_("{passed} of {total} cases passed").format(
+            passed=result.cases_passed, total=result.cases_total))  # fmt: skip
+        worth = _("{earned}/{points} points").format(
+            earned=number(result.earned), points=number(result.points))  # fmt: skip
         parts.append(f"<tr><th>{escape(result.tag)}</th><td>{mark}</td><td>{counts}</td>"
                      f"<td>{worth}</td><td>{escape(result.message)}</td></tr>")  # fmt: skip
     parts.append("</table>")
@@ -118,11 +155,16 @@ def section(report: Report, heading: str = "") -> str:
         for failure in visible[:SHOWN_FAILURES]:
             parts.append(_case(result, failure))
         if len(visible) > SHOWN_FAILURES:
-            parts.append(f'<p class="note">{escape(result.tag)}: {len(visible) - SHOWN_FAILURES} '
-                         "more of your notebook's cases failed.</p>")  # fmt: skip
+            more = _("{question}: {count} more of your notebook's cases failed.").format(
+                question=result.tag, count=len(visible) - SHOWN_FAILURES)  # fmt: skip
+            parts.append(f'<p class="note">{escape(more, quote=False)}</p>')
         if hidden:
-            parts.append(f'<p class="note">{escape(result.tag)}: {_grade_time_summary(hidden)}</p>')
+            parts.append(f'<p class="note">{escape(result.tag)}: {escape(_grade_time_summary(hidden))}</p>')
+    parts.append("</section>")
     return "\n".join(parts)
+
+
+_COLUMNS = (N_("question"), N_("result"), N_("cases"), N_("points"), N_("why"))
 
 
 def _grade_time_summary(failures: Sequence[Failure]) -> str:
@@ -133,26 +175,31 @@ def _grade_time_summary(failures: Sequence[Failure]) -> str:
     """
     kinds = Counter(_kind(failure) for failure in failures)
     listing = ", ".join(_plural(count, kind) for kind, count in kinds.most_common())
-    noun = "case" if len(failures) == 1 else "cases"
-    return f"{len(failures)} grade-time {noun} failed ({listing}); their positions are not shown"
+    return ngettext("{count} grade-time case failed ({listing}); its position is not shown",
+                    "{count} grade-time cases failed ({listing}); their positions are not shown",
+                    len(failures)).format(count=len(failures), listing=listing)  # fmt: skip
 
 
 def _kind(failure: Failure) -> str:
-    if failure.problem.startswith("it changed the board"):
+    if failure.problem in (_("it changed the board it was given"), _("it changed the board before raising")):
         return "changed the board"
     if failure.problem:
         return "unusable answer"
     if isinstance(failure.actual, Raised):
-        return f"raised {failure.actual.kind[:40]}"
+        return "raised " + failure.actual.kind[:40]
     if failure.actual is None and failure.printed:
         return "printed instead of returning"
     return "wrong answer"
 
 
 def _plural(count: int, kind: str) -> str:
-    if kind.endswith("answer"):
-        return f"{count} {kind}{'s' if count != 1 else ''}"
-    return f"{count} {kind}"
+    if kind.startswith("raised "):
+        return _("{count} raised {error}").format(count=count, error=kind.removeprefix("raised "))
+    kinds = {"wrong answer": ngettext("{count} wrong answer", "{count} wrong answers", count),
+             "unusable answer": ngettext("{count} unusable answer", "{count} unusable answers", count),
+             "changed the board": _("{count} changed the board"),
+             "printed instead of returning": _("{count} printed instead of returning")}  # fmt: skip
+    return kinds[kind].format(count=count)
 
 
 def _unseen(result: CheckResult, failure: Failure) -> bool:
@@ -169,31 +216,44 @@ def _case(result: CheckResult, failure: Failure) -> str:
     parts.append(f"<h3>{escape(result.tag)}: {escape(case.name)}</h3>")
     if spec and spec.call:
         with contextlib.suppress(IndexError, KeyError, ValueError):
-            parts.append(f"<p>call: <code>{escape(spec.call.format(*case.args))}</code></p>")
+            call = escape(spec.call.format(*case.args))
+            parts.append(_said(_("call:"), f" <code>{call}</code>"))
     compared = compared_boards(show, failure)  # two boards: the squares that differ
     if compared:
         parts.append(f"<pre>{escape(chr(10).join(compared))}</pre>")
     else:
-        parts.append(f"<p>expected:</p><pre>{escape(_expected(show, case.expected))}</pre>")
+        parts.append(_said(_("expected:"), _pre(_expected(show, case.expected))))
     if compared:
         pass  # said above
     elif failure.problem:
-        parts.append(f"<p>but {escape(failure.problem)}</p>")
+        parts.append(_said(_("but {problem}").format(problem=failure.problem)))
     elif isinstance(failure.actual, Raised):
-        parts.append(f"<p>but it {escape(str(failure.actual))}</p>")
+        parts.append(_said(_("but it {raised}").format(raised=failure.actual)))
         if failure.actual.where:  # the student's own line, never a traceback through the kit
-            parts.append(f"<p>at: <code>{escape(failure.actual.where)}</code></p>")
+            parts.append(_said(_("at:"), f" <code>{escape(failure.actual.where)}</code>"))
     else:
-        parts.append(f"<p>actual:</p><pre>{escape(_shown(show, failure.actual))}</pre>")
+        parts.append(_said(_("actual:"), _pre(_shown(show, failure.actual))))
     if failure.printed:
-        parts.append(f"<p>it printed:</p><pre>{escape(failure.printed[:1000])}</pre>")
+        parts.append(_said(_("it printed:"), _pre(failure.printed[:1000])))
     package = kit_reached(failure)
     function = result.question.function if result.question else "this"
     cause = kit_import(function, package) if package else _likely_cause(case.expected, failure)
     if cause:
-        parts.append(f'<p class="hint">Likely cause: {escape(cause)}</p>')
+        likely = escape(_("Likely cause: {cause}").format(cause=cause))
+        parts.append(f'<p class="hint">{likely}</p>')
     parts.append('<div class="clear"></div></div>')
     return "\n".join(parts)
+
+
+def _said(words: str, html: str = "") -> str:
+    """A paragraph of ``words`` (escaped), then ``html`` (a ``<pre>`` is outside it)."""
+    if html.startswith("<pre>"):
+        return f"<p>{escape(words)}</p>{html}"
+    return f"<p>{escape(words)}{html}</p>"
+
+
+def _pre(text: str) -> str:
+    return f"<pre>{escape(text)}</pre>"
 
 
 def _likely_cause(expected: Any, failure: Failure) -> str:

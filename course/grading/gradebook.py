@@ -46,6 +46,8 @@ from course.grading.journal import Journal, Marked, Outputs
 from course.grading.notebook import NotebookError
 from course.grading.overrides import Overrides
 from course.grading.records import Report
+from course.i18n import gettext as _
+from course.i18n import notebook_language, speaking
 from course.roster.model import Roster
 
 
@@ -217,15 +219,15 @@ class _Run:
             return found
         copy = self.copies / f"{next(self._counter)}.ipynb"
         try:
-            nbfile.parse(data, str(handin.path))
+            spoken = notebook_language(nbfile.parse(data, str(handin.path)))
             copy.write_bytes(data)
-            report = self.grader.grade_one(copy, handin.exercise)
-            report.path = handin.path
+            with speaking(spoken):  # the student's language: the reasons, the cases, the page
+                report, section = self._graded(copy, handin)
             isolated = bool(getattr(getattr(self.grader, "sandbox", None), "isolated", True))
             marked = Marked(key, handin.student, handin.exercise, received,
                             {_column(handin.exercise, r.tag): [r.passed, r.earned, r.points]
                              for r in report.checks},
-                            "", dict(report.answers), feedback.section(report), isolated)  # fmt: skip
+                            "", dict(report.answers), section, isolated)  # fmt: skip
         except NotebookError as error:
             marked = self._failed(handin, key, str(error).replace(str(copy), str(handin.path)))
         except Exception as error:  # the grader's own failure on one notebook costs only it
@@ -235,6 +237,11 @@ class _Run:
             copy.unlink(missing_ok=True)
         self.journal.add(marked)
         return marked
+
+    def _graded(self, copy: Path, handin: handins.HandIn) -> tuple[Report, str]:
+        report = self.grader.grade_one(copy, handin.exercise)
+        report.path = handin.path
+        return report, feedback.section(report)
 
     def _failed(self, handin: handins.HandIn, key: str, reason: str) -> Marked:
         questions = {column: [False, 0.0, points]
@@ -323,56 +330,49 @@ class _Run:
         sheet.write(moodle, self.outputs.moodle, sheet.moodle_header(self.columns, self.roster))
 
     def _write_page(self, record: sheet.Student, row: sheet.Row) -> None:
-        notes = [f"Student id: {record.student_id}"]
+        """The student's page, in the language of their hand-ins (English if none says one)."""
+        chosen = (self.chosen(record.student_id, exercise) for exercise in self.columns)
+        with speaking(feedback.language_of(found[1].section for found in chosen if found)):
+            self._page(record, row)
+
+    def _page(self, record: sheet.Student, row: sheet.Row) -> None:
+        notes = [_("Student id: {id}").format(id=record.student_id)]
         if row["isolated"] == "no":
-            notes.append("This grading ran without the sandbox's isolation (see docs/grading.md).")
+            notes.append(_("This grading ran without the sandbox's isolation (see docs/grading.md)."))
         # which answer, never whose it is like: a page is handed to one student
         asked = dict.fromkeys(" ".join(line.split(" ")[:2]) for line in record.similar)
-        notes += [f"Your teacher may ask about this answer: {answer}" for answer in asked]
+        notes += [_("Your teacher may ask about this answer: {answer}").format(answer=a) for a in asked]
         if not record.exercises:  # a student on the roster who handed nothing in
-            notes.append(f"No hand-in of yours was found: {', '.join(self.columns)} missing")
+            notes.append(_("No hand-in of yours was found: {exercises} missing").format(
+                exercises=", ".join(self.columns)))  # fmt: skip
         sections = []
         for exercise in self.columns:
             chosen = self.chosen(record.student_id, exercise)
             if chosen is None:
                 continue
             handin, marked = chosen
-            notes += self._history(record.student_id, exercise, handin)
+            history = self.marks[record.student_id][exercise]
+            notes += feedback.history(exercise, history, handin, self.choices.pick)
             deadline = self.choices.deadline(exercise)
             if deadline is not None and handin.received > deadline:
-                notes.append(f"{exercise} was handed in at {sheet.when(handin.received)}, after "
-                             f"the deadline {sheet.when(deadline)}: it is marked late")  # fmt: skip
+                notes.append(_("{exercise} was handed in at {when}, after the deadline {deadline}: it "
+                               "is marked late").format(exercise=exercise, when=sheet.when(
+                                   handin.received), deadline=sheet.when(deadline)))  # fmt: skip
             for column in self.columns[exercise]:
                 override = self.choices.overrides.get(record.student_id, column)
                 if override is not None:
-                    points = (
-                        ""
-                        if override.points is None
-                        else f" {sheet.number(override.points)} points;"
-                    )
-                    notes.append(
-                        f"Your teacher's word on {column}:{points} {override.comment}".rstrip()
-                    )
+                    points = "" if override.points is None else _(" {points} points;").format(
+                        points=sheet.number(override.points))  # fmt: skip
+                    notes.append(_("Your teacher's word on {column}:{points} {comment}").format(
+                        column=column, points=points, comment=override.comment).rstrip())  # fmt: skip
             sections.append(marked.section)
-        total = f"{row['points']} of {row['max_points']} points, {row['passed']} of {row['total']} questions passed"
+        total = _("{points} of {max_points} points, {passed} of {total} questions passed").format(**row)
         path = self.outputs.feedback / feedback.page_name(record.student_id)
         text = feedback.page(record.name, sections, notes, total)
         if self._pages.get(record.student_id) != text:
             nbfile.write_atomic(path, text)
             self._pages[record.student_id] = text
         self.pages[record.student_id] = path
-
-    def _history(self, student: str, exercise: str, chosen: handins.HandIn) -> list[str]:
-        history = self.marks[student][exercise]
-        if len(history) < 2:
-            return []
-        times = []
-        for handin, marked in history:
-            score = f" ({sheet.number(marked.earned)} points)" if marked is not None else ""
-            mark = " [graded]" if handin is chosen else ""
-            times.append(f"{sheet.when(handin.received)}{score}{mark}")
-        which = "best" if self.choices.pick == "best" else "last"
-        return [f"{exercise}: {len(history)} hand-ins, the {which} counts: " + ", ".join(times)]
 
 
 def progress_bar(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int, int, str], None]:

@@ -19,6 +19,7 @@ from course.grading.exercise import Exercise
 from course.grading.notebook import NotebookError
 from course.grading.records import Report
 from course.grading.sandbox import Sandbox
+from course.i18n import language
 
 
 class Grader:
@@ -39,18 +40,20 @@ class Grader:
         self.workers = max(1, workers)
         self.progress = progress
         self.sandbox = Sandbox(sandbox)
-        self._exercises: dict[str, Exercise] = {}
+        self._exercises: dict[tuple[str, str], Exercise] = {}
         self._files = _snapshot(self.source_dir)
         self._lock = threading.Lock()
 
     def exercise(self, name: str) -> Exercise:
-        """The teacher's exercise ``name``, loaded once (its cases built once)."""
-        if name not in self._exercises:
+        """The teacher's exercise ``name``, loaded once per language (its cases' names are in
+        the language of now, :func:`course.i18n.language`)."""
+        key = (name, language())
+        if key not in self._exercises:
             sources = checker.exercises(self.source_dir)
             if name not in sources:
                 raise NotebookError(f"there is no exercise {name!r} in {self.source_dir}")
-            self._exercises[name] = exercise_file.load(sources[name], self.seed)
-        return self._exercises[name]
+            self._exercises[key] = exercise_file.load(sources[name], self.seed)
+        return self._exercises[key]
 
     def fingerprint(self, name: str) -> str:
         """What a grade of exercise ``name`` depends on besides the notebook (for the journal)."""
@@ -77,7 +80,8 @@ class Grader:
         """One report per ``(path, exercise)``, in the same order."""
         names = list(dict.fromkeys(name for _, name in submissions))
         sources = checker.exercises(self.source_dir) if names else {}
-        unknown = [name for name in names if name not in sources and name not in self._exercises]
+        loaded = {name for name, _ in self._exercises}
+        unknown = [name for name in names if name not in sources and name not in loaded]
         if unknown:
             raise NotebookError(f"there is no exercise {unknown[0]!r} in {self.source_dir}")
         for name in names:

@@ -15,6 +15,7 @@ from course.grading.runner import verdict
 from course.grading.table import earned
 from course.grading.views import BoardView
 from course.grading.wire import Counter, load_answer
+from course.i18n import gettext as _
 from reversi import Board
 from reversi.cursormap import MapFileError
 from reversi.errors import IllegalMoveError
@@ -35,9 +36,9 @@ def judge(question: Question, replies: list[Any] | None) -> CheckResult:
     """The verdict on a question from the plain replies that came back (None: no function)."""
     total = question.total
     if replies is None:
-        return zero(question, f"expected a function named {question.function}")
+        return zero(question, _("expected a function named {name}").format(name=question.function))
     if type(replies) is not list or len(replies) != total:
-        return zero(question, "its answers came back malformed")
+        return zero(question, _("its answers came back malformed"))
     cases = [case for part in question.parts for case in part.spec.cases]
     return scored(question, [_reply(c, data) for c, data in zip(cases, replies, strict=True)])
 
@@ -77,13 +78,14 @@ def scored(question: Question, replies: list[Reply]) -> CheckResult:
         )
         package = kit_reached(first)
         message = (
-            "not written yet: the function raises NotImplementedError"
+            _("not written yet: the function raises NotImplementedError")
             if unwritten and len(failures) == total
             else kit_import(question.function, package)
             if package
-            else f"{len(failures)} of {total} cases failed; first: {first.case.name}"
+            else _("{failed} of {total} cases failed; first: {case}").format(
+                failed=len(failures), total=total, case=first.case.name)
             + _explained(first)
-        )
+        )  # fmt: skip
     visible, unseen = (counts[False][0], counts[False][1]), (counts[True][0], counts[True][1])
     points = (
         0.0
@@ -115,9 +117,9 @@ def _explained(failure: Failure) -> str:
     """What the grader can say about a failure beyond its case: where, and the likely cause."""
     said = ""
     if isinstance(failure.actual, Raised) and failure.actual.where:
-        said += f" ({failure.actual.kind} at {failure.actual.where})"
+        said += _(" ({error} at {line})").format(error=failure.actual.kind, line=failure.actual.where)
     if failure.cause:
-        said += f"; likely cause: {failure.cause}"
+        said += _("; likely cause: {cause}").format(cause=failure.cause)
     return said
 
 

@@ -243,6 +243,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     answers: dict[str, str] = field(default_factory=dict)
     isolated: bool = True
+    language: str = "en"  # of the notebook, its notes and reasons (course.i18n.notebook_language)
 
     @property
     def passed(self) -> int:

@@ -328,7 +328,8 @@ class CheckFailed(AssertionError):
     cause = ""
 
     def _render_traceback_(self) -> list[str]:  # IPython's hook for how an error is shown
-        return [f"\x1b[0;31m{_('Self-check failed:')}\x1b[0m {self}"]
+        failed = _("Self-check failed:")
+        return [f"\x1b[0;31m{failed}\x1b[0m {self}"]
 
 
 def _failed(message: str, cause: str = "") -> NoReturn:

@@ -198,3 +198,59 @@ def test_serve_s_first_lines_are_french(tmp_path: Path) -> None:
     assert lines[5] == f"Les parties sont gardées dans {tmp_path / 'data'} (pas de rendus sans la classe dans le navigateur)"
     assert lines[-1] == "Appuyez sur Ctrl-C pour arrêter."
     assert "Serveur de classe arrêté ; tout est enregistré." in rest
+
+
+def test_the_board_says_in_french_what_happened_and_its_live_region_reads_it() -> None:
+    from course.board import messages
+    from reversi.game import Game
+    from reversi.notation import BLACK
+    from reversi.outcome import EndReason, Outcome
+
+    game = Game()
+    game.play("d3")
+    with i18n.speaking("fr"):
+        assert messages.spoken_position(game) == (
+            "Dernier coup : Noir en d3, 1 pion retourné. Pions : Noir 4, Blanc 1. Au tour de Blanc."
+        )
+        assert messages.result(Outcome(BLACK, EndReason.NO_MOVES, 40, 24)) == (
+            "Noir gagne, Noir 40 – Blanc 24 : aucun des deux camps ne peut jouer."
+        )
+        assert messages.click_a_square() == (
+            "Clique sur une case du plateau (les coordonnées ne sont pas des cases)."
+        )
+    assert messages.spoken_position(game).startswith("Last move: Black d3, turning 1 disc.")
+
+
+@pytest.mark.slow
+def test_a_french_notebook_is_graded_as_an_english_one_and_its_feedback_is_french(
+    tmp_path: Path,
+) -> None:
+    """Grading does not depend on the language; the reasons and the page follow the notebook."""
+    from course.grading import checker, feedback
+    from tests.course.grading.helpers import source, with_answers, write
+
+    swapped_answer = 'def to_notation(row, col):\n    return "abcdefghijklmnop"[row] + str(col + 1)\n'
+    english = with_answers(source("01_squares"), {"answer:to_notation": swapped_answer})
+    french = {**english, "metadata": {**english["metadata"], "course": {"exercise": "01_squares",
+                                                                        "language": "fr"}}}  # fmt: skip
+    reports = {
+        code: checker.check(write(notebook, tmp_path / f"{code}.ipynb"), seed=7)
+        for code, notebook in (("en", english), ("fr", french))
+    }
+    assert [(r.passed, r.earned) for r in reports["fr"].checks] == [
+        (r.passed, r.earned) for r in reports["en"].checks
+    ]
+    assert reports["fr"].language == "fr" and reports["en"].language == "en"
+    failed = next(r for r in reports["fr"].checks if not r.passed)
+    wrong = failed.cases_total - failed.cases_passed
+    assert failed.message.startswith(
+        f"{wrong} cas sur {failed.cases_total} en échec ; le premier : ligne 2, colonne 3 ; "
+        "cause probable : ligne et colonne inversées"
+    )
+    with i18n.speaking(reports["fr"].language):
+        page = feedback.page("Zoé", [feedback.section(reports["fr"])], total="1 point sur 2")
+    assert feedback.language_of([feedback.section(reports["fr"])]) == "fr"
+    assert '<html lang="fr">' in page and "<h1>Retour pour Zoé</h1>" in page
+    assert "Cause probable : ligne et colonne inversées" in page
+    english_page = feedback.page("Zoe", [feedback.section(reports["en"])])
+    assert '<html lang="en">' in english_page and "Likely cause: row and column swapped" in english_page
