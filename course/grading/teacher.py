@@ -5,7 +5,8 @@ The teacher writes ``exercises/source/NN_name.ipynb`` with the solutions inside
 nbclient (the solutions must pass their own self-checks), keeps the outputs in the source,
 and writes the student copy ``NN_name.ipynb``: the same cells, each solution replaced by a
 stub that raises NotImplementedError, the check cells locked and carrying the teacher's
-outputs.  Nothing else leaves the teacher folder: not the solutions, not the seed of the
+outputs; and the same copy in every other language the kit has, ``CODE/NN_name.ipynb``, its
+markdown cells translated (:mod:`course.languages`).  Nothing else leaves the teacher folder: not the solutions, not the seed of the
 grade-time cases (:mod:`course.grading.exercise`).  A source whose answer and check cells
 disagree with its entry in the exercise table (:mod:`course.grading.table`) is refused.  :func:`outdated` tells whether the
 committed files are what a release would write now.
@@ -32,6 +33,9 @@ from course.grading.checker import SOURCE_DIR, exercises
 from course.grading.exercise import agrees
 from course.grading.notebook import ANSWER, CHECK, CHECK_MARKER, METADATA_KEY, NotebookError
 from course.grading.table import ENTRIES
+from course.languages.build import translated_exercise
+from course.languages.catalogues import languages
+from course.languages.notebooks import notebook_text
 
 #: _build, release and outdated are the command ``python -m course release [--check]``: each
 #: runs every chosen exercise in Jupyter kernels (minutes) and release writes into exercises/;
@@ -157,6 +161,10 @@ def release(
         target = Path(out_dir) / f"{name}.ipynb"
         nbformat.write(student, target)  # type: ignore[no-untyped-call]
         written.append(target)
+        for translated, path in translations(name, student, Path(out_dir)):
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(notebook_text(translated), encoding="utf-8")
+            written.append(path)
         if update_sources:
             nbformat.write(source, Path(source_dir) / f"{name}.ipynb")  # type: ignore[no-untyped-call]
     return written
@@ -175,10 +183,24 @@ def outdated(
         else:
             problems += differences(committed, _plain(student))
         problems += differences(Path(source_dir) / f"{name}.ipynb", _plain(source))
+        for fresh, path in translations(name, student, Path(out_dir)):
+            problems += differences(path, fresh) if path.exists() else [f"{path} is missing"]
     if not names:
         extra = sorted({p.stem for p in Path(out_dir).glob("[0-9][0-9]_*.ipynb")} - set(built))
         problems += [f"{Path(out_dir) / name}.ipynb has no source" for name in extra]
     return problems
+
+
+def translations(name: str, student: Any, out_dir: Path) -> list[tuple[dict[str, Any], Path]]:
+    """The student copy of exercise ``name`` in every other language the kit has, each with
+    where it goes (``out_dir/CODE/name.ipynb``): the same cells, ids, outputs and grading
+    metadata, the markdown cells from ``course/locale/CODE/exercises/name.po``
+    (:mod:`course.languages`), and ``metadata.course.language`` saying the language."""
+    plain = _plain(student)
+    return [
+        (translated_exercise(plain, name, code), out_dir / code / f"{name}.ipynb")
+        for code in languages()
+    ]
 
 
 def _plain(notebook: Any) -> dict[str, Any]:

@@ -57,14 +57,13 @@ def translated_notebook(
     """The notebook ``stem`` of ``shelf`` (its English JSON ``english``) in language ``code``:
     its catalogue's usable translations, its links leading to the translated notebooks."""
     catalog = read_catalogue(shelf.catalogue(code, stem), code)
-    source = read_notebook(shelf.english / f"{stem}.ipynb")
     others = counterparts(code)
     folder = _in_kit(shelf.released)
 
     def move(text: str) -> str:
         return moved_links(text, folder, f"{folder}/{code}", others.get)
 
-    return translated(english, usable(catalog, source), code, move)
+    return translated(english, usable(catalog, english), code, move)
 
 
 def build_lessons(code: str, stems: list[str] | None = None) -> list[Path]:
@@ -78,6 +77,24 @@ def build_lessons(code: str, stems: list[str] | None = None) -> list[Path]:
         target = LESSONS.translation(code, source.stem)
         if target.exists():
             notebook = with_outputs_of(notebook, read_notebook(target))
+        text = notebook_text(notebook)
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            written.append(target)
+    return written
+
+
+def build_exercises(code: str, stems: list[str] | None = None) -> list[Path]:
+    """Write the released exercises (``exercises/*.ipynb``) in language ``code`` without
+    running them again, as ``python3 kit.py release`` would (after a catalogue changed)."""
+    written = []
+    for source in EXERCISES.sources():
+        released = EXERCISES.released / source.name
+        if (stems and source.stem not in stems) or not released.exists():
+            continue
+        notebook = translated_exercise(read_notebook(released), source.stem, code)
+        target = EXERCISES.translation(code, source.stem)
         text = notebook_text(notebook)
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -25,7 +25,7 @@ from typing import Any
 
 from course import pyodide
 from course.grading.notebook import BEGIN_SOLUTION
-from course.site import SiteError
+from course.site import SiteError, languages
 from course.site.bytecode import compile_wheels
 from course.site.compression import compress_site, size_report
 from course.site.notebooks import copy_notebooks
@@ -48,6 +48,7 @@ BUILD_TOOLS = (
     "jupyterlite-core==0.8.6",
     "jupyterlite-pyodide-kernel==0.8.6",
     "jupyter_server",
+    "jupyterlab_server",  # how jupyter lite build finds the language packs
     "ipywidgets==8.1.9",
     "ipycanvas==0.14.3",
 )
@@ -129,6 +130,7 @@ class SiteBuild:
     exercises: Path = EXERCISES
     say: Say = print
     standins: list[str] = field(default_factory=list)
+    language: str = "en"  # its notebooks, the kernel's KIT_LANG (os.environ), JupyterLab's menus
 
     @property
     def lite(self) -> Path:
@@ -143,8 +145,8 @@ class SiteBuild:
 
     def run(self) -> Path:
         """Build the site into :attr:`out` and return it."""
-        lessons = _released_notebooks(self.lessons)
-        exercises = _released_notebooks(self.exercises)
+        lessons = languages.translated_notebooks(_released_notebooks(self.lessons), self.language)
+        exercises = languages.translated_notebooks(_released_notebooks(self.exercises), self.language)
         self._check_out()
         self.cache.mkdir(parents=True, exist_ok=True)
         self._build_tools()
@@ -173,12 +175,13 @@ class SiteBuild:
 
     def _build_tools(self) -> None:
         marker = self.cache / "venv" / "course-site-tools.txt"
-        wanted = "\n".join(BUILD_TOOLS)
+        tools = (*BUILD_TOOLS, *languages.language_packs())
+        wanted = "\n".join(tools)
         if marker.exists() and marker.read_text() == wanted:
             return
         self.say("Making the build environment (JupyterLite) in " + str(self.cache / "venv"))
         self._call([sys.executable, "-m", "venv", "--clear", str(self.cache / "venv")])
-        self._call([str(self.tools / "python"), "-m", "pip", "install", "-q", *BUILD_TOOLS])
+        self._call([str(self.tools / "python"), "-m", "pip", "install", "-q", *tools])
         marker.write_text(wanted)
 
     def _pyodide_core(self) -> Path:
@@ -262,8 +265,12 @@ class SiteBuild:
         (self.lite / "jupyter_lite_config.json").write_text(json.dumps(config, indent=1))
         settings = {
             "disablePyPIFallback": True,
-            "loadPyodideOptions": {"packages": list(PRELOADED)},
+            "loadPyodideOptions": {"packages": list(PRELOADED), "env": {"KIT_LANG": self.language}},
         }
+        interface = languages.interface_locale(self.language)
+        if interface:  # JupyterLite's menus through the language pack, as in JupyterLab
+            overrides = {languages.TRANSLATION_PLUGIN: {"locale": interface}}
+            (self.lite / "overrides.json").write_text(json.dumps(overrides, indent=1))
         lite = {
             "jupyter-lite-schema-version": 0,
             "jupyter-config-data": {

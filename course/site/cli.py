@@ -12,7 +12,8 @@ from reversi.errors import ArgumentError, shown
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``site build [--out DIR] [--pyodide-packages FOLDER]``."""
+    """``site build [--out DIR] [--pyodide-packages FOLDER]`` (in the language of ``KIT_LANG``:
+    ``python3 kit.py site build --lang fr``)."""
     if not isinstance(parser, argparse.ArgumentParser):
         raise ArgumentError(
             f"the site flags are added to an argparse.ArgumentParser, not {shown(parser)}"
@@ -46,10 +47,13 @@ def run(args: argparse.Namespace) -> int:
         value = getattr(args, name, None)
         if value is not None and not isinstance(value, str | os.PathLike):
             raise ArgumentError(f"--{name.replace('_', '-')} is a folder, not {shown(value)}")
+    from course.i18n import language
     from course.site.build import OUT, SiteBuild
 
     try:
-        SiteBuild(out=args.out or OUT, pyodide_packages=args.pyodide_packages).run()
+        SiteBuild(
+            out=args.out or OUT, pyodide_packages=args.pyodide_packages, language=language()
+        ).run()
     except SiteError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -6,7 +6,9 @@
   which nbformat allows as well.
 * The site holds the lessons and the released exercises, nothing else of the kit: a link
   to another of its files (lesson 00's link to the teacher guide) would be dead there,
-  so it becomes its own text and where the file is in the kit's folder.
+  so it becomes its own text and where the file is in the kit's folder.  A link to a
+  notebook the site holds leads to its place in the site (a French lesson's
+  ``../../exercises/fr/01_squares.ipynb`` becomes ``../exercises/01_squares.ipynb``).
 * The copy names the browser kernel, so JupyterLab never asks which kernel to start.
 * JupyterLab draws an SVG (and an HTML output whole) only for a *trusted* cell: a cell
   whose ``metadata.trusted`` is true (``CellModel`` reads it as the notebook loads); the
@@ -24,8 +26,12 @@
 >>> _joined(["1 . .\\n", "2 . .\\n"])
 '1 . .\\n2 . .\\n'
 >>> _site_links("the [guide](../docs/guide.md) and [lesson 01](01_play.ipynb)",
-...             "lessons", frozenset({"lessons/01_play.ipynb"}), "notebooks")
+...             "lessons", {"notebooks/01_play.ipynb": "lessons/01_play.ipynb"}, "notebooks")
 "the guide (docs/guide.md in the kit's folder) and [lesson 01](01_play.ipynb)"
+>>> _site_links("[exercise 01](../../exercises/fr/01_squares.ipynb)", "lessons",
+...             {"exercises/fr/01_squares.ipynb": "exercises/01_squares.ipynb"}, "notebooks/fr")
+'[exercise 01](../exercises/01_squares.ipynb)'
+
 """
 
 from __future__ import annotations
@@ -33,18 +39,18 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from course.i18n import _
+from course.languages.notebooks import ABSOLUTE, LINK
 
 #: The copies are the site build's inside (:mod:`course.site.build` makes them).
 
 #: The browser kernel's own name: a notebook that names another (``python3``) makes
 #: JupyterLab guess, and a cell run while it guesses opens a "Select Kernel" dialog.
 PYODIDE_KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
-#: A markdown link or picture: ``[text](target "title")``.
-LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)((?:\s+\"[^\"]*\")?)\)")
-#: Targets that leave the site on purpose (or stay in the same notebook).
-ABSOLUTE = ("https://", "http://", "mailto:", "#")
 #: A widget's view in an output, and the notebook metadata that may store widgets' models.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -60,30 +66,31 @@ def _is_json(mime: str) -> bool:
     return mime == "application/json" or mime.endswith("+json")
 
 
-def _in_site(folder: str, target: str) -> str:
-    """Where a relative link from a notebook in the site's ``folder`` points, inside the site."""
-    return posixpath.normpath(posixpath.join(folder, target.split("#", 1)[0]))
+def _site_links(text: str, folder: str, shipped: Mapping[str, str], kit_folder: str) -> str:
+    """``text`` with every relative link to a notebook the site holds leading to it there,
+    and every other relative link turned into plain words.
 
-
-def _site_links(text: str, folder: str, shipped: frozenset[str], kit_folder: str) -> str:
-    """``text`` with every relative link to a file the site does not hold turned into plain words.
-
-    ``folder`` is the notebook's folder in the site (``lessons``), ``shipped`` the site's
-    files (``lessons/01_play.ipynb``), ``kit_folder`` the notebook's folder in the kit.
+    ``folder`` is the notebook's folder in the site (``lessons``), ``shipped`` maps the
+    site's notebooks in the kit to their place in the site (``notebooks/01_play.ipynb`` to
+    ``lessons/01_play.ipynb``), ``kit_folder`` is the notebook's folder in the kit.
     """
 
     def replace(link: re.Match[str]) -> str:
-        target = link.group(3)
-        if target.startswith(ABSOLUTE) or _in_site(folder, target) in shipped:
+        bang, words, target, title = link.groups()
+        if target.startswith(ABSOLUTE):
             return link.group(0)
-        in_kit = posixpath.normpath(posixpath.join(kit_folder, target.split("#", 1)[0]))
-        return f"{link.group(2)} ({in_kit} in the kit's folder)"
+        path, hash_sign, anchor = target.partition("#")
+        in_kit = posixpath.normpath(posixpath.join(kit_folder, path))
+        if in_kit in shipped:
+            moved = posixpath.relpath(shipped[in_kit], folder) + hash_sign + anchor
+            return f"{bang}[{words}]({moved}{title})"
+        return _("{words} ({path} in the kit's folder)").format(words=words, path=in_kit)
 
     return LINK.sub(replace, text)
 
 
 def _site_notebook(
-    notebook: dict[str, Any], folder: str, shipped: frozenset[str], kit_folder: str
+    notebook: dict[str, Any], folder: str, shipped: Mapping[str, str], kit_folder: str
 ) -> dict[str, Any]:
     """The site's copy of a notebook (its JSON): texts joined, dead links made words, the browser kernel named."""
     copy: dict[str, Any] = json.loads(json.dumps(notebook))
@@ -114,21 +121,27 @@ def _stored_widget_models(metadata: dict[str, Any]) -> frozenset[str]:
     return frozenset(state) if isinstance(state, dict) else frozenset()
 
 
+def _kit_folder(path: Path, kit: Path) -> str:
+    """The folder of the notebook ``path`` in the kit (its own name if outside the kit)."""
+    where = path.parent.resolve()
+    return (
+        where.relative_to(kit.resolve()).as_posix()
+        if where.is_relative_to(kit.resolve())
+        else where.name
+    )
+
+
 def copy_notebooks(sources: dict[str, list[Path]], files: Path, kit: Path) -> None:
     """Write the site's copies: ``sources`` maps a folder of the site (``lessons``) to its notebooks."""
-    shipped = frozenset(
-        f"{folder}/{path.name}" for folder, paths in sources.items() for path in paths
-    )
+    shipped = {
+        f"{_kit_folder(path, kit)}/{path.name}": f"{folder}/{path.name}"
+        for folder, paths in sources.items()
+        for path in paths
+    }
     for folder, paths in sources.items():
         (files / folder).mkdir(parents=True, exist_ok=True)
         for path in paths:
             notebook = json.loads(path.read_text(encoding="utf-8"))
-            where = path.parent.resolve()
-            kit_folder = (
-                where.relative_to(kit.resolve()).as_posix()
-                if where.is_relative_to(kit.resolve())
-                else where.name
-            )
-            copy = _site_notebook(notebook, folder, shipped, kit_folder)
+            copy = _site_notebook(notebook, folder, shipped, _kit_folder(path, kit))
             text = json.dumps(copy, indent=1, ensure_ascii=False) + "\n"
             (files / folder / path.name).write_text(text, encoding="utf-8")

@@ -23,6 +23,8 @@ def kit_stamp(lessons: Path = LESSONS, exercises: Path = EXERCISES) -> str:
         *sorted((REPO / "course").rglob("*.py")),
         *sorted(Path(lessons).glob("*.ipynb")),
         *sorted(Path(exercises).glob("*.ipynb")),
+        *sorted(Path(lessons).glob("*/*.ipynb")),  # the lessons in other languages
+        *sorted(Path(exercises).glob("*/*.ipynb")),
         REPO / "pyproject.toml",
     ]
     for path in sources:
