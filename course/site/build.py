@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from course import pyodide
+from course import i18n, pyodide
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError, languages
 from course.site.bytecode import compile_wheels
@@ -130,7 +130,8 @@ class SiteBuild:
     exercises: Path = EXERCISES
     say: Say = print
     standins: list[str] = field(default_factory=list)
-    language: str = "en"  # its notebooks, the kernel's KIT_LANG (os.environ), JupyterLab's menus
+    #: Its notebooks, the kernel's KIT_LANG (os.environ) and JupyterLab's menus (default: KIT_LANG's).
+    language: str = field(default_factory=i18n.language)
 
     @property
     def lite(self) -> Path:

@@ -9,6 +9,8 @@ covers them.
 from __future__ import annotations
 
 import json
+import os
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from course.languages.catalogues import (
     write_catalogue,
 )
 from course.languages.notebooks import cell_text, read_notebook
+from course.site.languages import TRANSLATION_PLUGIN, interface_locale, language_packs
 
 CODES = languages()
 
@@ -102,7 +105,11 @@ def test_update_keeps_translations_and_marks_the_changed_cells_fuzzy(tmp_path: P
         entries = {m.context: m for m in read_po(stream, locale="fr") if m.id}
     assert sorted(entries) == ["a", "b", "new"]  # one per markdown cell; code is never there
     assert (entries["a"].string, entries["a"].fuzzy) == ("Pareil", False)
-    assert (entries["b"].id, entries["b"].string, entries["b"].fuzzy) == ("New text", "Ancien texte", True)
+    assert (entries["b"].id, entries["b"].string, entries["b"].fuzzy) == (
+        "New text",
+        "Ancien texte",
+        True,
+    )
     assert (entries["new"].string, entries["new"].fuzzy) == ("", False)
     text = path.read_text(encoding="utf-8")
     assert "Language: fr" in text
@@ -153,3 +160,25 @@ def test_the_translated_exercises_grade_as_the_english_ones(code: str) -> None:
             if nbfile.tag_with(theirs, nbfile.CHECK):  # the locked checks and their outputs
                 assert mine["outputs"] == theirs["outputs"], f"{path} {mine['id']}"
     assert build_exercises(code) == []
+
+
+def test_lab_in_french_opens_the_french_welcome_lesson_with_jupyterlab_in_french() -> None:
+    import kit  # the kit's folder is on the path, as in tests/test_kit.py
+
+    assert kit.welcome_lesson(kit.ROOT, "fr") == "notebooks/fr/00_welcome.ipynb"
+    assert kit.welcome_lesson(kit.ROOT, "en") == "notebooks/00_welcome.ipynb"
+    assert kit.lab_environment({"JUPYTER_CONFIG_PATH": "/mine"}, kit.ROOT, "en") == {
+        "JUPYTER_CONFIG_PATH": "/mine"
+    }
+    env = kit.lab_environment({"JUPYTER_CONFIG_PATH": "/mine"}, kit.ROOT, "fr")
+    first, mine = env["JUPYTER_CONFIG_PATH"].split(os.pathsep)
+    settings = json.loads(
+        (Path(first) / "labconfig" / "default_setting_overrides.json").read_text()
+    )
+    assert mine == "/mine" and settings == {TRANSLATION_PLUGIN: {"locale": "fr_FR"}}
+    assert interface_locale("fr") == "fr_FR" and interface_locale("en") is None
+    packs = [e.name for e in entry_points(group="jupyterlab.languagepack")]
+    assert "fr_FR" in packs, (
+        f"jupyterlab-language-pack-fr-FR is not installed (the lab extra has it): {packs}"
+    )
+    assert "jupyterlab-language-pack-fr-FR" in language_packs()
