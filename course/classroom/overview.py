@@ -14,6 +14,8 @@ A section is a function returning ``{"title": str, "columns": [str], "rows": [[s
 
 from __future__ import annotations
 
+import html
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,6 +28,8 @@ from course.classroom.protocol import (
     room_name,
 )
 from course.classroom.room import Room
+from course.i18n import gettext as _
+from course.i18n import language
 from course.schema import Limits, SchemaError, read_json
 
 #: A section of the overview beside the rooms (hand-ins, ...).
@@ -42,7 +46,7 @@ def overview(rooms: Sequence[Room], sections: Sequence[Section]) -> dict[str, An
             tables.append(section())
         except Exception as failed:  # one broken section must not hide the rooms
             tables.append(
-                {"title": "A section failed", "columns": ["error"], "rows": [[str(failed)]]}
+                {"title": _("A section failed"), "columns": [_("error")], "rows": [[str(failed)]]}
             )
     return {"type": "overview", "rooms": [summary(room) for room in rooms], "sections": tables}
 
@@ -90,8 +94,32 @@ def action(raw: str | bytes) -> tuple[str, dict[str, Any]]:
     return room, message
 
 
+def page() -> str:
+    """The overview page in the language of now: its words, and the sentences its script
+    writes (``WORDS``, placeholders in braces), all escaped for HTML and JSON."""
+    words = {
+        "room": _("Room {room}"), "left": _(" ({time} left)"), "away": _(" away {time}"),
+        "board": _("board: {black} black, {white} white, {turn} to move"),
+        "black": _("black"), "white": _("white"), "stopped": _("stopped: {reason}"),
+        "move": _("move {number}"), "game": _("Game {number}: {state}"),
+        "undo": _("{color} asked to undo"), "mute": _("Mute"), "unmute": _("Unmute"),
+        "muteName": _("Mute {name}"), "unmuteName": _("Unmute {name}"), "kick": _("Kick"),
+        "kickName": _("Kick {name}"), "remove": _("Remove"), "removeLine": _("Remove {name}'s line {line}"),
+        "chat": _("chat of room {room}"), "end": _("End game"), "endIn": _("End game in room {room}"),
+        "close": _("Close room"), "closeName": _("Close room {room}"),
+        "live": _("Live: {count} room(s), updated {time}"),
+        "gone": _("Disconnected: {reason}"), "away_server": _("the server went away"),
+    }  # fmt: skip
+    static = {"@@lang@@": language(), "@@title@@": _("Class overview"), "@@key@@": _("Teacher key"),
+              "@@open@@": _("Open"), "@@idle@@": _("Not connected.")}  # fmt: skip
+    text = PAGE.replace("@@words@@", json.dumps(words).replace("<", "\\u003c"))
+    for token, word in static.items():
+        text = text.replace(token, html.escape(word))
+    return text
+
+
 PAGE = r"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Class overview</title>
+<html lang="@@lang@@"><head><meta charset="utf-8"><title>@@title@@</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 1em; background: #f6f6f2; }
 #rooms { display: flex; flex-wrap: wrap; gap: 12px; }
@@ -113,15 +141,17 @@ table { border-collapse: collapse; margin-top: 4px; } td, th { border: 1px solid
 </style></head>
 <body>
 <main>
-<h1>Class overview</h1>
-<form id="login"><label>Teacher key <input id="key" type="password" autocomplete="off"></label>
-<button type="submit">Open</button></form>
-<p id="status">Not connected.</p>
+<h1>@@title@@</h1>
+<form id="login"><label>@@key@@ <input id="key" type="password" autocomplete="off"></label>
+<button type="submit">@@open@@</button></form>
+<p id="status">@@idle@@</p>
 <div id="rooms"></div>
 <div id="sections"></div>
 </main>
 <script>
 "use strict";
+const WORDS = @@words@@;
+const t = (key, values = {}) => String(WORDS[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => values[name]);
 let socket = null;
 const $ = (tag, attrs = {}, ...children) => {
   const e = document.createElement(tag);
@@ -144,50 +174,50 @@ function discs(rows, c) { return rows.join("").split(c).length - 1; }
 function seconds(s) { return s === null || s === undefined ? "" : Math.round(s) + " s"; }
 function showRoom(room) {
   const card = $("div", {class: "room", "data-room": room.name});
-  card.append($("h2", {}, "Room " + room.name));
+  card.append($("h2", {}, t("room", {room: room.name})));
   const game = room.game;
   for (const color of ["black", "white"]) {
     const seat = room.seats[color];
     if (!seat) continue;
-    const line = $("div", {class: "seat"}, color + ": " + seat.name);
+    const line = $("div", {class: "seat"}, t(color) + ": " + seat.name);
     if (game && game.turn === color && !game.outcome && !game.stopped && room.move_time)
-      line.append(" (" + seconds(game.time_left) + " left)");
-    if (seat.away_for !== null) line.append($("span", {class: "away"}, " away " + seconds(seat.away_for)));
+      line.append(t("left", {time: seconds(game.time_left)}));
+    if (seat.away_for !== null) line.append($("span", {class: "away"}, t("away", {time: seconds(seat.away_for)})));
     card.append(line);
   }
   if (game) {
     const board = $("div", {class: "board", role: "img", "aria-label":
-      "board: " + discs(game.rows, "B") + " black, " + discs(game.rows, "W") + " white, " + game.turn + " to move"});
+      t("board", {black: discs(game.rows, "B"), white: discs(game.rows, "W"), turn: t(game.turn)})});
     for (const row of game.rows) for (const c of row) board.append($("div", {class: "cell " + c}));
     card.append(board);
-    const end = game.outcome || (game.stopped ? "stopped: " + game.stopped : "move " + (game.plies + 1));
-    card.append($("div", {class: "result"}, "Game " + game.number + ": " + end));
-    if (game.undo_pending) card.append($("div", {class: "undo"}, game.undo_pending + " asked to undo"));
+    const end = game.outcome || (game.stopped ? t("stopped", {reason: game.stopped}) : t("move", {number: game.plies + 1}));
+    card.append($("div", {class: "result"}, t("game", {number: game.number, state: end})));
+    if (game.undo_pending) card.append($("div", {class: "undo"}, t("undo", {color: t(game.undo_pending)})));
   }
   const people = $("div", {class: "people"});
   for (const p of room.people) {
     if (p.role === "teacher") continue;
     const muted = room.muted.includes(p.name.toLowerCase());
-    const mute = muted ? "unmute" : "mute", Mute = muted ? "Unmute" : "Mute";
+    const mute = muted ? "unmute" : "mute";
     people.append($("div", {class: "person", "data-name": p.name}, p.name + " (" + p.role + ") ",
-      button(room.name, Mute, Mute + " " + p.name, {type: mute, name: p.name}, mute),
-      button(room.name, "Kick", "Kick " + p.name, {type: "kick", name: p.name}, "kick")));
+      button(room.name, t(mute), t(mute + "Name", {name: p.name}), {type: mute, name: p.name}, mute),
+      button(room.name, t("kick"), t("kickName", {name: p.name}), {type: "kick", name: p.name}, "kick")));
   }
   card.append(people);
   // focusable, so the keyboard scrolls it too
-  const chat = $("div", {class: "chat", role: "region", tabindex: "0", "aria-label": "chat of room " + room.name,
+  const chat = $("div", {class: "chat", role: "region", tabindex: "0", "aria-label": t("chat", {room: room.name}),
                          "data-focus": room.name + "/chat"});
   for (const line of room.chat) {
     const row = $("div", {class: line.alert ? "line alert" : "line", "data-line": line.id},
       (line.alert ? "* " : line.from + ": ") + line.text);
-    if (!line.alert) row.append(" ", button(room.name, "Remove", "Remove " + line.from + "'s line " + line.id,
+    if (!line.alert) row.append(" ", button(room.name, t("remove"), t("removeLine", {name: line.from, line: line.id}),
                                             {type: "unsay", line: line.id}, "unsay"));
     chat.append(row);
   }
   card.append(chat);
   if (game && !game.outcome && !game.stopped)
-    card.append(button(room.name, "End game", "End game in room " + room.name, {type: "end"}, "end"));
-  card.append(button(room.name, "Close room", "Close room " + room.name, {type: "close"}, "close"));
+    card.append(button(room.name, t("end"), t("endIn", {room: room.name}), {type: "end"}, "end"));
+  card.append(button(room.name, t("close"), t("closeName", {room: room.name}), {type: "close"}, "close"));
   return card;
 }
 function showSection(section) {
@@ -222,7 +252,7 @@ function show(data) {
   }
   document.getElementById("sections").replaceChildren(...data.sections.map(showSection));
   document.getElementById("status").textContent =
-    "Live: " + data.rooms.length + " room(s), updated " + new Date().toLocaleTimeString();
+    t("live", {count: data.rooms.length, time: new Date().toLocaleTimeString()});
 }
 function connect(key) {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -231,7 +261,7 @@ function connect(key) {
   socket.onopen = () => socket.send(JSON.stringify({key}));
   socket.onmessage = (event) => show(JSON.parse(event.data));
   socket.onclose = (event) => {
-    document.getElementById("status").textContent = "Disconnected: " + (event.reason || "the server went away");
+    document.getElementById("status").textContent = t("gone", {reason: event.reason || t("away_server")});
   };
 }
 document.getElementById("login").onsubmit = (event) => {

@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from course.i18n import gettext as _
+
 #: At most this many attempts are kept per student, and this many students per class.
 MAX_PER_STUDENT = 1_000
 MAX_STUDENTS = 300
@@ -155,8 +157,8 @@ class Progress:
             for student in students
         ]
         return {
-            "title": "Self-checks (students stuck longest first; the CSV: /teacher/progress.csv?key=KEY)",
-            "columns": ["Student", "Stuck", *questions],
+            "title": _("Self-checks (students stuck longest first; the CSV: /teacher/progress.csv?key=KEY)"),
+            "columns": [_("Student"), _("Stuck"), *questions],
             "rows": rows,
         }
 

@@ -44,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from course.classroom.connection import Connection, RateLimit, listen, quiet_server, receive
 from course.classroom.lobby import Lobby
-from course.classroom.overview import PAGE, Section, action
+from course.classroom.overview import Section, action, page
 from course.classroom.protocol import (
     JSON_LIMITS,
     ClassroomError,
@@ -215,7 +215,7 @@ class ClassServer(Lobby):
 
     async def _teacher_page(self, request: Request) -> HTMLResponse:
         """``GET /teacher``: the overview page (it asks for the key, then goes live)."""
-        return HTMLResponse(PAGE, headers={"Cache-Control": "no-store"})
+        return HTMLResponse(page(), headers={"Cache-Control": "no-store"})
 
     async def _teacher_live(self, websocket: WebSocket) -> None:
         """``/teacher/live``: the first message gives the key; then the overview comes live and actions go."""

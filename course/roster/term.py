@@ -32,6 +32,7 @@ from typing import Any
 
 from course.grading.journal import Outputs
 from course.grading.sheet import FORMULA_STARTS, cell, number
+from course.i18n import gettext as _
 from course.roster.model import Roster, RosterError, Student
 from course.roster.signin import SignIns
 from course.roster.store import Places, RosterFile
@@ -159,8 +160,8 @@ def term_section(roster_file: RosterFile, places: Places, exercises: Sequence[st
         rows = term(roster_file.load(), places, exercises)
         names = list(rows[0].exercises) if rows else list(exercises)
         made[:] = [(clock(), {
-            "title": "The term: per exercise, self-check questions passed/tried, hand-ins, points",
-            "columns": ["Student", "Stuck at", *names, "Points"],
+            "title": _("The term: per exercise, self-check questions passed/tried, hand-ins, points"),
+            "columns": [_("Student"), _("Stuck at"), *names, _("Points")],
             "rows": [[row.student.name, str(row.stuck or ""), *map(str, row.exercises.values()),
                       row.points] for row in rows],  # fmt: skip
         })]
@@ -276,7 +277,7 @@ def _their_lines(path: Path, key: str) -> list[tuple[int, Any]]:
 def _questions(path: Path) -> dict[str, Questions]:
     """Each student's self-checks, oldest first, as :data:`Questions`."""
     found: dict[str, Questions] = {}
-    for data in (d for _, d in _json_lines(path) if _self_check(d)):
+    for data in (d for _number, d in _json_lines(path) if _self_check(d)):
         questions = found.setdefault(data["student"], {}).setdefault(data["exercise"], {})
         failed = 0 if data["passed"] else questions.get(data["question"], (False, 0.0, 0))[2] + 1
         questions[data["question"]] = (data["passed"], float(data["time"]), failed)
@@ -374,7 +375,7 @@ def _by_column(header: list[str], record: list[str]) -> dict[str, str]:
 def _point_columns(header: list[str]) -> dict[str, list[str]]:
     """The sheet's question columns (``EXERCISE:QUESTION``) by exercise."""
     found: dict[str, list[str]] = {}
-    for exercise, _, question in (column.partition(":") for column in header):
+    for exercise, _colon, question in (column.partition(":") for column in header):
         if question and question not in ("handed_in", "late"):
             found.setdefault(exercise, []).append(f"{exercise}:{question}")
     return found

@@ -52,8 +52,8 @@ def handins_section(store: HandInStore) -> Callable[[], dict[str, Any]]:
 
     def section() -> dict[str, Any]:
         return {
-            "title": f"Hand-ins (grade them with: python -m course grade {store.root})",
-            "columns": ["Student", "Exercise", "Hand-ins", "Last (UTC)"],
+            "title": _("Hand-ins (grade them with: python -m course grade {folder})").format(folder=store.root),
+            "columns": [_("Student"), _("Exercise"), _("Hand-ins"), _("Last (UTC)")],
             "rows": [
                 [str(row["student"]), row["exercise"], row["count"], str(row.get("last", ""))]
                 for row in store.summary()
@@ -114,15 +114,15 @@ def signins_section(signins: SignIns) -> Callable[[], dict[str, Any]]:
         counts = signins.signed_in()
         if signins.casual:
             return {
-                "title": "Names taken on browsers (free one: python3 kit.py class free NAME)",
-                "columns": ["Name", "Browsers"],
+                "title": _("Names taken on browsers (free one: python3 kit.py class free NAME)"),
+                "columns": [_("Name"), _("Browsers")],
                 "rows": [[name, counts.get(key, 0)] for key, name in signins.claims()],
             }
         return {
-            "title": "Sign-ins (cards: python3 kit.py class cards; a new code: class new-code NAME)",
-            "columns": ["Student", "Key", "Card issued", "Browsers signed in"],
+            "title": _("Sign-ins (cards: python3 kit.py class cards; a new code: class new-code NAME)"),
+            "columns": [_("Student"), _("Key"), _("Card issued"), _("Browsers signed in")],
             "rows": [
-                [s.name, s.key, "yes" if signins.has_code(s.key) else "no", counts.get(s.key, 0)]
+                [s.name, s.key, _("yes") if signins.has_code(s.key) else _("no"), counts.get(s.key, 0)]
                 for s in signins.roster
             ],
         }

@@ -254,3 +254,21 @@ def test_a_french_notebook_is_graded_as_an_english_one_and_its_feedback_is_frenc
     assert "Cause probable : ligne et colonne inversées" in page
     english_page = feedback.page("Zoe", [feedback.section(reports["en"])])
     assert '<html lang="en">' in english_page and "Likely cause: row and column swapped" in english_page
+
+
+def test_the_teacher_s_page_is_french_once_asked_and_its_script_words_are_data() -> None:
+    import json
+    import re
+
+    from course.classroom.overview import page
+
+    with i18n.speaking("fr"):
+        french = page()
+    assert '<html lang="fr">' in french and "<h1>Vue de la classe</h1>" in french
+    assert "<label>Clé de l’enseignant <input" in french
+    words = json.loads(re.search(r"const WORDS = (.*);\n", french).group(1))  # type: ignore[union-attr]
+    assert words["kickName"] == "Exclure {name}" and words["white"] == "blanc"
+    english = page()
+    assert '<html lang="en">' in english and "<h1>Class overview</h1>" in english
+    assert json.loads(re.search(r"const WORDS = (.*);\n", english).group(1))["kick"] == "Kick"  # type: ignore[union-attr]
+    assert "@@" not in french + english
