@@ -92,7 +92,10 @@ def test_outdated_names_a_changed_student_copy(tmp_path: Path) -> None:
     copy["cells"][0]["source"] = "# An old title"
     (tmp_path / "01_squares.ipynb").write_text(json.dumps(copy), encoding="utf-8")
     problems = teacher.outdated(sources, tmp_path, ["01_squares"])
-    assert problems == [f"{tmp_path / '01_squares.ipynb'}: cell intro differs in its source"]
+    assert problems == [
+        f"{tmp_path / '01_squares.ipynb'}: cell intro differs in its source",
+        f"{tmp_path / 'fr' / '01_squares.ipynb'} is missing",  # the copy in each other language
+    ]
 
 
 def test_a_solution_outside_an_answer_cell_is_refused() -> None:
