@@ -1,12 +1,12 @@
 """What the lessons do in the browser classroom, where some of a computer's tools are missing.
 
 The browser classroom runs the lessons in a JupyterLite kernel (Pyodide): Python
-compiled for the web page.  It has no matplotlib, no threads, only the kit's small
-stand-ins for numpy and Pillow, and it is a few times slower.  This module owns the
-promises the lessons make there: a chart says in ONE line that it shows on a
-computer, instead of failing (:func:`needs_matplotlib`), a round robin plays a
-smaller number of games and says so (:func:`browser_games`), and a computer level
-thinks at most about 3 seconds a move (:func:`level_options`).
+compiled for the web page.  It has no threads, only the kit's small stand-ins for numpy
+and Pillow, and it is a few times slower.  (Charts need nothing here: they are Vega-Lite
+descriptions the page draws, :mod:`course.charts`.)  This module owns the promises the
+lessons make there: a round robin plays a smaller number of games and says so
+(:func:`browser_games`), and a computer level thinks at most about 3 seconds a move
+(:func:`level_options`).
 
 >>> in_browser()  # these doctests run on a computer
 False
@@ -16,19 +16,8 @@ False
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable
-from typing import Any, ParamSpec, Protocol, TypeVar
 
-P = ParamSpec("P")
-T = TypeVar("T")
-
-#: The one line a chart prints where it cannot be drawn.
-NO_CHARTS = (
-    "Charts need matplotlib, which the browser classroom does not have: "
-    "this chart shows on a computer with the kit installed."
-)
 #: About how many games a round robin plays in the browser, all pairs together.
 BROWSER_GAMES = 40
 #: Thinking time per move of the levels in the browser, chosen by measurement: the engine is
@@ -40,56 +29,6 @@ BROWSER_TIME_LIMITS = {"expert": 3.0}
 def in_browser() -> bool:
     """Whether this Python runs in a web page (Pyodide says ``sys.platform == "emscripten"``)."""
     return sys.platform == "emscripten"
-
-
-def can_draw_charts() -> bool:
-    """Whether matplotlib can be used here: not in the browser, nor where it is not installed."""
-    if in_browser():
-        return False
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def needs_matplotlib(draw: Callable[P, T]) -> Callable[P, T | None]:
-    """Make a chart function print :data:`NO_CHARTS` and return ``None`` where it cannot draw.
-
-    >>> @needs_matplotlib
-    ... def chart():
-    ...     return "drawn"
-    >>> chart() == ("drawn" if can_draw_charts() else None)
-    True
-    """
-    @functools.wraps(draw)
-    def drawn_if_possible(*args: P.args, **kwargs: P.kwargs) -> T | None:
-        if not can_draw_charts():
-            print(NO_CHARTS)
-            return None
-        return draw(*args, **kwargs)
-
-    return drawn_if_possible
-
-
-class Axes(Protocol):
-    """What a chart draws on: matplotlib's ``Axes`` (``plt.subplots()[1]``), by what it can do.
-
-    Named here so that a chart's arguments are checked without importing matplotlib.
-    """
-
-    def axhline(self, *args: Any, **kwargs: Any) -> Any: ...
-    def barh(self, *args: Any, **kwargs: Any) -> Any: ...
-    def fill_between(self, *args: Any, **kwargs: Any) -> Any: ...
-    def imshow(self, *args: Any, **kwargs: Any) -> Any: ...
-    def legend(self, *args: Any, **kwargs: Any) -> Any: ...
-    def plot(self, *args: Any, **kwargs: Any) -> Any: ...
-    def set_title(self, *args: Any, **kwargs: Any) -> Any: ...
-    def set_xlabel(self, *args: Any, **kwargs: Any) -> Any: ...
-    def set_xticks(self, *args: Any, **kwargs: Any) -> Any: ...
-    def set_ylabel(self, *args: Any, **kwargs: Any) -> Any: ...
-    def set_yticks(self, *args: Any, **kwargs: Any) -> Any: ...
-    def text(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
 def browser_games(games_per_pair: int, pairs: int) -> int:

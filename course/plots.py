@@ -9,10 +9,10 @@ where the game was lost.
 The lessons' other charts live here too, so that a lesson cell stays one call:
 :func:`heatmap` (a number for every square), :func:`weights_chart` (the positional
 player's square weights) and :func:`nodes_chart` (positions visited by each search).
-Matplotlib is imported only when a plot is drawn (it is in the ``plots`` extra); where
-it cannot be (the browser classroom), every chart says so in one line and returns
-``None`` (see :func:`course.browser.needs_matplotlib`).  Elsewhere the arguments are checked
-from the annotations (:func:`reversi.surface.student`), bounded so a chart is drawn at once.
+Each returns a :class:`course.charts.Chart`, a Vega-Lite description that JupyterLab, Notebook 7,
+Voila and the browser classroom draw alike (with tooltips), and that reads as a table in a
+terminal.  The arguments are checked from the annotations (:func:`reversi.surface.student`),
+bounded so a chart is drawn at once.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Annotated, Any
 
-from course.browser import Axes, needs_matplotlib
+from course.charts import NAME, NUMBER, ORDERED, Chart, chart, field, grid, table_text
 from reversi.actions import Ply
 from reversi.board import Board
 from reversi.engine import Thought, think
@@ -35,6 +35,8 @@ from reversi.typecheck import Between, Length
 MAX_PLIES = 1000
 #: The most searches, and depths per search, a nodes chart draws (a lesson compares a few).
 MAX_SEARCHES, MAX_DEPTHS = 12, 30
+#: The two sides of the evaluation chart's line.
+BLACK_BETTER, WHITE_BETTER = "Black is better", "White is better"
 Size = Annotated[int, Between(MIN_SIZE, MAX_SIZE)]
 Depth = Annotated[int, Between(1, 6)]
 Plies = Annotated[Sequence[Ply], Length(0, MAX_PLIES)]
@@ -100,126 +102,144 @@ def _for_black(board: Board, turn: Any, depth: int) -> float:
     return value if turn is BLACK else -value
 
 
-@needs_matplotlib
 @student
 def plot_evaluation(
     game: Game,
     depth: Depth = 3,
-    ax: Axes | None = None,
     curve: Annotated[Sequence[float], Length(0, MAX_PLIES + 1)] | None = None,
-) -> Any:
-    """Draw Black's advantage after every move of ``game``; returns the matplotlib axes.
+) -> Chart:
+    """Chart Black's advantage after every move of ``game``: above the line Black is better.
 
     ``curve`` may give :func:`evaluation_curve`'s numbers, worked out beforehand.
     """
-    import matplotlib.pyplot as plt
-
     if curve is None:
         curve = evaluation_curve(game.plies, game.board.size, depth)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6.5, 3))
-    moves = range(len(curve))
-    ax.axhline(0, color="grey", linewidth=1)
-    ax.fill_between(
-        moves,
-        curve,
-        0,
-        where=[v >= 0 for v in curve],
-        color="#333333",
-        alpha=0.3,
-        interpolate=True,
-        label="Black is better",
+    rows = [{"move": move, "advantage": value} for move, value in enumerate(curve)]
+    x = field("move", NUMBER, "move", axis={"tickMinStep": 1, "format": "d"})
+    sides = {"domain": [BLACK_BETTER, WHITE_BETTER], "range": ["#333333", "#bbbbbb"]}
+    layers = [
+        {
+            "data": {"values": _sides(curve)},
+            "mark": {"type": "area", "opacity": 0.5},
+            "encoding": {"x": x, "y": field("share", NUMBER, "advantage for Black", stack=None),
+                         "color": field("side", NAME, "", scale=sides)},
+        },
+        {"mark": {"type": "rule", "color": "grey"}, "encoding": {"y": {"datum": 0}}},
+        {
+            "mark": {"type": "line", "color": "black", "point": {"color": "black", "size": 12}},
+            "encoding": {"x": x, "y": field("advantage", NUMBER),
+                         "tooltip": [field("move", NUMBER), field("advantage", NUMBER, format="+.0f")]},
+        },
+    ]  # fmt: skip
+    title = "The evaluation after every move"
+    text = table_text(
+        title, ["move", "advantage for Black"], [[r["move"], r["advantage"]] for r in rows]
     )
-    ax.fill_between(
-        moves,
-        curve,
-        0,
-        where=[v <= 0 for v in curve],
-        color="#cccccc",
-        alpha=0.6,
-        interpolate=True,
-        label="White is better",
-    )
-    ax.plot(moves, curve, color="black", linewidth=1.5)
-    ax.set_xlabel("move")
-    ax.set_ylabel("advantage for Black")
-    ax.set_title("The evaluation after every move")
-    ax.legend(loc="best", fontsize="small")
-    return ax
+    return chart(title, rows, text, width=520, layer=layers)
 
 
-@needs_matplotlib
 @student
 def heatmap(
     table: Annotated[Sequence[Sequence[float]], Length(1, MAX_SIZE)],
     title: Annotated[str, Length(0, 200)] = "",
     labels: bool = False,
-) -> Any:
-    """Draw a number for every square of a board as a coloured grid; returns the axes.
+) -> Chart:
+    """Chart a number for every square of a board as a coloured grid (point at one to read it).
 
     ``table[row][col]`` is the number of that square (row 0 is row 1 of the board);
     ``labels=True`` also writes each number on its square.
     """
-    import matplotlib.pyplot as plt
-
     if any(len(row) != len(table) for row in table):
         raise ArgumentError(f"heatmap(): table must be n rows of n numbers, not {shown(table)}")
-    size = len(table)
-    fig, ax = plt.subplots(figsize=(4.5, 4))
-    image = ax.imshow(table, cmap="viridis")
-    _square_names(ax, size, table if labels else None)
-    ax.set_title(title)
-    fig.colorbar(image, ax=ax)
-    return ax
+    lines = title.split("\n")
+    return grid(lines, _squares(table), table_text(" ".join(lines), *_board_table(table)),
+                {"scheme": "viridis"}, labels=labels)  # fmt: skip
 
 
-@needs_matplotlib
 @student
-def weights_chart(size: Size = 8) -> Any:
-    """Draw the positional player's weight of every square, written on a red-to-green grid."""
-    import matplotlib.pyplot as plt
-
+def weights_chart(size: Size = 8) -> Chart:
+    """Chart the positional player's weight of every square, written on a red-to-green grid."""
     table = weights(size)
-    _, ax = plt.subplots(figsize=(4.5, 4))
-    ax.imshow(table, cmap="RdYlGn", vmin=-60, vmax=100)
-    _square_names(ax, size, table)
-    ax.set_title("Square weights of the positional player")
-    return ax
+    title = "Square weights of the positional player"
+    colors = {"scheme": "redyellowgreen", "domain": [-60, 100]}
+    return grid(title, _squares(table), table_text(title, *_board_table(table)), colors)
 
 
-@needs_matplotlib
 @student
 def nodes_chart(
     nodes: Annotated[
         dict[str, Annotated[Sequence[float], Length(1, MAX_DEPTHS)]], Length(1, MAX_SEARCHES)
     ],
-) -> Any:
-    """Draw, per depth 1, 2, ..., the positions each search visited, as bars on a log scale.
+) -> Chart:
+    """Chart, per depth 1, 2, ..., the positions each search visited, as bars on a log scale.
 
     ``nodes`` maps a search's name to its counts, one per depth starting at 1 (at most
     :data:`MAX_SEARCHES` searches of :data:`MAX_DEPTHS` depths: a chart to read, drawn at once).
     """
-    import matplotlib.pyplot as plt
+    rows = [
+        {"depth": depth, "search": name, "positions": count}
+        for name, counts in nodes.items()
+        for depth, count in enumerate(counts, start=1)
+    ]
+    names = list(nodes)
+    encoding = {
+        "x": field("depth", ORDERED, "depth (moves looked ahead)", axis={"labelAngle": 0}),
+        "xOffset": field("search", NAME, sort=names),
+        "y": field("positions", NUMBER, "positions visited", scale={"type": "log"}, stack=None),
+        "color": field("search", NAME, "", sort=names),
+        "tooltip": [
+            field("search", NAME),
+            field("depth", ORDERED),
+            field("positions", NUMBER, format=","),
+        ],
+    }
+    depths = max(map(len, nodes.values()))
+    text = table_text(
+        "Positions visited", ["depth", *names],
+        [[depth, *(_at(nodes[name], depth - 1) for name in names)] for depth in range(1, depths + 1)],
+    )  # fmt: skip
+    return chart("Positions visited at each depth", rows, text, width={"step": 60},
+                 mark={"type": "bar"}, encoding=encoding)  # fmt: skip
 
-    _, ax = plt.subplots(figsize=(5.5, 3))
-    width = 0.8 / max(len(nodes), 1)
-    for index, (name, counts) in enumerate(nodes.items()):
-        offset = (index - (len(nodes) - 1) / 2) * width
-        depths = range(1, len(counts) + 1)
-        ax.bar([depth + offset for depth in depths], counts, width=width, label=name)
-    ax.set_yscale("log")
-    ax.set_xticks(list(range(1, max(map(len, nodes.values()), default=0) + 1)))
-    ax.set_xlabel("depth (moves looked ahead)")
-    ax.set_ylabel("positions visited")
-    ax.legend()
-    return ax
+
+def _sides(curve: Sequence[float]) -> list[dict[str, Any]]:
+    """The two shaded areas of the evaluation chart: the curve above zero, and below it.
+
+    Where the curve crosses zero between two moves, both areas get the crossing point,
+    so each ends exactly where the line meets zero.
+    """
+    points = list(enumerate(curve))
+    crossings = [
+        (move + before / (before - after), 0.0)
+        for (move, before), (_, after) in zip(points, points[1:], strict=False)
+        if before * after < 0
+    ]
+    return [
+        {"move": move, "side": side, "share": pick(value, 0.0)}
+        for move, value in sorted(points + crossings)
+        for side, pick in ((BLACK_BETTER, max), (WHITE_BETTER, min))
+    ]
 
 
-def _square_names(ax: Any, size: int, table: Sequence[Sequence[Any]] | None) -> None:
-    """Name the columns a, b, ... and the rows 1, 2, ...; write ``table``'s numbers if given."""
-    ax.set_xticks(range(size), [chr(ord("a") + col) for col in range(size)])
-    ax.set_yticks(range(size), range(1, size + 1))
-    for row, line in enumerate(table or ()):
-        for col, value in enumerate(line):
-            ax.text(col, row, value, ha="center", va="center", fontsize=8)
+def _at(counts: Sequence[float], index: int) -> float | None:
+    return counts[index] if index < len(counts) else None
 
+
+def _squares(table: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    """One row of chart data per square: its column letter, row number, value and label."""
+    return [
+        {"column": chr(ord("a") + col), "row": row + 1, "square": f"{chr(ord('a') + col)}{row + 1}",
+         "value": value, "label": _label(value)}
+        for row, line in enumerate(table)
+        for col, value in enumerate(line)
+    ]  # fmt: skip
+
+
+def _label(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _board_table(table: Sequence[Sequence[Any]]) -> tuple[list[str], list[list[Any]]]:
+    """A board's numbers as a text table: a header of column letters, a line per row."""
+    header = ["", *(chr(ord("a") + col) for col in range(len(table)))]
+    return header, [[row + 1, *line] for row, line in enumerate(table)]

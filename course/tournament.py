@@ -15,8 +15,9 @@ tournament, random players included, comes out the same every time.
 
 The games are played by :class:`reversi.game.Game`, the players come from
 :func:`reversi.players.make_player` (or any function that returns a
-:class:`~reversi.players.Player`); this module only keeps the score.  The charts use
-matplotlib, which is why they live in ``course`` and not in ``reversi``.
+:class:`~reversi.players.Player`); this module only keeps the score.  Its charts are
+:class:`course.charts.Chart` descriptions, drawn by Jupyter, which is why they live in
+``course`` and not in ``reversi``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Annotated, Any
 
-from course.browser import Axes, browser_games, needs_matplotlib
+from course.browser import browser_games
+from course.charts import NAME, NUMBER, ORDERED, Chart, chart, field, grid, table_text
 from reversi.board import Board
 from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.game import Game
@@ -253,61 +255,50 @@ def round_robin(
 # -- charts ---------------------------------------------------------------------------------
 
 
-@needs_matplotlib
+#: The stacks of the standings chart, in order, with their colours.
+OUTCOMES = {"wins": "#2e8b57", "draws": "#b0b0b0", "losses": "#d9534f"}
+
+
 @student
-def plot_standings(result: TournamentResult, ax: Axes | None = None) -> Any:
-    """Wins, draws and losses of each entrant as stacked bars, the best entrant on top.
-
-    Without matplotlib (the browser classroom) it says so in one line and returns ``None``.
-    """
-    import matplotlib.pyplot as plt
-
+def plot_standings(result: TournamentResult) -> Chart:
+    """Wins, draws and losses of each entrant as stacked bars, the best entrant on top."""
     _chartable(result)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 0.5 * len(result.names) + 1.2))
-    rows = result.standings()[::-1]  # barh draws from the bottom up
-    names = [row.name for row in rows]
-    left = [0.0] * len(rows)
-    for label, field, color in (
-        ("wins", "wins", "#2e8b57"),
-        ("draws", "draws", "#b0b0b0"),
-        ("losses", "losses", "#d9534f"),
-    ):
-        values = [getattr(row, field) for row in rows]
-        ax.barh(names, values, left=left, color=color, label=label)
-        left = [a + b for a, b in zip(left, values, strict=True)]
-    ax.set_xlabel("games")
-    ax.set_title("Round-robin results")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", frameon=False)
-    return ax
+    rows = [
+        {"player": row.name, "result": label, "games": getattr(row, label), "order": order}
+        for row in result.standings()
+        for order, label in enumerate(OUTCOMES)
+    ]
+    names = [row.name for row in result.standings()]
+    encoding = {
+        "y": field("player", NAME, "", sort=names),
+        "x": field("games", NUMBER, "games"),
+        "color": field("result", NAME, "", sort=list(OUTCOMES),
+                       scale={"domain": list(OUTCOMES), "range": list(OUTCOMES.values())}),
+        "order": field("order", ORDERED),
+        "tooltip": [field("player", NAME), field("result", NAME), field("games", NUMBER)],
+    }  # fmt: skip
+    text = table_text("Round-robin results", ["player", *OUTCOMES],
+                      [[row.name, row.wins, row.draws, row.losses] for row in result.standings()])  # fmt: skip
+    return chart("Round-robin results", rows, text, width=420, height={"step": 24},
+                 mark={"type": "bar"}, encoding=encoding)  # fmt: skip
 
 
-@needs_matplotlib
 @student
-def plot_crosstable(result: TournamentResult, ax: Axes | None = None) -> Any:
-    """The points each entrant (row) took from each opponent (column), as a coloured grid.
-
-    Without matplotlib (the browser classroom) it says so in one line and returns ``None``.
-    """
-    import matplotlib.pyplot as plt
-
+def plot_crosstable(result: TournamentResult) -> Chart:
+    """The points each entrant (row) took from each opponent (column), as a coloured grid."""
     _chartable(result)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(0.9 * len(result.names) + 2.5, 0.7 * len(result.names) + 1.5))
-    table = result.crosstable()
     most = result.games_per_pair or 1
-    grid = [[float("nan") if cell is None else cell for cell in row] for row in table]
-    ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=most)
-    for i, row in enumerate(table):
-        for j, cell in enumerate(row):
-            dark = cell is not None and not 0.2 * most < cell < 0.8 * most  # deep red or green
-            text = "-" if cell is None else f"{cell:g}"
-            ax.text(j, i, text, ha="center", va="center", color="white" if dark else "black")
-    ax.set_xticks(range(len(result.names)), result.names, rotation=30, ha="right")
-    ax.set_yticks(range(len(result.names)), result.names)
-    ax.set_xlabel("against")
-    ax.set_title(f"Points taken, out of {most:g} per pair")
-    return ax
+    table = result.crosstable()
+    cells = [
+        {"row": name, "column": against, "value": cell, "label": "-" if cell is None else f"{cell:g}"}
+        for name, line in zip(result.names, table, strict=True)
+        for against, cell in zip(result.names, line, strict=True)
+    ]  # fmt: skip
+    title = f"Points taken, out of {most:g} per pair"
+    lines = [[name, *line] for name, line in zip(result.names, table, strict=True)]
+    text = table_text(title, ["", *result.names], lines)
+    colors = {"scheme": "redyellowgreen", "domain": [0, most]}
+    return grid(title, cells, text, colors, x_title="against", side=48)
 
 
 def _chartable(result: TournamentResult) -> None:

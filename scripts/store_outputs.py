@@ -8,7 +8,9 @@ saves and other files a lesson writes do not land in the repository; the outputs
 are written back into the notebook.  A board's output carries ``image/svg+xml``
 beside the widget (see ``GameWidget._repr_mimebundle_``); the widget state is NOT
 stored, so GitHub, nbviewer, nbconvert and an untrusted notebook show the SVG
-picture, and a running kernel shows the live board.  Run it after changing a
+picture, and a running kernel shows the live board.  A chart's output (a Vega-Lite
+description, :mod:`course.charts`) gets its static SVG here too, drawn by vl-convert:
+JupyterLab draws the description, the others the picture.  Run it after changing a
 lesson's code cells; a cell that raises stops with the notebook and cell named.
 """
 
@@ -24,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from course.arguments import existing_file, seconds  # noqa: E402
+from course.charts import VEGA_LITE, static_svg  # noqa: E402
 
 
 def store(path: Path, timeout: float) -> int:
@@ -48,7 +51,10 @@ def store(path: Path, timeout: float) -> int:
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         for output in cell.get("outputs", []):
-            pictures += "image/svg+xml" in output.get("data", {})
+            data = output.get("data", {})
+            if VEGA_LITE in data and "image/svg+xml" not in data:
+                data["image/svg+xml"] = static_svg(data[VEGA_LITE])
+            pictures += "image/svg+xml" in data
     nbformat.write(notebook, path)
     return pictures
 

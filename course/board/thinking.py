@@ -9,8 +9,9 @@ is redrawn with the first moves of the line it expects as numbered tiles (1 is
 the move it weighs, 2 the reply it expects, ...; a legend says so), so one set
 of numbers shows at a time.  A compact bar shows who it thinks is ahead.  When
 the game is over the panel shows a chart of the evaluation after every move
-(:mod:`course.plots`) as a PNG image widget (drawn straight into the widget:
-printing into an ``Output`` from a done-callback is not routed by ipykernel 7).
+(:mod:`course.plots`), a Vega-Lite chart set straight into an ``Output`` widget's outputs
+(printing into an ``Output`` from a done-callback is not routed by ipykernel 7), which
+JupyterLab, Voila and the browser classroom draw alike.
 
 With threads, the search runs in a worker thread and reports from there; the
 panel stores the report and asks the notebook's event loop to draw it.
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -69,8 +69,8 @@ class ThinkingPanel:
         self.plot = w.VBox()
         self.plot.add_class("reversi-evaluation-chart")
         self.plot_note = w.HTML()
-        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%", height="auto"))
-        self.chart.add_class("reversi-chart-image")
+        self.chart = w.Output(layout=w.Layout(max_width="100%"))
+        self.chart.add_class("reversi-evaluation-plot")
         self.widget = w.VBox([self.toggle, self.bar, self.text, self.plot])
         self.latest: Thought | None = None
         self.thinker: Color | None = None
@@ -152,7 +152,7 @@ class ThinkingPanel:
 
         The searches behind the curve run in a worker thread (or, without
         threads, a move per slice on the loop), so the notebook stays
-        responsive; the chart is drawn on the loop, into the image widget.
+        responsive; the chart is set on the loop, into the output widget.
         """
         from course.plots import evaluation_curve
 
@@ -188,29 +188,22 @@ class ThinkingPanel:
         self.draw_plot(curve, version)
 
     def draw_plot(self, curve: list[float], version: int) -> None:
-        """Draw the curve into the chart image, unless the game changed while it was worked out."""
+        """Set the chart of the curve, unless the game changed while it was worked out."""
         if version != self.controller.version:
             return
-        self.chart.value = _chart_png(self.controller.game, curve)
+        self.chart.outputs = (_chart_output(self.controller.game, curve),)
         self.plot_note.value = (
             "<b>How the game went</b>: above the line Black was better, below it White."
         )
         self.plot.children = [self.plot_note, self.chart]
 
 
-def _chart_png(game: Any, curve: Sequence[float]) -> bytes:
-    """The evaluation chart of ``game`` as PNG bytes (no pyplot: nothing global changes)."""
-    from matplotlib.figure import Figure
-
+def _chart_output(game: Any, curve: Sequence[float]) -> dict[str, Any]:
+    """The evaluation chart of ``game`` as one stored display output of an ``Output`` widget."""
     from course.plots import plot_evaluation
 
-    figure = Figure(figsize=(6.5, 3), dpi=100)
-    ax = figure.add_subplot()
-    plot_evaluation(game, curve=curve, ax=ax)
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+    bundle = plot_evaluation(game, curve=curve)._repr_mimebundle_()
+    return {"output_type": "display_data", "data": bundle, "metadata": {}}
 
 
 def expected_discs(thought: Thought) -> int:

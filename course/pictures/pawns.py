@@ -62,7 +62,7 @@ def check_pawn_image(path: str | os.PathLike[str]) -> tuple[bytes, tuple[int, in
         raise PawnImageError(f"cannot use pawn image {shown}: it is not a PNG file")
     header_size = (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big"))
     try:
-        from PIL import Image  # Pillow comes with matplotlib
+        from PIL import Image  # Pillow comes with ipycanvas
     except ImportError:  # pragma: no cover - without Pillow only the header is checked
         return data, header_size
     if getattr(Image, "IS_STANDIN", False):  # the browser site's stand-in cannot decode either

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 
+from course.charts import Chart
 from course.cursormap.scene import Layout
 from course.cursormap.svg import CursorMapPicture, cursormap_svg
 from course.pictures.svg import board_svg
@@ -158,9 +159,11 @@ def anchor(title: str) -> str:
 
 
 def picture(thing: object) -> str:
-    """The HTML of something a prompt points to: a board, a tree, a map or code."""
+    """The HTML of something a prompt points to: a board, a chart, a tree, a map or code."""
     if isinstance(thing, (Shown, Board)):
         return f'<div class="figure">{print_board(thing)}{legend(thing)}</div>'
+    if isinstance(thing, Chart):  # the lesson's chart, drawn as a static picture
+        return f'<div class="figure chart">{thing.svg()}</div>'
     if isinstance(thing, CursorMapPicture):
         return f'<div class="figure">{map_svg(thing)}</div>'
     if isinstance(thing, See):

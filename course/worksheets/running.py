@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from course.charts import Chart
 from course.cursormap.svg import CursorMapPicture
 from course.pictures import svg
 from reversi import Board
@@ -53,6 +54,8 @@ class _Recorder:
     def _record(self, value: object) -> None:
         if isinstance(value, Board):
             self.shown.append(value.copy())
+        elif isinstance(value, Chart):
+            self.shown.append(value)
         elif isinstance(value, CursorMapPicture):
             self.shown.append(
                 CursorMapPicture(copy.deepcopy(value.map), value.cursor, value.position)

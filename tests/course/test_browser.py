@@ -1,62 +1,13 @@
-"""course.browser: charts that say one line where matplotlib is missing, smaller round robins."""
+"""course.browser: smaller round robins and shorter thinking in the browser classroom."""
 
 from __future__ import annotations
 
-import inspect
 import sys
 
 import pytest
 
-import course.plots
-import course.tournament
-from course.browser import (
-    BROWSER_TIME_LIMITS,
-    NO_CHARTS,
-    browser_games,
-    can_draw_charts,
-    in_browser,
-)
+from course.browser import BROWSER_TIME_LIMITS, browser_games
 from course.tournament import entrant, round_robin
-
-CHART_MODULES = (course.plots, course.tournament)
-
-
-def charts() -> list[object]:
-    """Every public function of the chart modules that imports matplotlib."""
-    found = []
-    for module in CHART_MODULES:
-        for name, function in vars(module).items():
-            if name.startswith("_") or not inspect.isfunction(function):
-                continue
-            if getattr(function, "__module__", "") != module.__name__:
-                continue
-            if "matplotlib" in inspect.getsource(inspect.unwrap(function)):
-                found.append(function)
-    return found
-
-
-def test_there_are_charts_to_check() -> None:
-    names = {function.__name__ for function in charts()}  # type: ignore[attr-defined]
-    assert {"heatmap", "weights_chart", "nodes_chart", "plot_standings"} <= names
-
-
-@pytest.mark.parametrize("chart", charts(), ids=lambda function: function.__name__)
-def test_every_chart_says_one_line_in_the_browser(
-    chart: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(sys, "platform", "emscripten")
-    assert in_browser() and not can_draw_charts()
-    assert chart(None) is None  # type: ignore[operator]  # nothing is drawn, whatever it got
-    assert capsys.readouterr().out == NO_CHARTS + "\n"
-
-
-def test_a_chart_draws_on_a_computer() -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    ax = course.plots.nodes_chart({"minimax": [4, 20], "alpha-beta": [4, 12]})
-    assert len(ax.patches) == 4
-    assert ax.get_yscale() == "log"
 
 
 def test_round_robins_are_smaller_only_in_the_browser(

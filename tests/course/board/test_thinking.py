@@ -6,12 +6,11 @@ import asyncio
 import threading
 import time
 
-import matplotlib
-
 from course.board.controller import GameController
 from course.board.events import Event, EventKind
 from course.board.thinking import ThinkingPanel, idle_html, thought_html
-from course.plots import advantage, evaluation_curve, plot_evaluation
+from course.charts import VEGA_LITE
+from course.plots import advantage, evaluation_curve
 from reversi.engine import Thought, think
 from reversi.evaluation import FINAL_DISC_VALUE
 from reversi.game import Game
@@ -125,17 +124,20 @@ def test_the_evaluation_curve_follows_a_game_and_ends_on_the_result():
     assert curve[0] == start.value
 
 
-def test_the_plot_draws_the_curve_after_every_move():
-    matplotlib.use("Agg")
-    game = finished_game()
-    ax = plot_evaluation(game, depth=1)
-    (line,) = ax.get_lines()[1:]  # after the zero line
-    assert list(line.get_ydata()) == evaluation_curve(game.plies, depth=1)
-    assert ax.get_xlabel() == "move" and "Black" in ax.get_ylabel()
+def test_at_the_end_of_a_game_the_panel_sets_the_chart_into_its_output_widget(tmp_path):
+    controller = GameController(saves_folder=tmp_path)
+    panel = ThinkingPanel(controller)
+    panel.toggle.value = True
+    for name in ("d3", "c5"):
+        assert controller.click(name)
+    controller.resign(WHITE)  # no event loop here: the curve is worked out at once
+    (output,) = panel.chart.outputs
+    advantages = [row["advantage"] for row in output["data"][VEGA_LITE]["data"]["values"]]
+    assert advantages == evaluation_curve(controller.game.plies)
+    assert panel.chart in panel.plot.children
 
 
 def test_at_the_end_of_a_game_the_panel_plots_the_evaluation_of_every_move(tmp_path, monkeypatch):
-    matplotlib.use("Agg")
     controller = GameController(saves_folder=tmp_path)
     panel = ThinkingPanel(controller)
     drawn: list[list[float]] = []

@@ -17,6 +17,7 @@ import pytest
 from course.board import background
 from course.board.background import _sliced_search, _work_out
 from course.board.widget import play
+from course.charts import VEGA_LITE
 from reversi import BLACK, Board
 from reversi.engine import think
 from reversi.players import GreedyPlayer, StrongPlayer
@@ -106,11 +107,12 @@ def test_a_computer_game_with_the_thinking_view_runs_to_the_chart_without_thread
         board.controller.start()
         for _ in range(400):
             await asyncio.sleep(0.01)
-            if board.controller.game.is_over and board.thinking_panel.chart.value:
+            if board.controller.game.is_over and board.thinking_panel.chart.outputs:
                 break
         return board, reports
 
     board, reports = asyncio.run(scenario())
     assert board.controller.game.is_over and reports
-    assert bytes(board.thinking_panel.chart.value).startswith(b"\x89PNG")
+    (output,) = board.thinking_panel.chart.outputs
+    assert VEGA_LITE in output["data"]
     assert board.thinking_panel.chart in board.thinking_panel.plot.children

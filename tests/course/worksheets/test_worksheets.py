@@ -17,7 +17,9 @@ import pytest
 
 from course import worksheets
 from course.__main__ import main
-from course.worksheets.drawing import MARKS, legend, tree_svg
+from course.charts import Chart
+from course.plots import nodes_chart
+from course.worksheets.drawing import MARKS, legend, picture, tree_svg
 from course.worksheets.lesson import Shown, WorksheetError, prompts_of
 from course.worksheets.running import read_lesson
 from course.worksheets.sheet import markdown, page
@@ -172,6 +174,18 @@ def test_metadata_names_what_a_prompt_points_to(tmp_path):
     ])  # fmt: skip
     found = read_lesson(path).prompts[0]
     assert found.before == [Board(4)] and found.after == []
+
+
+def test_a_chart_below_a_prompt_is_drawn_on_paper_as_a_picture(tmp_path):
+    path = write_notebook(tmp_path / "l", [
+        md("# T"),
+        md("**Predict, then run [1.1].** Look at the chart below. Which search looks at more?"),
+        code('from course.plots import nodes_chart\nnodes_chart({"minimax": [4, 20], "alpha-beta": [4, 12]})'),
+    ])  # fmt: skip
+    (chart,) = [thing for thing in read_lesson(path).prompts[0].after if isinstance(thing, Chart)]
+    assert chart.data == nodes_chart({"minimax": [4, 20], "alpha-beta": [4, 12]}).data
+    drawn = picture(chart)
+    assert drawn.startswith('<div class="figure chart"><svg') and "Positions visited" in drawn
 
 
 def test_the_papers_each_lesson_needs():
