@@ -65,11 +65,14 @@ def chart(
     title: str | Sequence[str],
     rows: list[dict[str, Any]],
     text: str,
-    width: int | str = 400,
-    height: int | str = 220,
+    width: int | dict[str, int] = 400,
+    height: int | dict[str, int] = 220,
     **view: Any,
 ) -> Chart:
-    """A chart of ``rows`` (its own data) with a title, a size and the rest of the view (``view``)."""
+    """A chart of ``rows`` (its own data) with a title, a size and the rest of the view (``view``).
+
+    A size is in pixels, or ``{"step": n}``: n pixels for each bar or row.
+    """
     spec = {
         "$schema": SCHEMA,
         "title": title if isinstance(title, str) else list(title),
