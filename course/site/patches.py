@@ -36,6 +36,21 @@ fetched and parsed twice as a page opened, 140 kB each time).
 All in the first seconds ran nothing).  The cell now shows ``[*]`` and waits for the
 session's kernel (at most two minutes), then runs.
 
+:func:`_fix_kernel_start` keeps the "Select Kernel" dialog away from a student's first run.
+A notebook shows (its document context is *populated*) before the context has read the
+notebook's kernelspec into its session's kernel preference: it first makes a checkpoint of
+the file, then sets the preference (``python``) and starts the kernel.  A cell run in that
+window reached JupyterLab's ``runCell``, which saw no kernel and called
+``SessionContext.startKernel`` with the preference still empty (no name, no language, no
+default allowed): no kernel could be chosen, so it opened "Select Kernel for
+00_welcome.ipynb" and kept the cell ``[ ]``, while the context went on and started the
+Pyodide kernel (idle in the status bar): about one fresh page in 20-30.  A ``startKernel``
+from outside the session's own start now waits until that start is done (at most two
+minutes) and starts nothing more when it gave the session its kernel (a second kernel
+would also have thrown away the one started with the page, :mod:`course.site.prewarm`);
+the cell shows ``[*]`` meanwhile.  And a start waits for the kernelspec list when it has
+not arrived yet (at most 30 s), instead of finding no kernel to start.
+
 The build pins the kernel's version, so the patterns are known: a bundle that holds the
 pattern and cannot be patched, or a site with none of it, is refused rather than served
 half-working.
@@ -96,6 +111,27 @@ WAIT_FOR_KERNEL = (
     '(async(c,m)=>{m.executionState="running";try{await c.ready}catch(e){}'
     "for(let t=0;t<2400&&!c.isDisposed&&!(c.session&&c.session.kernel);t++)"
     "await new Promise(d=>setTimeout(d,50))})"
+)
+#: JupyterLab's session start: ``async startKernel(){let PICK,PREF=this.kernelPreference;``
+START_KERNEL = re.compile(r"async startKernel\(\)\{(let [\w$]+,[\w$]+=this\.kernelPreference;)")
+#: The session's own start, from ``initialize``: ``&&!1!==PREF.canStart&&this.startKernel()}``
+OWN_START = re.compile(r"(&&!1!==[\w$]+\.canStart&&this\.)startKernel\(\)\}")
+#: A run with no kernel: ``if(SESSION.hasNoKernel&&await SESSION.startKernel()&&DIALOGS&&await
+#: DIALOGS.selectKernel(SESSION),SESSION.hasNoKernel)return CELL.model.sharedModel.transact``
+RUN_STARTS = re.compile(
+    r"if\(([\w$]+)\.hasNoKernel&&await \1\.startKernel\(\)"
+    r"(&&[\w$]+&&await [\w$]+\.selectKernel\(\1\),\1\.hasNoKernel\)return ([\w$]+)\.model\.sharedModel)"
+)
+#: ``startKernel`` from outside the session's own start (a run): waits for that start first.
+AFTER_OWN_START = (
+    "async startKernel(){if(!this.$kitStarted){let w,s=await Promise.race([this._initPromise.promise"
+    ".catch(()=>!1),new Promise(d=>{w=setTimeout(()=>d(!1),12e4)})]);clearTimeout(w);this.$kitStarted=!0;"
+    "if(this.isDisposed||s||!this.hasNoKernel)return!1}return this.$kitStartKernel()}"
+)
+#: The start itself waits for the kernelspec list if it has not arrived (at most 30 s).
+SPECS_WAIT = (
+    "for(let t=0;t<600&&!this.isDisposed&&!Object.keys((this.specsManager.specs||{}).kernelspecs||{}).length;t++)"
+    "await new Promise(d=>setTimeout(d,50));"
 )
 #: Where JupyterLab's own code is in a built site.
 LAB_BUILD = Path("build")
@@ -158,18 +194,36 @@ def _fix_first_cell(source: str) -> tuple[str, int]:
     )
 
 
+def _fix_kernel_start(source: str) -> tuple[str, int]:
+    """``source`` with a run's kernel start waiting for the session's own; and how many places
+    changed (3 in JupyterLab's bundle: the start, the session's call, the run)."""
+    source, starts = START_KERNEL.subn(
+        lambda m: f"{AFTER_OWN_START}async $kitStartKernel(){{{SPECS_WAIT}{m[1]}", source
+    )
+    source, own = OWN_START.subn(lambda m: f"{m[1]}$kitStartKernel()}}", source)
+    source, runs = RUN_STARTS.subn(
+        lambda m: (
+            f'if({m[1]}.hasNoKernel&&await({m[3]}.model.executionState="running",'
+            f"{m[1]}.startKernel()){m[2]}"
+        ),
+        source,
+    )
+    return source, starts + own + runs
+
+
 def _fix_settings_fetch(source: str) -> tuple[str, int]:
     """``source`` with the settings files fetched once per page; and how many places changed."""
     return SETTINGS_FETCH.subn(SETTINGS_ONCE, source)
 
 
 def patch_lab(site: Path) -> int:
-    """Fix JupyterLab's bundles in the built ``site``: no lost first cell, settings fetched once.
+    """Fix JupyterLab's bundles in the built ``site``: no lost first cell, no "Select Kernel"
+    before the session's own start, settings fetched once.
 
     Returns how many places changed.  Raises :class:`SiteError` when a fix finds its place
     other than once (another JupyterLab or JupyterLite).
     """
-    cells = settings = 0
+    cells = settings = starts = 0
     for bundle in sorted((Path(site) / LAB_BUILD).glob("*.js")):
         source = bundle.read_text(encoding="utf-8")
         if "clearExecution" not in source and "_getAll" not in source:
@@ -177,23 +231,27 @@ def patch_lab(site: Path) -> int:
         if WAIT_FOR_KERNEL in source or "$kitGetAll" in source:  # patched already
             cells += source.count(WAIT_FOR_KERNEL)
             settings += source.count("async $kitGetAll(")
+            starts += 3 * source.count("async $kitStartKernel(")  # its three places
             continue
         fixed, cell_count = _fix_first_cell(source)
         fixed, settings_count = _fix_settings_fetch(fixed)
-        if cell_count or settings_count:
+        fixed, start_count = _fix_kernel_start(fixed)
+        if cell_count or settings_count or start_count:
             rewrite(bundle, fixed)
             cells += cell_count
             settings += settings_count
-    for what, count in (
-        ("JupyterLab's cell run", cells),
-        ("JupyterLite's settings fetch", settings),
+            starts += start_count
+    for what, count, wanted in (
+        ("JupyterLab's cell run", cells, 1),
+        ("JupyterLite's settings fetch", settings, 1),
+        ("JupyterLab's kernel start (the start, the session's own call, a run's call)", starts, 3),
     ):
-        if count != 1:
+        if count != wanted:
             raise SiteError(
-                f"{what} was found {count} times in {Path(site) / LAB_BUILD}, not once: "
+                f"{what} was found in {count} places of {Path(site) / LAB_BUILD}, not {wanted}: "
                 "the JupyterLab version is not the one the build pins"
             )
-    return cells + settings
+    return cells + settings + starts
 
 
 def _fix_wait_async(source: str) -> tuple[str, int]:

@@ -14,6 +14,7 @@ from course.site.patches import (
     LAB_BUILD,
     _fix_answer_write,
     _fix_first_cell,
+    _fix_kernel_start,
     _fix_lan_files,
     _fix_settings_fetch,
     _fix_wait_async,
@@ -221,17 +222,83 @@ def test_in_node_the_settings_files_are_fetched_once_per_page_and_copied() -> No
 def test_jupyterlabs_bundle_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
     (tmp_path / LAB_BUILD).mkdir()
     bundle = tmp_path / LAB_BUILD / "jlab_core.js"
-    bundle.write_text(CELL_RUN)
+    bundle.write_text(CELL_RUN + SESSION + RUN_CELL)
     (tmp_path / LAB_BUILD / "settings.js").write_text(SETTINGS)
     (tmp_path / LAB_BUILD / "other.js").write_text("clearExecution();")
-    assert patch_lab(tmp_path) == 2
+    assert patch_lab(tmp_path) == 5
     patched = bundle.read_text()
-    assert "c.session&&c.session.kernel" in patched
-    assert patch_lab(tmp_path) == 2 and bundle.read_text() == patched  # patched once only
+    assert "c.session&&c.session.kernel" in patched and "async $kitStartKernel(){" in patched
+    assert patch_lab(tmp_path) == 5 and bundle.read_text() == patched  # patched once only
     bundle.write_text("clearExecution(); /* another JupyterLab */")
-    with pytest.raises(SiteError, match="cell run was found 0 times"):
+    with pytest.raises(SiteError, match="cell run was found in 0 places"):
         patch_lab(tmp_path)
-    bundle.write_text(CELL_RUN)
+    bundle.write_text(CELL_RUN + SESSION)  # the run's call to startKernel missing
+    with pytest.raises(SiteError, match=r"kernel start \(.*\) was found in 2 places .*, not 3"):
+        patch_lab(tmp_path)
+    bundle.write_text(CELL_RUN + SESSION + RUN_CELL)
     (tmp_path / LAB_BUILD / "settings.js").write_text("_getAll() /* another JupyterLite */")
-    with pytest.raises(SiteError, match="settings fetch was found 0 times"):
+    with pytest.raises(SiteError, match="settings fetch was found in 0 places"):
         patch_lab(tmp_path)
+
+
+#: JupyterLab 4.6's SessionContext (its start, as minified, cut short; the rest made up) and the
+#: notebook's runCell: a run with no kernel calls startKernel, then the dialog if it says so.
+SESSION = (
+    "class S{constructor(){this._initPromise=new PD;this._initializing=!1;this.isDisposed=!1;"
+    'this.kernelPreference={language:"",shouldStart:!0,canStart:!0,autoStartDefault:!1};'
+    'this.specsManager={specs:null};this.session=null;this._pendingKernelName="";this.started=[]}'
+    "get hasNoKernel(){return!this._pendingKernelName&&!(this.session&&this.session.kernel)}"
+    "async initialize(){if(this._initializing)return this._initPromise.promise;this._initializing=!0;"
+    "let n=await this._initialize();return this._initPromise.resolve(n),n}"
+    "async _initialize(){return await new Promise(d=>setTimeout(d,30)),await this._startIfNecessary()}"
+    "async _startIfNecessary(){var n;let i=this.kernelPreference;return!this.isDisposed&&(null==(n=this.session)"
+    "||!n.kernel)&&!1!==i.shouldStart&&!1!==i.canStart&&this.startKernel()}"
+    "async startKernel(){let n,i=this.kernelPreference;if(!i.autoStartDefault&&!1===i.shouldStart)return!0;"
+    "let o=this.specsManager.specs&&i.name in this.specsManager.specs.kernelspecs?i.name:null;o&&(n={name:o});"
+    "if(n)try{return await this._changeKernel(n),!1}catch(n){}return!0}"
+    "async _changeKernel(n){this._pendingKernelName=n.name;this.started.push(n.name);"
+    'await new Promise(d=>setTimeout(d,10));this.session={kernel:n};this._pendingKernelName="";return n}}'
+)
+RUN_CELL = (
+    "async function runCell(n,a,l){if(a.hasNoKernel&&await a.startKernel()&&l&&await l.selectKernel(a),a.hasNoKernel)"
+    'return n.model.sharedModel.transact(()=>{n.model.clearExecution()}),"dropped";return"ran"}'
+)
+SESSION_CHECK = """
+class PD { constructor() { this.promise = new Promise((ok) => { this.resolve = ok; }); } }
+SOURCE
+const session = new S(), dialogs = [], states = [];
+const cell = {model: {executionState: "idle", sharedModel: {transact: (f) => f()},
+                      clearExecution() { this.executionState = "idle"; }}};
+// the notebook shows: a run comes before the session read the notebook's kernelspec
+const run = runCell(cell, session, {selectKernel: async () => { dialogs.push("Select Kernel"); }});
+setTimeout(() => { states.push(cell.model.executionState); session.specsManager.specs = {default: "python",
+    kernelspecs: {python: {language: "python"}}}; }, 20);
+setTimeout(() => { session.kernelPreference = {...session.kernelPreference, name: "python", language: "python"};
+                   session.initialize(); }, 40);
+setTimeout(() => run.then((said) => console.log(JSON.stringify({said, dialogs, states, started: session.started}))), 300);
+"""
+
+
+def test_in_node_a_run_before_the_sessions_own_start_waits_for_it_where_the_original_asks() -> None:
+    """The moment of the "Select Kernel" dialog: JupyterLab as shipped asks (and drops the run);
+    the fixed start waits for the session's own (and for the kernelspecs), starts one kernel,
+    shows the cell queued meanwhile, and runs it."""
+    source = SESSION + RUN_CELL
+    fixed, count = _fix_kernel_start(source)
+    assert count == 3
+    for code, expected in (
+        (
+            source,
+            {
+                "said": "dropped",
+                "dialogs": ["Select Kernel"],
+                "states": ["idle"],
+                "started": ["python"],
+            },
+        ),
+        (fixed, {"said": "ran", "dialogs": [], "states": ["running"], "started": ["python"]}),
+    ):
+        done = subprocess.run(["node", "-e", SESSION_CHECK.replace("SOURCE", code)],
+                              capture_output=True, text=True, timeout=30)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == expected
