@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,9 @@ TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice")
 #: Violations of these impacts fail the test; the others are printed.
 BLOCKING = ("serious", "critical")
 
-_RUN = """async (tags) => {
-  const results = await axe.run(document, {runOnly: {type: "tag", values: tags}});
+_RUN = """async ([tags, include]) => {
+  const where = include ? {include: include.map(s => [s])} : document;
+  const results = await axe.run(where, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
   const brief = (v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map(n => ({target: n.target.join(" "), summary: n.failureSummary || ""})),
@@ -40,18 +42,26 @@ def axe_script() -> Path:
         CACHE.mkdir(parents=True, exist_ok=True)
         npm = shutil.which("npm")
         assert npm, "npm is needed to install axe-core for the accessibility tests"
-        subprocess.run([npm, "install", "--silent", "--prefix", str(CACHE), "axe-core@4"], check=True, timeout=600)
+        subprocess.run(
+            [npm, "install", "--silent", "--prefix", str(CACHE), "axe-core@4"],
+            check=True,
+            timeout=600,
+        )
     return script
 
 
-def audit(page: Any) -> dict[str, Any]:
-    """axe-core's results for :data:`TAGS` on the page as it is now.
+def audit(page: Any, include: Sequence[str] = ()) -> dict[str, Any]:
+    """axe-core's results for :data:`TAGS` on the page as it is now (only inside the elements
+    matching the CSS selectors ``include``, when given: the kit's part of a JupyterLab page).
 
     ``violations`` and ``incomplete`` (what axe could not decide, e.g. text over a picture)
     are lists of {id, impact, help, nodes: [{target, summary}]}; ``passes`` the ids of the rules passed.
+    Only violations name every element (axe's ``resultTypes``: the others name one, which is
+    much faster on a long notebook).
     """
-    page.add_script_tag(path=str(axe_script()))
-    results: dict[str, Any] = page.evaluate(_RUN, list(TAGS))
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(axe_script()))
+    results: dict[str, Any] = page.evaluate(_RUN, [list(TAGS), list(include) or None])
     return results
 
 
@@ -67,19 +77,24 @@ def describe(found: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def assert_accessible(page: Any, what: str) -> dict[str, Any]:
-    """Fail on a serious or critical violation on ``page`` (called ``what``); print the rest.
+def assert_accessible(page: Any, what: str, include: Sequence[str] = ()) -> dict[str, Any]:
+    """Fail on a serious or critical violation on ``page`` (called ``what``; only inside
+    ``include`` when given, see :func:`audit`); print the rest.
 
     Returns axe's results (see :func:`audit`) for a test to check more.
     """
     __tracebackhide__ = True
-    results = audit(page)
+    results = audit(page, include)
     found = results["violations"]
     blocking = [v for v in found if v["impact"] in BLOCKING]
     others = [v for v in found if v["impact"] not in BLOCKING]
     if others:
         print(f"\n[axe] {what}: minor or moderate violations left:\n{describe(others)}")
     if results["incomplete"]:
-        print(f"\n[axe] {what}: for a person to check (axe could not decide):\n{describe(results['incomplete'])}")
-    assert not blocking, f"{what}: serious or critical accessibility violations:\n{describe(blocking)}"
+        print(
+            f"\n[axe] {what}: for a person to check (axe could not decide):\n{describe(results['incomplete'])}"
+        )
+    assert not blocking, (
+        f"{what}: serious or critical accessibility violations:\n{describe(blocking)}"
+    )
     return results
