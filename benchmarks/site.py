@@ -43,6 +43,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from course.site.build import OUT, SiteBuild  # noqa: E402
 from course.site.compression import _site_size  # noqa: E402
+from course.site.prewarm import TIMES  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 PROBE = """
@@ -135,6 +136,8 @@ def open_board(page: Any, base: str) -> dict[str, Any]:
         fetched.append((request.url, sizes["responseBodySize"]))
 
     page.on("requestfinished", done)
+    said: list[str] = []
+    page.on("console", lambda message: said.append(message.text))
     started = time.monotonic()
     page.goto(f"{base}/lab/index.html?path=lessons/00_welcome.ipynb")
     cells = page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
@@ -147,9 +150,12 @@ def open_board(page: Any, base: str) -> dict[str, Any]:
         arg=canvas.element_handle(), timeout=300_000,
     )  # fmt: skip
     board = time.monotonic() - started
+    opened = page.evaluate("performance.timeOrigin")  # the worker's times are ms since 1970 too
+    times = [json.loads(line[len(TIMES) :]) for line in said if line.startswith(TIMES)]
+    python = [(moment - opened) / 1000 for moment in times[0]] if times else []
     urls = [url for url, _ in fetched]
     twice = sorted({url for url in urls if urls.count(url) > 1 and "/api/" not in url})
-    return {"shown": shown, "board": board, "requests": len(fetched),
+    return {"shown": shown, "board": board, "requests": len(fetched), "python": python,
             "bytes": sum(size for _, size in fetched), "twice": twice}  # fmt: skip
 
 
@@ -161,9 +167,16 @@ def pages_to_board(browser: Any, base: str, repeat: int) -> None:
             page = context.new_page()
             seen = open_board(page, base)
             page.close()
+            python = seen["python"]
+            share = (
+                f"Pyodide's own start {python[1] - python[0]:.1f} s (from {python[0]:.1f} s), "
+                f"importing the kernel {python[2] - python[1]:.1f} s"
+                if len(python) == 3
+                else "Pyodide's start not reported (no kernel started with the page)"
+            )
             print(
                 f"run {run + 1} {warmth}: notebook shown {seen['shown']:.1f} s, board drawn "
-                f"{seen['board']:.1f} s; {seen['requests']} requests, {seen['bytes'] / 1e6:.1f} MB "
+                f"{seen['board']:.1f} s; {share}; {seen['requests']} requests, {seen['bytes'] / 1e6:.1f} MB "
                 f"over the wire, {len(seen['twice'])} fetched twice {seen['twice'][:3]}"
             )
         context.close()

@@ -63,10 +63,14 @@ CONFIG_SCRIPT = re.compile(r'(<script id="jupyter-config-data"[^>]*>.*?</script>
 
 #: In the worker: load Pyodide (and :data:`IMPORTS`) when the page's message comes, once.
 LISTENER = (
-    'self.addEventListener("message",m=>{let o=m.data&&m.data.$kitPrewarm;'
-    "if(o&&!K.$kitRuntime)K.$kitRuntime=K.initRuntime(o).then(()=>K._pyodide.runPythonAsync(IMPORTS)"
-    '.catch(e=>console.warn("The kernel will import its libraries later:",e)))});'
+    'self.addEventListener("message",m=>{let o=m.data&&m.data.$kitPrewarm,c=()=>performance.timeOrigin+performance.now();'
+    "if(o&&!K.$kitRuntime){let t=[c()];K.$kitRuntime=K.initRuntime(o).then(()=>(t.push(c()),K._pyodide.runPythonAsync(IMPORTS)"
+    ".then(()=>{t.push(c());console.info(TIMES+JSON.stringify(t))})"
+    '.catch(e=>console.warn("The kernel will import its libraries later:",e))))}});'
 )
+#: What the worker says once the page's kernel is warm: when (ms since 1970) it began, had
+#: Pyodide with its packages, and had imported :data:`IMPORTS` (``benchmarks/site.py`` reads it).
+TIMES = "The kernel's Python started, loaded, imported: "
 #: In the page's ``initWorker``: take the spare if it was started for this kernel, else end it.
 SPARE = (
     "{let k=self.$kitSpare;if(k){self.$kitSpare=null;"
@@ -116,7 +120,11 @@ def _fix_worker(source: str) -> tuple[str, int]:
     source, completes = KERNEL_IMPORT.subn(
         lambda m: f'{m[1]}.push("import pyodide_kernel","{NO_JEDI}")', source
     )
-    listener = LISTENER.replace("K.", f"{made[1]}.").replace("IMPORTS", json.dumps(IMPORTS))
+    listener = (
+        LISTENER.replace("K.", f"{made[1]}.")
+        .replace("IMPORTS", json.dumps(IMPORTS))
+        .replace("TIMES", json.dumps(TIMES))
+    )
     at = source.rindex("export{")
     return source[:at] + listener + source[at:], started + without_jedi + completes + 1
 
