@@ -55,6 +55,7 @@ class Watch:
         self.next_poll = 0  # the first position polls: a search out of time stops at once
         self.last_poll: float | None = None
         self.gap = 0.0  # the longest time between two polls so far
+        self.away = 0.0  # the longest pause so far (the loop's turn, between two slices)
         self.slice_seconds = slice_seconds
         self.slice_end = None if slice_seconds is None else clock() + slice_seconds
 
@@ -63,7 +64,9 @@ class Watch:
 
         "Nearly": if the next poll, as far apart as the longest gap between two
         polls so far, would come after the deadline, the search stops now (the
-        gap grows when other programs share the processor).
+        gap grows when other programs share the processor).  A search in slices
+        may pause before that poll, so the longest pause so far counts too: the
+        answer comes in time even when the loop's turn is long (a click handled).
         """
         self.next_poll = self.nodes + self.poll_every
         if self.deadline is not None:
@@ -71,14 +74,19 @@ class Watch:
             if self.last_poll is not None:
                 self.gap = max(self.gap, now - self.last_poll)
             self.last_poll = now
-            if now + self.gap >= self.deadline:
+            if now + self.gap + self.away >= self.deadline:
                 raise SearchStopped
         if self.should_stop is not None and self.should_stop():
             raise SearchStopped
 
     def pause(self) -> Iterator[None]:
         """Pause once (yield) if the slice of time is over; the next slice starts on return."""
-        if self.slice_seconds is not None and self.slice_end is not None and self.clock() >= self.slice_end:
+        if self.slice_seconds is not None and self.slice_end is not None:
+            paused = self.clock()
+            if paused < self.slice_end:
+                return
             yield
-            self.slice_end = self.clock() + self.slice_seconds
+            resumed = self.clock()
+            self.away = max(self.away, resumed - paused)
+            self.slice_end = resumed + self.slice_seconds
             self.last_poll = None  # the pause is not a gap between two polls
