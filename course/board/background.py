@@ -27,7 +27,7 @@ import time
 from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from reversi.board import Board
 from reversi.engine import thinking
@@ -37,8 +37,15 @@ from reversi.players import Player, StrongPlayer
 #: How often the clock is checked in a timed game, in seconds.
 CLOCK_TICK = 0.2
 
-#: Without threads, a search hands the loop a turn after this many seconds of work.
+#: Without threads, a search hands the loop a turn after this many seconds of work...
 SLICE_SECONDS = 0.04
+
+#: ...for at least this many seconds: a timer, so the browser reads the page's waiting messages
+#: (a turn of ``sleep(0)`` is a task Pyodide posts itself, which Chromium may run before them).
+PAUSE_SECONDS = 0.004
+
+#: While the page keeps sending messages, the turn goes on, for at most this many seconds.
+LONGEST_PAUSE = 0.25
 
 
 @dataclass(frozen=True)
@@ -145,7 +152,49 @@ async def _sliced_search(
         except StopIteration as end:
             player.last_thought = end.value
             return player.last_thought.move
-        await asyncio.sleep(0)  # the loop's turn: clicks, Stop, the clock, the thinking view
+        await give_way()  # the loop's turn: clicks, Stop, the clock, the thinking view
+
+
+async def give_way() -> None:
+    """Give the loop (and the page) a turn between two slices of work, however many messages wait.
+
+    In JupyterLite the page hands the kernel one message at a time (a click, a
+    button, each mouse move over a canvas) and sends the next only once the
+    kernel answered the last: with one message per turn, a backlog would grow
+    with each slice.  So the turn lasts :data:`PAUSE_SECONDS` and goes on while
+    messages keep coming (each turn took one), up to :data:`LONGEST_PAUSE`.
+    """
+    handled = page_messages()
+    began = time.monotonic()
+    while True:
+        seen = handled()
+        await asyncio.sleep(PAUSE_SECONDS)
+        if handled() == seen or time.monotonic() - began >= LONGEST_PAUSE:
+            return
+
+
+def page_messages() -> Callable[[], int]:
+    """How many widget messages from the page this kernel has handled so far (0 without a kernel).
+
+    The kernel hands every message of a widget to the comm manager's ``comm_msg``
+    (in Pyodide's kernel, looked up at each message): it is wrapped, once, to count them.
+    """
+    try:
+        from comm import get_comm_manager
+
+        manager: Any = get_comm_manager()  # the counter is an attribute of our own on it
+    except Exception:  # no comm package or no kernel: nothing to count
+        return lambda: 0
+    if not hasattr(manager, "kit_messages"):
+        handle = manager.comm_msg
+
+        def counted(*args: object, **options: object) -> object:
+            manager.kit_messages += 1
+            return handle(*args, **options)
+
+        manager.kit_messages = 0
+        manager.comm_msg = counted
+    return lambda: int(manager.kit_messages)
 
 
 class Background:

@@ -116,3 +116,60 @@ def test_a_computer_game_with_the_thinking_view_runs_to_the_chart_without_thread
     (output,) = board.thinking_panel.chart.outputs
     assert VEGA_LITE in output["data"]
     assert board.thinking_panel.chart in board.thinking_panel.plot.children
+
+
+# -- the page's turn between slices --------------------------------------------------
+
+
+def test_a_turn_lasts_until_the_page_stops_sending_then_the_search_goes_on(monkeypatch):
+    """Messages queued on the page arrive one per answer: the turn takes them all, in order."""
+    handled = [0]
+    monkeypatch.setattr(background, "page_messages", lambda: lambda: handled[0])
+    events: list[str] = []
+
+    async def page(queued: int):
+        for number in range(queued):  # the next message only once the last was answered
+            await asyncio.sleep(background.PAUSE_SECONDS / 2)
+            handled[0] += 1
+            events.append(f"message {number}")
+
+    async def scenario():
+        sender = asyncio.get_running_loop().create_task(page(5))
+        await asyncio.sleep(0)
+        await background.give_way()
+        events.append("search goes on")
+        await sender
+
+    asyncio.run(scenario())
+    assert events == [f"message {n}" for n in range(5)] + ["search goes on"]
+
+
+def test_a_page_that_never_stops_sending_gets_the_longest_turn_and_no_more(monkeypatch):
+    monkeypatch.setattr(background, "page_messages", lambda: lambda: next(counter))
+    counter = iter(range(10**9))  # a new message at every look
+    monkeypatch.setattr(background, "LONGEST_PAUSE", 0.05)
+    started = [0.0]
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        started[0] = loop.time()
+        await background.give_way()
+        return loop.time() - started[0]
+
+    took = asyncio.run(scenario())
+    assert 0.05 <= took < 0.05 + 10 * background.PAUSE_SECONDS + 0.2
+
+
+def test_the_kernels_widget_messages_are_counted_and_still_delivered(monkeypatch):
+    from comm.base_comm import CommManager
+
+    manager = CommManager()
+    delivered = []
+    manager.comm_msg = lambda stream, ident, msg: delivered.append(msg)
+    monkeypatch.setattr("comm.get_comm_manager", lambda: manager)
+    count = background.page_messages()
+    again = background.page_messages()  # wrapped once, however often asked
+    for number in range(3):
+        manager.comm_msg(None, None, {"n": number})
+    assert count() == again() == 3
+    assert delivered == [{"n": 0}, {"n": 1}, {"n": 2}]
