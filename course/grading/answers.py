@@ -21,6 +21,7 @@ import operator
 from typing import Any
 
 from course.grading.records import NotAnAnswer
+from course.i18n import gettext as _
 from reversi import BLACK, WHITE, Color, NotationError, Square, square
 from reversi.errors import ArgumentError, ReversiError, shown
 from reversi.notation import Pass
@@ -43,17 +44,17 @@ def _size(size: Any) -> int:
 def integer(value: Any) -> int:
     """A whole number (``True`` and ``False`` are not numbers here)."""
     if isinstance(value, bool):
-        raise AnswerError("expected a whole number, not True or False")
+        raise AnswerError(_("expected a whole number, not True or False"))
     try:
         return int(operator.index(value))
     except TypeError:
-        raise AnswerError("expected a whole number") from None
+        raise AnswerError(_("expected a whole number")) from None
 
 
 def number(value: Any) -> float:
     """An int or a float (an int stays an int, so ``6 == 6.0`` compares as expected)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise AnswerError("expected a number")
+        raise AnswerError(_("expected a number"))
     return int.__int__(value) if isinstance(value, int) else float.__float__(value)
 
 
@@ -61,13 +62,13 @@ def boolean(value: Any) -> bool:
     """``True`` or ``False`` exactly."""
     if value is True or value is False:
         return bool(value)
-    raise AnswerError("expected True or False")
+    raise AnswerError(_("expected True or False"))
 
 
 def text(value: Any) -> str:
     """A str."""
     if not isinstance(value, str):
-        raise AnswerError("expected text (a str)")
+        raise AnswerError(_("expected text (a str)"))
     return str.__str__(value)
 
 
@@ -82,16 +83,16 @@ def one_square(value: Any, size: int = 16) -> Square:
     if isinstance(value, (tuple, list)) and len(value) == 2:
         row, col = integer(value[0]), integer(value[1])
         if not (0 <= row < size and 0 <= col < size):
-            raise AnswerError(f"({row}, {col}) is off the board")
+            raise AnswerError(_("({row}, {col}) is off the board").format(row=row, col=col))
         return Square(row, col)
-    raise AnswerError("expected a square: (row, col) or text like 'd3'")
+    raise AnswerError(_("expected a square: (row, col) or text like 'd3'"))
 
 
 def squares(value: Any, size: int = 16) -> list[Square]:
     """A list (or tuple, or set) of squares, returned sorted in reading order."""
     _size(size)
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, set, frozenset)):
-        raise AnswerError("expected a list of squares")
+        raise AnswerError(_("expected a list of squares"))
     return sorted(one_square(item, size) for item in value)
 
 
@@ -99,7 +100,7 @@ def square_list(value: Any, size: int = 16) -> list[Square]:
     """A list of squares whose order matters (a walk along a line)."""
     _size(size)
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-        raise AnswerError("expected a list of squares")
+        raise AnswerError(_("expected a list of squares"))
     return [one_square(item, size) for item in value]
 
 
@@ -115,20 +116,20 @@ def color_or_none(value: Any) -> Color | None:
     """``BLACK``, ``WHITE`` or ``None``."""
     if value is None or value is BLACK or value is WHITE:
         return value
-    raise AnswerError("expected BLACK, WHITE or None")
+    raise AnswerError(_("expected BLACK, WHITE or None"))
 
 
 def strings(value: Any) -> list[str]:
     """A list of str."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-        raise AnswerError("expected a list of strings")
+        raise AnswerError(_("expected a list of strings"))
     return [text(item) for item in value]
 
 
 def definitions(value: Any) -> dict[str, Any]:
     """A dict of str keys to int or str values (a map file's definitions)."""
     if not isinstance(value, dict):
-        raise AnswerError("expected a dict")
+        raise AnswerError(_("expected a dict"))
     plain: dict[str, Any] = {}
     for key, item in dict.items(value):
         if isinstance(item, str):

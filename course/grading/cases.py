@@ -344,9 +344,9 @@ def _early_end(seed: int, size: int) -> Board:
 
 def flip_positions() -> list[tuple[str, Board, Color]]:
     """Two positions made for testing captures, then every 6th position of four random games."""
-    found = [("all eight directions", STAR, BLACK), ("lines along the edges", EDGES, BLACK)]
+    found = [(_("all eight directions"), STAR, BLACK), (_("lines along the edges"), EDGES, BLACK)]
     for number, (board, color) in enumerate(sample_positions(range(4), every=6)):
-        found.append((f"position {number + 1} (random games)", board, color))
+        found.append((_("position {number} (random games)").format(number=number + 1), board, color))
     return found
 
 

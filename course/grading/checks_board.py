@@ -46,7 +46,7 @@ def _board_for(sq: Square) -> Board:
 
 def _pair(value: Any) -> tuple[int, int]:
     if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise NotAnAnswer("expected a (row, col) pair of numbers")
+        raise NotAnAnswer(_("expected a (row, col) pair of numbers"))
     return answers.integer(value[0]), answers.integer(value[1])
 
 
@@ -221,14 +221,20 @@ def _flip_case(board: Board, at: Square, color: Color, label: str) -> Case:
     return Case(label, (BoardView(board), at, color), expected, board, (at, *expected))
 
 
+def _on(position: str, color: Color, at: Square) -> str:
+    """``'the start, Black on d3'``: a case of a move, in the reader's language."""
+    return _("{position}, {color} on {square}").format(position=position, color=colour(color), square=at)
+
+
 def figure2(function: Any) -> None:
     """``flips`` on the moves the ZX-81 article lists for its Figure 2 (Black to move)."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for at in FIGURE_2_MOVES:
         expected = FIGURE_2.flips(at, BLACK)
-        verdict = f"valid, takes {names(expected)}" if expected else "invalid"
-        cases.append(_flip_case(FIGURE_2, at, BLACK, f"Figure 2, Black on {at} ({verdict})"))
+        verdict = _("valid, takes {squares}").format(squares=names(expected)) if expected else _("invalid")
+        label = _("Figure 2, Black on {square} ({verdict})").format(square=at, verdict=verdict)
+        cases.append(_flip_case(FIGURE_2, at, BLACK, label))
     if teacher_seed() is not None:  # the same position turned and mirrored, other squares too
         rng = seeded(4)
         for label, board, where in symmetries(FIGURE_2):
@@ -249,15 +255,15 @@ def flips(function: Any) -> None:
     """
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
-        _flip_case(board, at, color, f"{label}, {color} on {at}")
+        _flip_case(board, at, color, _on(label, color, at))
         for label, board, color in flip_positions()
         for at in board.squares()
         if board[at] is None or at.row == at.col
     ]
     for size, seeds in ((6, range(40, 44)), (8, range(44, 52)), (10, range(52, 56))):
         for number, (board, color) in enumerate(sample_positions(seeds, every=7, size=size)):
-            label = f"{a_game(size)}, position {number + 1} (random games), {color}"
-            cases += [_flip_case(board, at, color, f"{label} on {at}")
+            label = _("{game}, position {number} (random games)").format(game=a_game(size), number=number + 1)
+            cases += [_flip_case(board, at, color, _on(label, color, at))
                       for at in board.legal_moves(color)]  # fmt: skip
     run("flips", function, cases, answers.squares, show=names)
 
@@ -267,7 +273,7 @@ def is_legal(function: Any) -> None:
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         Case(
-            f"{label}, {color} on {at}",
+            _on(label, color, at),
             (BoardView(board), at, color),
             board.is_legal(at, color),
             board,

@@ -23,9 +23,12 @@ from course.grading.cases import (
     random_game,
     sample_positions,
 )
+from course.grading.checks_board import colour
 from course.grading.records import Case, NotAnAnswer, Raises
 from course.grading.runner import run
 from course.grading.views import BoardView, position
+from course.i18n import N_
+from course.i18n import gettext as _
 from reversi import BLACK, WHITE, Board, Color, Square
 
 # -- 05 playing a move ------------------------------------------------------------------------
@@ -46,16 +49,17 @@ def _move_case(label: str, board: Board, at: Square, color: Color) -> Case:
     view = BoardView(board, allow=("flips", "is_legal"), writable=True)
     if not board.is_legal(at, color):
         return Case(
-            f"{label}, {color} on {at} (illegal)",
+            _("{position}, {color} on {square} (illegal)").format(position=label, color=colour(color), square=at),
             (view, at, color),
-            Raises(ValueError, "and leave the board as it was"),
+            Raises(ValueError, N_("and leave the board as it was")),
             board,
             (at,),
         )
     after = board.copy()
     flipped = sorted(after.play(at, color))
     return Case(
-        f"{label}, {color} on {at}", (view, at, color), (flipped, str(after)), board, (at, *flipped)
+        _("{position}, {color} on {square}").format(position=label, color=colour(color), square=at),
+        (view, at, color), (flipped, str(after)), board, (at, *flipped),
     )
 
 
@@ -65,7 +69,7 @@ def _played(answer: Any, args: tuple[Any, ...]) -> tuple[list[Square], str]:
 
 def _show_move(value: Any) -> str:
     if isinstance(value, tuple):
-        return f"returns {names(value[0])}; the board after it:\n{value[1]}"
+        return _("returns {squares}; the board after it:\n{board}").format(squares=names(value[0]), board=value[1])
     return str(value)
 
 
@@ -81,7 +85,7 @@ def _openings() -> list[str]:
     for seed, plies in ((11, 8), (12, 15), (13, 24), (14, 31), (15, 40), (16, 3), (17, 1)):
         game = list(random_game(seed, stop=plies))
         board, color, moves = Board(), BLACK, []
-        for after, _ in game[1:]:
+        for after, _turn in game[1:]:
             placed = [sq for sq in after.squares() if board[sq] is None and after[sq] is not None]
             if not placed:  # a pass: a list of moves cannot say it, so the opening ends here
                 break
@@ -115,7 +119,8 @@ def replay(function: Any) -> None:
     cases = []
     for moves in _openings():
         board = _replayed(moves)
-        cases.append(Case(f"{len(moves) // 2} moves: {moves}", (moves,), str(board), board))
+        cases.append(Case(_("{count} moves: {moves}").format(count=len(moves) // 2, moves=moves),
+                          (moves,), str(board), board))  # fmt: skip
     run("replay", function, cases, _board_answer, show=lambda text: "\n" + text)
 
 
@@ -124,17 +129,18 @@ def replay(function: Any) -> None:
 
 def _game_positions() -> list[tuple[str, Board, Color]]:
     found = [
-        (f"position {n + 1}", b, c)
+        (_("position {number}").format(number=n + 1), b, c)
         for n, (b, c) in enumerate(sample_positions(range(20, 23), every=9))
     ]
     found += pass_positions()
     found += [(label, board, BLACK) for label, board in early_ends()]
     for seed in range(30, 34):
         board, color = list(random_game(seed, size=6 if seed % 2 else 8))[-1]
-        found.append((f"the end of {a_game(board.size)} (seed {seed})", board, color))
+        found.append((_("the end of {game} (seed {seed})").format(game=a_game(board.size), seed=seed),
+                      board, color))  # fmt: skip
     found += [
-        ("a wipe-out", blocked_position(), WHITE),
-        ("a full board, drawn", full_draw(), BLACK),
+        (_("a wipe-out"), blocked_position(), WHITE),
+        (_("a full board, drawn"), full_draw(), BLACK),
     ]
     return found
 
@@ -147,7 +153,8 @@ def legal_moves(function: Any) -> None:
     """``legal_moves(board, color)``: every square where ``color`` may play."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
-        Case(f"{label}, {color} to move", (_restricted(board), color), board.legal_moves(color), board,
+        Case(_("{position}, {color} to move").format(position=label, color=colour(color)),
+             (_restricted(board), color), board.legal_moves(color), board,
              tuple(board.legal_moves(color)))
         for label, board, color in _game_positions()
         for color in (color, color.opponent)
@@ -159,7 +166,7 @@ def must_pass(function: Any) -> None:
     """``must_pass(board, color)``: ``color`` cannot move, but the game is not over."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
-        Case(f"{label}, {color}", (_restricted(board), color),
+        Case(f"{label}, {colour(color)}", (_restricted(board), color),
              not board.has_legal_move(color) and not board.is_finished(), board)
         for label, board, color in _game_positions()
         for color in (color, color.opponent)
@@ -172,7 +179,7 @@ def game_over(function: Any) -> None:
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = [
         Case(label, (_restricted(board),), board.is_finished(), board)
-        for label, board, _ in _game_positions()
+        for label, board, _color in _game_positions()
     ]
     run("game_over", function, cases, answers.boolean)
 
@@ -181,13 +188,13 @@ def winner(function: Any) -> None:
     """``winner(board)`` of a finished game: the colour with more discs, None for a draw."""
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
-    for label, board, _ in _game_positions():
+    for label, board, _color in _game_positions():
         if board.is_finished():
             black, white = board.count(BLACK), board.count(WHITE)
             expected = None if black == white else BLACK if black > white else WHITE
             cases.append(
                 Case(
-                    f"{label} ({black} Black, {white} White)",
+                    _("{board} ({black} Black, {white} White)").format(board=label, black=black, white=white),
                     (_restricted(board),),
                     expected,
                     board,
