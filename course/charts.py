@@ -10,8 +10,9 @@ description into a static picture with ``vl-convert-python`` (the ``plots`` extr
 outputs (``scripts/store_outputs.py``) and worksheets.
 
 >>> chart = Chart({"mark": "bar"}, "a bar")
->>> sorted(chart._repr_mimebundle_())
-['application/vnd.vegalite.v5+json', 'text/plain']
+>>> data, metadata = chart._repr_mimebundle_()
+>>> sorted(data), metadata[VEGA_LITE]
+(['application/vnd.vegalite.v5+json', 'text/plain'], {'embed_options': {'actions': False}})
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from typing import Any
 #: The mimetype JupyterLab's and JupyterLite's Vega extension draws.
 VEGA_LITE = "application/vnd.vegalite.v5+json"
 SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
+#: How JupyterLab's Vega renderer shows a chart (an output's metadata): without vega-embed's
+#: actions menu, a "..." summary with no name (axe: summary-name; docs/accessibility.md).
+EMBED = {"embed_options": {"actions": False}}
 #: The Vega-Lite version the static pictures are compiled with (one of vl-convert's).
 STATIC_VERSION = "5.20"
 #: The types of a field of the data, as Vega-Lite names them: a number, an order, a name.
@@ -36,8 +40,10 @@ class Chart:
     spec: dict[str, Any]
     text: str
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        return {VEGA_LITE: self.spec, "text/plain": self.text}
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {VEGA_LITE: self.spec, "text/plain": self.text}, {VEGA_LITE: EMBED}
 
     def __repr__(self) -> str:
         return self.text

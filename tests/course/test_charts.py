@@ -36,7 +36,8 @@ def valid(chart: Chart) -> dict[str, Any]:
     """The chart's specification, once the schema accepts it (and it survives JSON)."""
     errors = [error.message for error in VALIDATOR.iter_errors(chart.spec)]
     assert errors == []
-    bundle = chart._repr_mimebundle_()
+    bundle, metadata = chart._repr_mimebundle_()
+    assert metadata[VEGA_LITE]["embed_options"]["actions"] is False  # no unnamed menu
     assert json.loads(json.dumps(bundle[VEGA_LITE])) == chart.spec
     assert bundle["text/plain"] == chart.text
     return chart.spec
