@@ -322,7 +322,8 @@ SHOWN_OUTPUTS = """([id, pictures]) => {
     const outputs = cell.model.outputs;
     return [...Array(outputs.length).keys()].map(i => {
       const node = cell.outputArea.widgets[i]?.node.querySelector('.jp-OutputArea-output');
-      const mime = node?.dataset.mimeType ?? null;
+      const vega = node?.classList.contains('jp-RenderedVegaLite') ? 'application/vnd.vegalite.v5+json' : null;
+      const mime = node?.dataset.mimeType ?? vega;  // Vega's renderer does not name its mimetype
       const loaded = [...(node?.querySelectorAll('img') ?? [])].every(i => i.complete && i.naturalWidth > 0);
       const drawn = !!node && pictures.includes(mime) && loaded
         && (node.querySelector('img, svg, canvas') !== null || (mime === 'text/html' && node.childElementCount > 0));
@@ -637,6 +638,24 @@ def test_every_lesson_runs_top_to_bottom_in_the_browser(
         lesson.page.wait_for_function(drawn, arg=len(charts), timeout=CELL_TIMEOUT, polling=500)
     fewer = [line for line in said.splitlines() if "games here instead of" in line]
     assert len(fewer) == len(FEWER_GAMES.get(name, [])), fewer
+    if name == "03_rules_passing_and_end":  # the thinking panel's chart, set into an Output widget
+        lesson.add_cell(THINKING_PANEL_CHART)
+        lesson.page.locator(f"{VISIBLE} .reversi-evaluation-plot canvas.marks").first.wait_for(
+            timeout=CELL_TIMEOUT
+        )
+
+
+#: A game resigned after two moves with the thinking panel on: the panel charts the evaluation
+#: (without threads: a position per slice on the loop) into its Output widget.
+THINKING_PANEL_CHART = """from course.board.controller import GameController
+from course.board.thinking import ThinkingPanel
+from reversi import WHITE
+panel = ThinkingPanel(GameController())
+panel.toggle.value = True
+for name in ("d3", "c5"):
+    panel.controller.click(name)
+panel.controller.resign(WHITE)
+panel.widget"""
 
 
 def test_lesson_06_runs_top_to_bottom_on_the_pages_own_server(
