@@ -991,3 +991,35 @@ def test_on_a_plain_http_lan_address_files_checks_hand_in_and_join_work(
         assert "d3" in bob.wait_text(".reversi-log", "d3")
     finally:
         context.close()
+
+
+def test_a_board_answers_a_click_while_another_boards_search_runs(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    """Pyodide has no threads: the search runs on the kernel's loop in slices and gives the page
+    its turn between them, so a click on another board is handled before the search ends."""
+    lesson = LitePage(context_factory(), lite, "lessons/00_welcome.ipynb")
+    lesson.wait_kernel()
+    cell = lesson.add_cell(
+        "from course import play\nfrom IPython.display import display\n"
+        "from reversi.players import Expert\n"
+        "busy = play(Expert(time_limit=120), 'human', animate=False)\n"
+        "quiet = play(animate=False)\ndisplay(busy)\ndisplay(quiet)"
+    )
+    games = cell.locator(".reversi-game")
+    lesson.page.wait_for_function(
+        "g => g.querySelector('.reversi-turn').textContent.includes('thinking')",
+        arg=games.nth(0).element_handle(), timeout=CELL_TIMEOUT, polling=100,
+    )  # fmt: skip
+    lesson.click_square(lesson.canvas(1), *D3)
+    # the click's answer, and what the searching board showed at that moment
+    still_thinking = lesson.page.wait_for_function(
+        """([busy, quiet]) => /White to move/.test(quiet.querySelector('.reversi-turn').textContent)
+               && busy.querySelector('.reversi-turn').textContent""",
+        arg=[games.nth(0).element_handle(), games.nth(1).element_handle()],
+        timeout=60_000, polling=20,
+    ).json_value()  # fmt: skip
+    assert "thinking" in still_thinking, still_thinking
+    assert "played" not in games.nth(0).locator(".reversi-status").inner_text()
+    games.nth(0).locator("button.reversi-stop").click()  # the search ends here, not before
+    lesson.wait_text(".reversi-status", "[Ss]topped")
