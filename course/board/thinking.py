@@ -202,8 +202,8 @@ def _chart_output(game: Any, curve: Sequence[float]) -> dict[str, Any]:
     """The evaluation chart of ``game`` as one stored display output of an ``Output`` widget."""
     from course.plots import plot_evaluation
 
-    bundle = plot_evaluation(game, curve=curve)._repr_mimebundle_()
-    return {"output_type": "display_data", "data": bundle, "metadata": {}}
+    data, metadata = plot_evaluation(game, curve=curve)._repr_mimebundle_()
+    return {"output_type": "display_data", "data": data, "metadata": metadata}
 
 
 def expected_discs(thought: Thought) -> int:
