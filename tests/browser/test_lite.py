@@ -993,6 +993,137 @@ def test_on_a_plain_http_lan_address_files_checks_hand_in_and_join_work(
         context.close()
 
 
+#: A first run's outcome on a fresh page: the cell queued or run, the session's own start done
+#: with a kernel, or a "Select Kernel" dialog (any dialog) on the page.
+FIRST_RUN_SETTLED = """p => document.querySelector('.jp-Dialog') !== null || (() => {
+    const session = window.jupyterapp.shell.currentWidget.sessionContext;
+    return session.isReady && !session.hasNoKernel && /\\[(\\*|\\d+)\\]/.test(p.textContent); })()"""
+#: The window a run used to fall into, made wide: the notebook shows, then waits 4 s before its
+#: checkpoint, after which it reads the notebook's kernelspec into the session and starts the kernel.
+POPULATED = "this._populatedPromise.resolve(void 0),"
+WIDE_WINDOW = POPULATED + "await new Promise(d=>setTimeout(d,4000)),"
+
+
+def jupyterlab_bundle(site: Path, shipped: bool) -> tuple[re.Pattern[str], bytes]:
+    """JupyterLab's bundle (the site's, or as shipped) with the window before the session's start made wide."""
+    address, body = jupyterlab_as_shipped(site)
+    if not shipped:
+        patched = next(
+            b for b in (site / LAB_BUILD).glob("*.js") if WAIT_FOR_KERNEL in b.read_text()
+        )
+        body = patched.read_bytes()
+    assert body.count(POPULATED.encode()) == 1
+    return address, body.replace(POPULATED.encode(), WIDE_WINDOW.encode())
+
+
+def first_run(page: Any, base: str, path: str, second: str | None = None) -> str:
+    """Open ``path`` (then ``second`` in the same page, if given), insert a cell and run it once
+    the moment the notebook shows; returns what came of it: "queued", "dialog: ..." or "lost: ..."."""
+    page.goto(f"{base}/lab/index.html?path={path}")
+    cells = page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell")
+    cells.first.wait_for(timeout=KERNEL_TIMEOUT)
+    if second:
+        page.evaluate(
+            "p => { window.jupyterapp.commands.execute('docmanager:open', {path: p}); }", second
+        )
+        page.wait_for_function(
+            "p => window.jupyterapp.shell.currentWidget?.context?.path === p",
+            arg=second,
+            timeout=CELL_TIMEOUT,
+        )
+        cells.first.wait_for(timeout=KERNEL_TIMEOUT)
+    for _ in range(
+        20
+    ):  # keys may come before the notebook takes them: insert until a cell is added
+        count = cells.count()
+        cells.first.click(position={"x": 8, "y": 8})
+        page.keyboard.press("Escape")
+        page.keyboard.press("a")
+        more = f"n => document.querySelectorAll('{VISIBLE} .jp-Notebook .jp-Cell').length > n"
+        try:
+            page.wait_for_function(more, arg=count, timeout=2_000, polling=50)
+            break
+        except PlaywrightTimeout:
+            continue
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text("print('first run')")
+    page.keyboard.press("Shift+Enter")  # once, never again
+    prompt = cells.first.locator(".jp-InputPrompt").element_handle()
+    try:
+        page.wait_for_function(FIRST_RUN_SETTLED, arg=prompt, timeout=CELL_TIMEOUT, polling=50)
+        time.sleep(0.3)  # a dropped cell is cleared as soon as the session's start is done
+    except PlaywrightTimeout:
+        pass
+    dialogs = page.locator(".jp-Dialog").all_inner_texts()
+    if dialogs:
+        return "dialog: " + " ".join(dialogs[0].split())[:80]
+    shown = prompt.text_content() or ""
+    return "queued" if re.search(r"\[(\*|\d+)\]", shown) else f"lost: prompt {shown!r}"
+
+
+@pytest.mark.slow
+def test_no_first_run_on_52_fresh_pages_opens_select_kernel_or_is_lost(
+    lite: LiteServer, browser: Any, lan_browser: Any
+) -> None:
+    """A cell inserted and run once the moment the notebook shows, on 52 fresh pages: cold
+    (a new context), warm (a second page in it), on a plain-http LAN address, with a second
+    notebook opened in the same page, and with the moment JupyterLab used to answer "Select
+    Kernel" held open for 4 s (course.site.patches: a run before the session read the notebook's
+    kernelspec).  Never a dialog, never a lost cell; the pages load no Pyodide (the run is
+    decided before the kernel is needed: queued behind the session's own start), except the
+    last of each kind, whose cell is run to the end.  JupyterLab as shipped, with the moment
+    held open, opens the dialog: this test can fail.
+    """
+    no_pyodide = re.compile(r"/static/pyodide/pyodide\.asm\.wasm")
+    wide = jupyterlab_bundle(lite.site, shipped=False)
+    kinds: list[tuple[str, Any, str, str | None, tuple[re.Pattern[str], bytes] | None]] = [
+        *[("cold+warm", browser, lite.base, None, None)] * 20,
+        *[("lan", lan_browser, LanAddress(lite).base, None, None)] * 5,
+        *[("second notebook", browser, lite.base, "lessons/01_play.ipynb", None)] * 3,
+        *[("held open", browser, lite.base, None, wide)] * 3,
+    ]
+    outcomes: list[tuple[str, str]] = []
+    for number, (kind, chromium, base, second, bundle) in enumerate(kinds):
+        last = number + 1 == len(kinds) or kinds[number + 1][0] != kind
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        if not last:
+            context.route(no_pyodide, lambda route, request: route.abort())
+        if bundle is not None:
+            context.route(bundle[0], lambda route, request, body=bundle[1]: route.fulfill(
+                body=body, content_type="text/javascript"))  # fmt: skip
+        try:
+            for warmth in ("cold", "warm") if kind == "cold+warm" else ("cold",):
+                page = context.new_page()
+                said = first_run(page, base, "lessons/00_welcome.ipynb", second)
+                if last and said == "queued":
+                    page.wait_for_function(PLAYED_PROMPT, arg=page.locator(
+                        f"{VISIBLE} .jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").element_handle(),
+                        timeout=KERNEL_TIMEOUT)  # fmt: skip
+                    said = "ran"
+                outcomes.append((f"{kind} {warmth} page {number + 1}", said))
+                page.close()
+        finally:
+            context.close()
+    assert len(outcomes) == 52
+    wrong = [(page, said) for page, said in outcomes if said not in ("queued", "ran")]
+    assert wrong == [], wrong
+    assert sum(said == "ran" for _, said in outcomes) == 5  # two pages of the last cold+warm
+    shipped = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        shipped.route(no_pyodide, lambda route, request: route.abort())
+        address, body = jupyterlab_bundle(lite.site, shipped=True)
+        shipped.route(
+            address, lambda route, request: route.fulfill(body=body, content_type="text/javascript")
+        )
+        said = first_run(shipped.new_page(), lite.base, "lessons/00_welcome.ipynb")
+        assert said.startswith("dialog: Select Kernel"), said
+    finally:
+        shipped.close()
+
+
+PLAYED_PROMPT = "p => /\\[\\d+\\]/.test(p.textContent)"
+
+
 def test_a_board_answers_a_click_while_another_boards_search_runs(
     lite: LiteServer, context_factory: Any
 ) -> None:
