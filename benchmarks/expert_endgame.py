@@ -40,9 +40,10 @@ from endgame import fourteen_empties  # noqa: E402
 from reversi.engine import thinking  # noqa: E402
 from reversi.players import Expert  # noqa: E402
 
-#: Expert's time in the browser and the board's slice (read from course/ on CPython; passed to Pyodide).
+#: Expert's time in the browser, the board's slice and its reserve (read from course/ on CPython; passed to Pyodide).
 EXPERT_BROWSER = 3.0
 SLICE = 0.04
+RESERVE = 0.05
 
 NODE_DRIVER = """
 const [pyodideFolder, repo, args] = process.argv.slice(2);
@@ -61,12 +62,13 @@ runpy.run_path("/repo/benchmarks/expert_endgame.py", run_name="__main__")
 """
 
 
-def expert_move(seed: int, limit: float, slice_seconds: float) -> dict[str, Any]:
-    """The expert's search on position ``seed`` in slices, as the browser board runs it."""
+def expert_move(seed: int, limit: float, slice_seconds: float, reserve: float) -> dict[str, Any]:
+    """The expert's search on position ``seed`` in slices, as the browser board runs it (aiming at
+    the limit less ``reserve`` of it)."""
     board, color = fourteen_empties(seed)
     expert = Expert(time_limit=limit)
     start = time.perf_counter()
-    steps = thinking(board, color, time_limit=expert.time_limit, max_depth=expert.max_depth,
+    steps = thinking(board, color, time_limit=expert.time_limit * (1 - reserve), max_depth=expert.max_depth,
                      solve_empties=expert.solve_empties, wld_empties=expert.wld_empties,
                      clock=time.perf_counter, slice_seconds=slice_seconds)  # fmt: skip
     longest, began = 0.0, time.perf_counter()
@@ -84,10 +86,11 @@ def expert_move(seed: int, limit: float, slice_seconds: float) -> dict[str, Any]
             "move": str(thought.move), "longest_slice": max(longest, time.perf_counter() - began)}  # fmt: skip
 
 
-def measure(first: int, count: int, limit: float, slice_seconds: float, quiet: bool, runtime: str) -> list[dict[str, Any]]:
+def measure(first: int, count: int, limit: float, slice_seconds: float, reserve: float, quiet: bool,
+            runtime: str) -> list[dict[str, Any]]:
     rows = []
     for seed in range(first, first + count):
-        row = expert_move(seed, limit, slice_seconds)
+        row = expert_move(seed, limit, slice_seconds, reserve)
         rows.append(row)
         if not quiet:
             answer = "exact" if row["exact"] else f"depth {row['depth']} (fallback)"
@@ -133,29 +136,32 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the first position's seed")
     parser.add_argument("--limit", type=float, default=None, help="seconds (default: expert's browser time)")
     parser.add_argument("--slice", type=float, default=None, help="seconds per slice (default: the board's)")
+    parser.add_argument("--reserve", type=float, default=None, help="share of the limit kept (default: the board's)")
     parser.add_argument("--no-pyodide", action="store_true")
     parser.add_argument("--no-cpython", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no line per position")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not args.inside:  # the board's own settings (course/ does not run inside Pyodide here)
-        from course.board.background import SLICE_SECONDS
+        from course.board.background import SLICE_SECONDS, TIME_RESERVE
         from course.browser import BROWSER_TIME_LIMITS
 
         args.limit = BROWSER_TIME_LIMITS["expert"] if args.limit is None else args.limit
         args.slice = SLICE_SECONDS if args.slice is None else args.slice
+        args.reserve = TIME_RESERVE if args.reserve is None else args.reserve
     limit = EXPERT_BROWSER if args.limit is None else args.limit
     slice_seconds = SLICE if args.slice is None else args.slice
+    reserve = RESERVE if args.reserve is None else args.reserve
     if args.inside:
-        rows = measure(args.first, args.positions, limit, slice_seconds, args.quiet, "Pyodide")
+        rows = measure(args.first, args.positions, limit, slice_seconds, reserve, args.quiet, "Pyodide")
         print("ROWS" + json.dumps(rows), flush=True)
         return
     runs = {}
     if not args.no_cpython:
-        runs["CPython"] = measure(args.first, args.positions, limit, slice_seconds, args.quiet, "CPython")
+        runs["CPython"] = measure(args.first, args.positions, limit, slice_seconds, reserve, args.quiet, "CPython")
     if not args.no_pyodide:
         rows = in_pyodide(["--positions", str(args.positions), "--first", str(args.first), "--limit", str(limit),
-                           "--slice", str(slice_seconds)] + (["--quiet"] if args.quiet else []))  # fmt: skip
+                           "--slice", str(slice_seconds), "--reserve", str(reserve)] + (["--quiet"] if args.quiet else []))  # fmt: skip
         if rows is not None:
             runs["Pyodide"] = rows
     for runtime, rows in runs.items():

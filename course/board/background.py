@@ -47,6 +47,10 @@ PAUSE_SECONDS = 0.004
 #: While the page keeps sending messages, the turn goes on, for at most this many seconds.
 LONGEST_PAUSE = 0.25
 
+#: The share of a player's time limit a search in slices keeps in reserve: the answer must be
+#: on the board within the limit, and the processor taken away near the end delays it.
+TIME_RESERVE = 0.05
+
 
 @dataclass(frozen=True)
 class ComputerTurn:
@@ -133,7 +137,8 @@ async def _sliced_search(
     The search (:func:`~reversi.engine.thinking`) pauses after every
     :data:`SLICE_SECONDS` and goes on where it was, its table and depth kept, so
     it finds what one uninterrupted search finds in the player's time limit
-    (which counts the time between slices too).  The player's ``on_thought``
+    (which counts the time between slices too; the search aims at the limit less
+    :data:`TIME_RESERVE` of it, so the answer is on the board within the limit).  The player's ``on_thought``
     hears every new depth and ``last_thought`` keeps the answer, as in the
     threaded search.  ``still_wanted()`` turning false (for example after
     :meth:`StrongPlayer.stop` changed the game's version) ends it early.
@@ -141,7 +146,7 @@ async def _sliced_search(
     if not board.has_legal_move(color):
         return PASS
     steps = thinking(
-        board, color, time_limit=player.time_limit, max_depth=player.max_depth,
+        board, color, time_limit=_aim(player.time_limit), max_depth=player.max_depth,
         solve_empties=player.solve_empties, wld_empties=player.wld_empties, clock=player.clock,
         should_stop=lambda: not still_wanted(), on_thought=player.on_thought,
         slice_seconds=SLICE_SECONDS,
@@ -153,6 +158,11 @@ async def _sliced_search(
             player.last_thought = end.value
             return player.last_thought.move
         await give_way()  # the loop's turn: clicks, Stop, the clock, the thinking view
+
+
+def _aim(time_limit: float | None) -> float | None:
+    """The time a search in slices aims at: the limit less :data:`TIME_RESERVE` of it."""
+    return None if time_limit is None else time_limit * (1 - TIME_RESERVE)
 
 
 async def give_way() -> None:
