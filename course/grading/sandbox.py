@@ -180,7 +180,7 @@ class Sandbox:
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=folder, env=env, start_new_session=os.name == "posix", close_fds=True,
         )  # fmt: skip
-        return Run(process, folders, limits)
+        return Run(process, folders, limits, owner=self)  # its snapshot lives while the run does
 
     # -- pyodide --------------------------------------------------------------------------
 

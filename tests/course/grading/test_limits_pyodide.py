@@ -19,6 +19,9 @@ for package in ("course", "reversi"):  # where the site's wheel puts them: trace
     module = types.ModuleType(package)
     module.__file__ = f"/lib/python3.13/site-packages/{package}/__init__.py"
     sys.modules[package] = module
+import i18n  # the messages' module, which limits imports (English: no catalogue shipped)
+
+sys.modules["course.i18n"] = i18n
 import limits
 
 CELL = """
@@ -58,7 +61,8 @@ print(json.dumps(found))
 
 
 def test_a_runaway_answer_is_stopped_in_pyodide_by_memory_and_by_time() -> None:
-    files = {"main.py": PROGRAM, "limits.py": (ROOT / "course/grading/limits.py").read_text()}
+    files = {"main.py": PROGRAM, "limits.py": (ROOT / "course/grading/limits.py").read_text(),
+             "i18n.py": (ROOT / "course/i18n.py").read_text()}  # fmt: skip
     with Sandbox("pyodide").start(files, "main.py", Limits(wall=120, memory_mb=1024)) as run:
         run.close_input()
         read = run.lines()
