@@ -75,14 +75,9 @@ class Run:
     """
 
     def __init__(
-        self,
-        process: subprocess.Popen[bytes],
-        folders: list[str],
-        limits: Limits,
-        owner: object = None,
+        self, process: subprocess.Popen[bytes], folders: list[str], limits: Limits
     ) -> None:
         self.process, self.limits, self._folders = process, limits, folders
-        self._owner = owner  # what the run reads must outlive it (the sandbox's snapshot)
         self.deadline = time.monotonic() + limits.wall
         self._buffer, self._total, self._count = b"", 0, 0
         self._ended = False

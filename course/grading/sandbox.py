@@ -20,11 +20,8 @@ Three kinds of sandbox, chosen by ``Sandbox(kind)``:
   outside by V8's flags (the WebAssembly heap and the JavaScript heap), time by the wall
   clock, which kills the process.  Pyodide cannot fork: whoever needs a question to stop
   on its own (the grader) starts the run again without it (:mod:`course.grading.checker`).
-  Starting Pyodide from its files costs about 5 s of CPU (its Python's start-up, not Deno's
-  or WebAssembly's): the sandbox does it once, when made, and keeps Pyodide's memory then
-  (a snapshot, taken before any code but the kit's ran).  Every run is a fresh Deno process
-  with a fresh Pyodide restored from that snapshot (under 1 s of CPU) and a copy of a warm
-  Deno cache: nothing of one run, in Python, its files or JavaScript, reaches the next.
+  Start-up is about 1.7 s: each run begins from a copy of a warm Deno cache made once by
+  the probe, never shared between runs.
 * ``"bubblewrap"`` (Linux with bubblewrap): ``python3 -I -S /sandbox/MAIN`` in fresh
   namespaces: ``/usr`` read-only, an empty private ``/tmp``, its own ``/proc``, no network,
   no other process, no ``/etc``, no home, no kit, no teacher folder, no other submission.
@@ -37,7 +34,7 @@ Three kinds of sandbox, chosen by ``Sandbox(kind)``:
 
 ``"auto"`` (the default) is bubblewrap where it works, else Pyodide: both give the same
 grades (tests/course/grading/test_portable.py), bubblewrap starts in milliseconds where
-a Pyodide run takes about 1.4 s of CPU to start (benchmarks/grading.py prints both).
+Pyodide takes 1.7 s (benchmarks/grading.py prints both).
 
 :class:`~course.grading.runs.Run` is the pipe, the same for every kind and every system
 (:mod:`course.grading.runs`); the program's standard error is discarded.
@@ -52,7 +49,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -66,8 +62,8 @@ from reversi.errors import ReversiError
 
 NOBODY = 65534
 INSIDE = "/sandbox"
-#: Seconds a run of each kind may take to start (Pyodide, from its snapshot, in about 1.4 s
-#: of CPU; a class graded on two busy cores at once takes longer).
+#: Seconds a run of each kind may take to start (Pyodide loads in about 1.7 s on an idle
+#: machine; a class graded on two cores at once takes longer).
 STARTUP = {"pyodide": 10.0, "bubblewrap": 0.0, "none": 0.0}
 #: The kinds of sandbox :class:`Sandbox` takes (``auto``: bubblewrap where it works, else pyodide).
 KINDS = ("auto", "pyodide", "bubblewrap", "none")
@@ -125,7 +121,7 @@ class Sandbox:
                 "code would run with those rights. Run it as a normal user, or leave the "
                 "sandbox on (the portable one works on every system)"
             )
-        self._deno, self._core, self._warm, self._snapshot = "", Path(), "", ""
+        self._deno, self._core, self._warm = "", Path(), ""
         self.kind = "bubblewrap" if kind == "auto" else kind
         problems: dict[str, Callable[[], str | None]] = {
             "bubblewrap": self._bubblewrap_problem, "pyodide": self._pyodide_problem,
@@ -180,27 +176,18 @@ class Sandbox:
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=folder, env=env, start_new_session=os.name == "posix", close_fds=True,
         )  # fmt: skip
-        return Run(process, folders, limits, owner=self)  # its snapshot lives while the run does
+        return Run(process, folders, limits)
 
     # -- pyodide --------------------------------------------------------------------------
 
     def _pyodide(self, folder: str, main: str, limits: Limits) -> list[str]:
-        """The command of one run: a fresh Deno and a fresh Pyodide from the snapshot (or,
-        with ``main`` ``"--snapshot"``, the run that makes the snapshot)."""
-        paths, snapshot = [str(self._core), str(_DRIVER)], main
-        if main == "--snapshot":
-            folder = main = "-"
-        else:
-            paths += [folder, self._snapshot]
-            snapshot = self._snapshot
-        readable = ",".join(_escaped(path) for path in paths)
+        readable = ",".join(_escaped(path) for path in (str(self._core), folder, str(_DRIVER)))
         pages = max(1, limits.memory_mb) * 16  # WebAssembly pages of 64 KiB
         return [
             self._deno, "run", "--quiet", "--no-prompt", "--no-remote", "--no-npm",
             "--no-config", "--no-lock", f"--allow-read={readable}",
             f"--v8-flags=--max-old-space-size={_JS_HEAP_MB},--wasm-max-mem-pages={pages}",
             str(_DRIVER), self._core.as_uri() + "/", str(self._core) + os.sep, folder, main,
-            snapshot,
         ]  # fmt: skip
 
     def _pyodide_problem(self) -> str | None:
@@ -223,9 +210,6 @@ class Sandbox:
             "    print('refused', sys.platform)\n"
         )
         warm.mkdir(parents=True, exist_ok=True)
-        problem = self._make_snapshot()
-        if problem:
-            return problem
         folder = tempfile.mkdtemp(prefix="course-sandbox-")
         try:
             (Path(folder) / "probe.py").write_text(probe, encoding="utf-8")
@@ -241,28 +225,6 @@ class Sandbox:
         if said != "refused emscripten":
             detail = said or done.stderr.decode(errors="replace").strip()[-300:]
             return f"Deno did not run a test program in Pyodide ({detail or 'no output'})"
-        return None
-
-    def _make_snapshot(self) -> str | None:
-        """Start Pyodide from its files once (the costly part of a start: about 5 s of CPU) and
-        keep its memory, before any code but the kit's has run, in a folder of this sandbox's
-        own; each run starts a fresh Pyodide from it.  None if done, else what went wrong."""
-        keep = tempfile.mkdtemp(prefix="course-pyodide-snapshot-")
-        weakref.finalize(self, shutil.rmtree, keep, True)
-        os.chmod(keep, 0o755)
-        try:
-            done = subprocess.run(
-                self._pyodide("-", "--snapshot", Limits()), capture_output=True,
-                env=_deno_env(self._warm), timeout=180, stdin=subprocess.DEVNULL,
-            )  # fmt: skip
-        except (OSError, subprocess.TimeoutExpired) as error:
-            return f"Deno could not start Pyodide ({error})"
-        if done.returncode != 0 or not done.stdout:
-            detail = done.stderr.decode(errors="replace").strip()[-300:]
-            return f"Deno did not start Pyodide ({detail or 'no output'})"
-        self._snapshot = str(Path(keep) / "pyodide.snapshot")
-        Path(self._snapshot).write_bytes(done.stdout)
-        os.chmod(self._snapshot, 0o644)
         return None
 
     # -- bubblewrap ------------------------------------------------------------------------

@@ -1,40 +1,19 @@
 // The portable sandbox's inside: run one Python program in Pyodide, in Deno, with no permission
-// but reading Pyodide's files, the run's own folder and the snapshot (course/grading/sandbox.py
-// starts it).
+// but reading Pyodide's files and the run's own folder (course/grading/sandbox.py starts it).
 //
-//   deno run --no-prompt --allow-read=PYODIDE,FOLDER,SNAPSHOT pyodide_sandbox.mjs URL PYODIDE FOLDER MAIN SNAPSHOT
-//   deno run --no-prompt --allow-read=PYODIDE pyodide_sandbox.mjs URL PYODIDE - - --snapshot
+//   deno run --no-prompt --allow-read=PYODIDE,FOLDER pyodide_sandbox.mjs URL PYODIDE FOLDER MAIN
 //
 // URL is PYODIDE's folder as a file: URL (to import pyodide.mjs), PYODIDE the same folder as
 // a path ending in its separator (Pyodide reads its files through paths).
-//
-// The second form makes the snapshot: Pyodide started from its files (about 5 s of CPU), the
-// modules every run imports imported, and its memory written to standard output, before any
-// code but Pyodide's own has run.  The first starts a fresh Pyodide from that snapshot (a
-// tenth of the CPU), in a fresh process, for every run: nothing of one run reaches the next.
 //
 // The program's standard input and output are this process's (the grader's pipe); its
 // standard error goes nowhere.  Every file of FOLDER is copied into /sandbox of Pyodide's
 // in-memory file system, which is all the program sees of files.  The exit status is 0 when
 // MAIN ran to its end, N for os._exit(N), 1 when it raised.  Nothing here is trusted once
 // MAIN starts: the grader decides everything on its side, from the plain lines it reads back.
-const [pyodideUrl, pyodideFolder, folder, main, snapshot] = Deno.args;
+const [pyodideUrl, pyodideFolder, folder, main] = Deno.args;
 const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideUrl).href);
-const WARM = "import contextlib, importlib, io, json, math, os, runpy, select, signal, sys, time";
-
-if (snapshot === "--snapshot") {
-  const pyodide = await loadPyodide({ indexURL: pyodideFolder, _makeSnapshot: true });
-  pyodide.runPython(WARM);
-  const memory = pyodide.makeMemorySnapshot();
-  for (let written = 0; written < memory.length;) {
-    written += Deno.stdout.writeSync(memory.subarray(written));
-  }
-  Deno.exit(0);
-}
-const pyodide = await loadPyodide({
-  indexURL: pyodideFolder,
-  ...(snapshot ? { _loadSnapshot: Deno.readFileSync(snapshot) } : {}),
-});
+const pyodide = await loadPyodide({ indexURL: pyodideFolder });
 
 pyodide.setStdin({ read: (buffer) => Deno.stdin.readSync(buffer) ?? 0 });
 pyodide.setStdout({
