@@ -39,11 +39,11 @@ def small_game_moves() -> list[str]:
 
 
 def chart_shown(board) -> None:
-    """The evaluation chart is an image in the widget, loaded and not empty."""
-    image = board.locator(".reversi-evaluation-chart img")
-    image.wait_for(state="visible", timeout=60_000)
-    size = image.evaluate("i => [i.complete, i.naturalWidth, i.naturalHeight]")
-    assert size[0] and size[1] > 200 and size[2] > 100, size
+    """The evaluation chart is drawn in the widget by JupyterLab's Vega renderer, not empty."""
+    drawn = board.locator(".reversi-evaluation-chart .vega-embed").locator("canvas, svg.marks").first
+    drawn.wait_for(state="visible", timeout=60_000)
+    size = drawn.evaluate("d => [d.getBoundingClientRect().width, d.getBoundingClientRect().height]")
+    assert size[0] > 200 and size[1] > 100, size
 
 
 def test_the_chart_appears_after_a_game_ended_by_a_click(jupyter_server, notebook_page):
