@@ -24,7 +24,14 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from course.grading.reports import report
-from course.grading.runner import CheckFailed, call_here, collect, collecting, verdict
+from course.grading.runner import (
+    NOT_WRITTEN,
+    CheckFailed,
+    call_here,
+    collect,
+    collecting,
+    verdict,
+)
 from course.grading.table import TABLE
 from course.i18n import gettext as _
 
@@ -133,7 +140,7 @@ def checking_earlier_first(check: Check, checks: Mapping[str, Check]) -> Check:
             check(function)
         except CheckFailed as failed:
             if not collecting():
-                unwritten = _("not written yet: the function raises NotImplementedError") in str(failed)
+                unwritten = _(NOT_WRITTEN) in str(failed)
                 report(check.__name__, False, failed.cause or ("not written" if unwritten else ""))
             raise
         if not collecting():

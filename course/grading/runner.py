@@ -43,6 +43,8 @@ from course.i18n import gettext as _
 from reversi import Board
 
 SELF_CHECK = N_("(self-check; the grade is computed separately)")
+#: Why every case failed when the function is still the stub.
+NOT_WRITTEN = N_("not written yet: the function raises NotImplementedError")
 
 
 _COLLECTING: contextvars.ContextVar[list[Spec] | None] = contextvars.ContextVar(
@@ -209,7 +211,7 @@ def _report(title: str, failures: list[Failure], total: int, show: Show, call: s
         isinstance(f.actual, Raised) and f.actual.kind == "NotImplementedError" for f in failures
     )
     if len(failures) == total and all(unwritten):
-        reason = _("not written yet: the function raises NotImplementedError")
+        reason = _(NOT_WRITTEN)
         print(_("{title} is {reason}.").format(title=title, reason=reason))
         _failed(f"{title}: {reason}")
     print(_("First failing case: {case}").format(case=case.name))
