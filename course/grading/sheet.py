@@ -38,6 +38,9 @@ from reversi.errors import ArgumentError, shown
 
 #: First characters a spreadsheet reads as the start of a formula (OWASP's list, and LF).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+#: First characters :func:`cell` quotes: a formula start, and the quote itself, so that
+#: :func:`uncell` can tell the quote it added from one the value had.
+QUOTED_STARTS = (*FORMULA_STARTS, "'")
 
 Row = dict[str, str]
 
@@ -45,8 +48,8 @@ Row = dict[str, str]
 def cell(value: Any) -> str:
     """``value`` as text a spreadsheet shows as text: a formula start gets a leading ``'``.
 
-    >>> cell("=HYPERLINK(1)"), cell("-2"), cell("ann"), cell(0.5)
-    ("'=HYPERLINK(1)", "'-2", 'ann', '0.5')
+    >>> cell("=HYPERLINK(1)"), cell("-2"), cell("ann"), cell(0.5), cell("'=")
+    ("'=HYPERLINK(1)", "'-2", 'ann', '0.5', "''=")
     """
     try:
         text = value if isinstance(value, str) else str(value)
@@ -54,7 +57,16 @@ def cell(value: Any) -> str:
         raise ArgumentError(f"{shown(value)} cannot be written in a cell ({error})") from None
     if type(text) is not str:  # noqa: E721 (a str subclass could change its own startswith)
         text = str.__str__(text)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return "'" + text if text.startswith(QUOTED_STARTS) else text
+
+
+def uncell(text: str) -> str:
+    """A cell as it was before :func:`cell` made it safe.
+
+    >>> all(uncell(cell(text)) == text for text in ("=1", "'=", "''", "'a", "a'", ""))
+    True
+    """
+    return text[1:] if text.startswith("'") and text[1:].startswith(QUOTED_STARTS) else text
 
 
 def number(value: float) -> str:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from course.grading.journal import Outputs
-from course.grading.sheet import FORMULA_STARTS, cell, number
+from course.grading.sheet import cell, number, uncell
 from course.i18n import gettext as _
 from course.roster.model import Roster, RosterError, Student
 from course.roster.signin import SignIns
@@ -337,11 +337,6 @@ def _replace(path: Path, chunks: Iterable[bytes]) -> None:
         raise
 
 
-def _unquote(text: str) -> str:
-    """A cell as it was before :func:`course.grading.sheet.cell` made it safe."""
-    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_STARTS) else text
-
-
 def _float(text: str) -> float:
     return float(text) if re.fullmatch(r"[0-9]+(\.[0-9]*)?", text) else 0.0
 
@@ -365,11 +360,11 @@ def _read_sheet(path: Path) -> tuple[list[str], str, list[tuple[list[str], str]]
     except csv.Error as error:
         raise RosterError(f"{path} is not a CSV file: {error}") from None
     header, head = records[0] if records else ([], "")
-    return [_unquote(name).removeprefix("\ufeff") for name in header], head, records[1:]  # a BOM
+    return [uncell(name).removeprefix("\ufeff") for name in header], head, records[1:]  # a BOM
 
 
 def _by_column(header: list[str], record: list[str]) -> dict[str, str]:
-    return {name: _unquote(value) for name, value in zip(header, record, strict=False)}
+    return {name: uncell(value) for name, value in zip(header, record, strict=False)}
 
 
 def _point_columns(header: list[str]) -> dict[str, list[str]]:
@@ -388,7 +383,7 @@ def _split_sheet(path: Path, student: Student) -> tuple[list[dict[str, str]], by
     mention = re.compile(rf"\blike {re.escape(student.key)}(?=;|$)")
     theirs, kept, notes = [], [head], 0
     for record, raw in records:
-        if any(n < len(record) and _unquote(record[n]).casefold() in wanted for n in columns):
+        if any(n < len(record) and uncell(record[n]).casefold() in wanted for n in columns):
             theirs.append(_by_column(header, record))
         elif any(mention.search(value) for value in record):
             csv.writer(line := io.StringIO()).writerow([cell(mention.sub("like a student since erased", v))

@@ -1080,7 +1080,7 @@ def test_no_first_run_on_52_fresh_pages_opens_select_kernel_or_is_lost(
         *[("cold+warm", browser, lite.base, None, None)] * 20,
         *[("lan", lan_browser, LanAddress(lite).base, None, None)] * 5,
         *[("second notebook", browser, lite.base, "lessons/01_play.ipynb", None)] * 3,
-        *[("held open", browser, lite.base, None, wide)] * 3,
+        *[("held open", browser, lite.base, None, wide)] * 4,
     ]
     outcomes: list[tuple[str, str]] = []
     for number, (kind, chromium, base, second, bundle) in enumerate(kinds):

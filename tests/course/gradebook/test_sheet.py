@@ -19,7 +19,7 @@ COLUMNS = {
     "04_flips": {"04_flips:figure2": 1.0, "04_flips:flips": 2.0},
 }
 hostile = st.one_of(
-    st.tuples(st.sampled_from(DANGER), st.text(max_size=20)).map("".join),
+    st.tuples(st.sampled_from((*DANGER, "'")), st.text(max_size=20)).map("".join),
     st.text(min_size=1, max_size=20),
 )
 
@@ -30,7 +30,8 @@ def _read(path: Path) -> list[list[str]]:
 
 
 def _unescape(text: str) -> str:
-    return text[1:] if text.startswith("'") and text[1:].startswith(DANGER) else text
+    """The value before it was made safe: the quote the kit adds to a formula start or a quote."""
+    return text[1:] if text.startswith("'") and text[1:].startswith((*DANGER, "'")) else text
 
 
 @settings(max_examples=40, deadline=None)
@@ -78,7 +79,14 @@ def test_no_cell_of_any_file_starts_a_formula(
 def test_every_formula_start_is_escaped() -> None:
     for start in DANGER:
         assert sheet.cell(start + "1") == "'" + start + "1"
-    assert sheet.cell("'=x") == "'=x" and sheet.cell("a=b") == "a=b"
+    assert sheet.cell("a=b") == "a=b"
+
+
+def test_a_value_that_starts_with_a_quote_reads_back_as_it_was() -> None:
+    """A quote is quoted too, so the one the kit adds is never confused with the value's own."""
+    for value in ("'=x", "''", "'a", "'", "'-1"):
+        assert sheet.cell(value) == "'" + value
+        assert sheet.uncell(sheet.cell(value)) == value
 
 
 def test_points_per_question_and_the_exports_agree(tmp_path: Path) -> None:
