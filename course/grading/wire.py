@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course import schema
-from course.grading.views import BoardView, discs
+from course.grading.views import BoardView, discs, position
 from reversi import BLACK, PASS, WHITE, Board, Color, Square
 from reversi.errors import ArgumentError, shown
 
@@ -57,9 +57,10 @@ class Counter:
 
 
 def _rows(board: Board | BoardView) -> list[str]:
-    if type(board) is Board:
-        return ["".join(_DISCS[color] for color in row) for row in discs(board)]
-    return ["".join(_DISCS[board[r, c]] for c in range(board.size)) for r in range(board.size)]
+    # a view is read through position(), not board[r, c]: a checked read of each square cost
+    # 04_flips's grading 20 s of its 22 (6,000 boards)
+    grid = discs(position(board) if isinstance(board, BoardView) else board)
+    return ["".join(_DISCS[color] for color in row) for row in grid]
 
 
 def _board(size: Any, rows: Any) -> Board:

@@ -55,3 +55,29 @@ def test_no_network_says_what_to_do(monkeypatch, tmp_path: Path) -> None:
     with pytest.raises(pyodide.PyodideError, match="could not download Pyodide.*check the network"):
         pyodide.core(tmp_path / "core", say=said.append)
     assert said and "Downloading Pyodide" in said[0]
+
+
+def test_the_standard_library_has_pyodides_bytecode_and_keeps_its_sources() -> None:
+    """Each module of the zip has an unchecked-hash pyc beside it, which Pyodide imports, and
+    a traceback through the standard library still shows its source lines."""
+    import zipfile
+
+    from course.grading.sandbox import Sandbox
+
+    folder = pyodide.core(say=lambda line: None)
+    with zipfile.ZipFile(folder / "python_stdlib.zip") as stdlib:
+        names = set(stdlib.namelist())
+        pyc = stdlib.read("json/decoder.pyc")
+    sources = {name for name in names if name.endswith(".py")}
+    assert len({name + "c" for name in sources} & names) >= 0.95 * len(sources)
+    assert int.from_bytes(pyc[4:8], "little") == 0b01  # hash-based, not checked (PEP 552)
+    assert (folder / pyodide.BYTECODE_STAMP).read_text().startswith(f"{len(names & {n + 'c' for n in sources})} ")
+    program = (
+        "import json, traceback\n"
+        "print(json.decoder.__file__)\n"
+        "try:\n    json.loads('x')\nexcept ValueError:\n    print(traceback.format_exc())\n"
+    )
+    with Sandbox("pyodide").start({"p.py": program}, "p.py") as run:
+        text = "\n".join(line.decode() for line in iter(run.next_line, None))
+    assert text.splitlines()[0].endswith("json/decoder.pyc"), text
+    assert "raise JSONDecodeError(" in text, text  # the source line, read from the zip
