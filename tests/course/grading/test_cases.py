@@ -30,7 +30,7 @@ from reversi import BLACK, WHITE, Board, Color, Square
 GAVE_UP = 3059079774706103957
 
 #: Teachers' seeds as ``secrets`` makes them (64 random bits), drawn once and fixed.
-TEACHER_SEEDS = [GAVE_UP, *(random.Random(20261126).getrandbits(64) for _ in range(1200))]
+TEACHER_SEEDS = [GAVE_UP, *(random.Random(20261126).getrandbits(64) for _ in range(300))]
 
 
 def _start_keeping(size: int) -> list[tuple[str, Callable[[int, int], tuple[int, int]]]]:
