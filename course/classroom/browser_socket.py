@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from course.classroom.protocol import ClassroomError
+from course.i18n import gettext as _
 
 #: What the browser's WebSocket needs and a computer's Python does not have.
 _BROWSER_ONLY = "the page's WebSocket exists only in a browser kernel (Pyodide, JupyterLite)"
@@ -180,7 +181,8 @@ def page_request(path: str, fields: dict[str, Any] | None = None) -> dict[str, A
     except ValueError:
         answer = None
     if not isinstance(answer, dict):
-        return {"ok": False, "error": f"the class server answered {request.status} to {path}"}
+        return {"ok": False, "error": _("the class server answered {status} to {path}").format(
+            status=request.status, path=path)}  # fmt: skip
     return answer
 
 
@@ -193,4 +195,4 @@ def take_name(name: str) -> None:
         return
     answer = page_request("/signin/name", {"student": name})
     if not answer.get("ok"):
-        raise ClassroomError(str(answer.get("error", "the class server refused the name")))
+        raise ClassroomError(str(answer.get("error", _("the class server refused the name"))))

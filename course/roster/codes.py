@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from course.i18n import gettext as _
 from course.roster.model import RosterError
 
 #: Crockford's base 32: no I, L, O or U, which look like 1, 1, 0 and V.
@@ -49,7 +50,7 @@ def normalise(typed: str) -> str:
     letters = "".join(typed.split()).replace("-", "").upper().translate(LOOKALIKES)
     if len(letters) != LENGTH or any(char not in ALPHABET for char in letters):
         raise RosterError(
-            "that is not a sign-in code: a code has 10 letters and digits, like K7QM4-XRT9P"
+            _("that is not a sign-in code: a code has 10 letters and digits, like K7QM4-XRT9P")
         )
     return f"{letters[:5]}-{letters[5:]}"
 

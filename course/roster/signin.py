@@ -34,6 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from course.i18n import gettext as _
 from course.roster import codes
 from course.roster.model import Roster, RosterError, Student, clean, folder_key
 from course.roster.store import RosterFile
@@ -96,11 +97,11 @@ class Guesses:
         self._expire()
         minutes = round(codes.GUESS_WINDOW / 60)
         if self.per_address.get(address, 0) >= codes.GUESSES_PER_ADDRESS:
-            raise SignInRefused(f"too many wrong codes from this computer: wait {minutes} minutes, "
-                                "then type the code on your card again", 429)  # fmt: skip
+            raise SignInRefused(_("too many wrong codes from this computer: wait {minutes} minutes, "
+                                  "then type the code on your card again").format(minutes=minutes), 429)  # fmt: skip
         if len(self.wrong) >= codes.GUESSES_IN_TOTAL:
-            raise SignInRefused(f"too many wrong codes in this class lately: wait {minutes} minutes "
-                                "and try again, or ask your teacher", 429)  # fmt: skip
+            raise SignInRefused(_("too many wrong codes in this class lately: wait {minutes} minutes "
+                                  "and try again, or ask your teacher").format(minutes=minutes), 429)  # fmt: skip
 
     def failed(self, address: str) -> None:
         self.wrong.append((self.clock(), address))
@@ -200,7 +201,7 @@ class SignIns:
     def check_code(self, typed: str, address: str) -> str:
         """The first half of :meth:`sign_in`, before the slow hash: the normalised code, or a refusal."""
         if self.casual:
-            raise SignInRefused("this class has no sign-in codes: give your name instead", 409)
+            raise SignInRefused(_("this class has no sign-in codes: give your name instead"), 409)
         self.guesses.check(address)
         try:
             return codes.normalise(typed)
@@ -215,15 +216,15 @@ class SignIns:
         student = roster.get(found[0]) if found else None
         if student is None:
             self.guesses.failed(address)
-            raise SignInRefused("that code is not right: check it against your card (the letters "
-                                "and digits, not the dash) or ask your teacher for a new one")  # fmt: skip
+            raise SignInRefused(_("that code is not right: check it against your card (the letters "
+                                  "and digits, not the dash) or ask your teacher for a new one"))  # fmt: skip
         return self._session(student.key, "roster", browser), self.identity(student, roster)
 
     def claim(self, name: str, token: str | None, browser: str = "") -> tuple[str, Identity]:
         """A casual class: this browser takes ``name`` (or keeps it); refused if another browser has it."""
         if not self.casual:
-            raise SignInRefused("this class signs in with the code on your card: open the class's "
-                                "address and type it there", 409)  # fmt: skip
+            raise SignInRefused(_("this class signs in with the code on your card: open the class's "
+                                  "address and type it there"), 409)  # fmt: skip
         name = clean(name, "your name", required=True)
         key = folder_key(name)
         held = self.db.execute("SELECT name FROM claims WHERE student = ?", (key,)).fetchone()
@@ -231,10 +232,11 @@ class SignIns:
         if mine is not None and mine.key == key:
             return token or "", mine
         if held is not None:
-            raise SignInRefused(f"the name {held[0]!r} is already taken in this class by another "
-                                "browser: choose another name, or ask your teacher to free it", 409)  # fmt: skip
+            raise SignInRefused(_("the name {name!r} is already taken in this class by another browser: "
+                                  "choose another name, or ask your teacher to free it").format(name=held[0]),
+                                409)  # fmt: skip
         if len(self.claims()) >= MAX_CLAIMS:
-            raise SignInRefused(f"this class already has {MAX_CLAIMS} names; ask your teacher", 429)
+            raise SignInRefused(_("this class already has {count} names; ask your teacher").format(count=MAX_CLAIMS), 429)
         if token:
             self.sign_out(token)
         self.db.execute("INSERT INTO claims VALUES (?, ?, ?)", (key, name, _utc(self.now())))

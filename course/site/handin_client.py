@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from course.classroom.client import hub_headers, hub_server
+from course.i18n import gettext as _
 from course.site.store import HandInError, exercise_name, student_folder
 
 #: On a hub: the page saves the notebook (JupyterLab with expose_app_in_browser), then the kernel sends it.
@@ -28,9 +29,12 @@ SAVE_WAIT = 5.0
 #: Tries of a hand-in on a hub while the class service restarts, and the wait between them.
 RETRIES, RETRY_WAIT = 3, 2.0
 
-#: The page's part: save, post, show the receipt.  Runs with ``element`` = the output area.
-SCRIPT = """
+#: The page's part: save, post, show the receipt.  Runs with ``element`` = the output area;
+#: its sentences are :func:`words` (placeholders in braces), in the kernel's language.
+SCRIPT = r"""
 (async () => {
+  const WORDS = __WORDS__;
+  const t = (key, values = {}) => String(WORDS[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => values[name]);
   const say = (text, colour) => {
     const line = document.createElement("div");
     line.className = "reversi-handin";
@@ -40,19 +44,19 @@ SCRIPT = """
   };
   try {
     const app = window.jupyterapp;
-    if (!app) { say("Hand-in needs the browser classroom's page (window.jupyterapp is missing).", "#b00"); return; }
+    if (!app) { say(t("noApp"), "#b00"); return; }
     await new Promise((done) => setTimeout(done, 50));  // the output is put on the page after this runs
     const panels = Array.from(app.shell.widgets("main")).filter((w) => w.context);
     const current = app.shell.currentWidget;
     const panel = panels.find((w) => w.node.contains(element)) || (current && current.context ? current : null);
-    if (!panel) { say("Hand-in could not find this notebook on the page.", "#b00"); return; }
-    say("Saving the notebook...", "#555");
+    if (!panel) { say(t("noPanel"), "#b00"); return; }
+    say(t("saving"), "#555");
     await panel.context.save();
     const path = panel.context.path;
     const student = __STUDENT__;  // "" when signed in: the server knows who
-    const exercise = __EXERCISE__ || path.split("/").pop().replace(/\\.ipynb$/, "");
+    const exercise = __EXERCISE__ || path.split("/").pop().replace(/\.ipynb$/, "");
     const notebook = JSON.stringify(panel.context.model.toJSON());
-    say("Handing in " + exercise + "...", "#555");
+    say(t("handing", {exercise: exercise}), "#555");
     const answer = await fetch(new URL("../hand-in", window.location.href), {
       method: "POST",
       headers: {"Content-Type": "application/json"},
@@ -63,19 +67,35 @@ SCRIPT = """
     try { reply = await answer.json(); } catch (e) { reply = null; }
     if (reply && reply.ok) {
       const r = reply.receipt;
-      say("Handed in: " + r.exercise + " by " + r.student + ", " + r.bytes + " bytes, received "
-          + r.received + " (receipt " + r.sha256.slice(0, 12) + ").", "#060");
+      say(t("handed", {exercise: r.exercise, student: r.student, bytes: r.bytes, received: r.received,
+                       receipt: r.sha256.slice(0, 12), note: ""}), "#060");
     } else if (reply && reply.error) {
-      say("Not handed in: " + reply.error, "#b00");
+      say(t("refused", {reason: reply.error}), "#b00");
     } else {
-      say("Not handed in: this page's server does not take hand-ins (HTTP " + answer.status
-          + "). Download the notebook (File > Download) and give it to your teacher.", "#b00");
+      say(t("noServer", {status: answer.status}), "#b00");
     }
   } catch (failed) {
-    say("Not handed in: " + failed, "#b00");
+    say(t("refused", {reason: failed}), "#b00");
   }
 })();
 """
+
+
+def words() -> dict[str, str]:
+    """The sentences :data:`SCRIPT` writes, in the language of now (placeholders in braces)."""
+    return {
+        "noApp": _("Hand-in needs the browser classroom's page (window.jupyterapp is missing)."),
+        "noPanel": _("Hand-in could not find this notebook on the page."),
+        "saving": _("Saving the notebook..."), "handing": _("Handing in {exercise}..."), "handed": handed(),
+        "refused": _("Not handed in: {reason}"),
+        "noServer": _("Not handed in: this page's server does not take hand-ins (HTTP {status}). "
+                      "Download the notebook (File > Download) and give it to your teacher."),
+    }  # fmt: skip
+
+
+def handed() -> str:
+    """The receipt's sentence, in the language of now (the page's and the hub's)."""
+    return _("Handed in: {exercise} by {student}, {bytes} bytes, received {received} (receipt {receipt}){note}.")
 
 
 def hand_in(name: str | None = None, exercise: str | None = None) -> None:
@@ -94,20 +114,26 @@ def hand_in(name: str | None = None, exercise: str | None = None) -> None:
         print(hand_in_on_hub(name, exercise))
         return
     if sys.platform != "emscripten":
-        raise HandInError(
+        raise HandInError(_(
             "hand_in() works in the browser classroom (the site 'python -m course serve' serves); "
             "here, save the notebook and give the .ipynb file to your teacher"
-        )
+        ))  # fmt: skip
     from IPython.display import display
 
     student = name.strip() if name is not None else ""
-    script = SCRIPT.replace("__EXERCISE__", json.dumps(exercise or ""), 1)
-    script = script.replace("__STUDENT__", json.dumps(student), 1)
     bundle: dict[str, Any] = {
-        "application/javascript": script,
-        "text/plain": f"Handing in{' as ' + student if student else ''}...",
+        "application/javascript": page_script(student, exercise),
+        "text/plain": _("Handing in as {name}...").format(name=student) if student else _("Handing in..."),
     }
     display(bundle, raw=True)
+
+
+def page_script(student: str, exercise: str | None) -> str:
+    """:data:`SCRIPT` for a hand-in by ``student`` ("" when signed in) of ``exercise`` (None: the
+    notebook's file name), its sentences in the language of now."""
+    script = SCRIPT.replace("__WORDS__", json.dumps(words()).replace("<", "\\u003c"), 1)
+    script = script.replace("__EXERCISE__", json.dumps(exercise or ""), 1)
+    return script.replace("__STUDENT__", json.dumps(student), 1)
 
 
 def hand_in_on_hub(name: str | None, exercise: str | None) -> str:
@@ -127,12 +153,12 @@ def hand_in_on_hub(name: str | None, exercise: str | None) -> str:
     session = os.environ.get("JPY_SESSION_NAME", "")
     path = Path(session)
     if not session or not path.is_file():
-        raise HandInError("hand_in() cannot tell which notebook this is: save it (File > Save) and "
-                          "run the cell again, or download it and give it to your teacher")  # fmt: skip
+        raise HandInError(_("hand_in() cannot tell which notebook this is: save it (File > Save) and "
+                            "run the cell again, or download it and give it to your teacher"))  # fmt: skip
     before = path.stat().st_mtime_ns
     relative = os.path.relpath(path, Path.home()).replace(os.sep, "/")  # a hub serves the home folder
     bundle: dict[str, Any] = {"application/javascript": SAVE.replace("__PATH__", json.dumps(relative), 1),
-                              "text/plain": "Saving the notebook..."}  # fmt: skip
+                              "text/plain": _("Saving the notebook...")}  # fmt: skip
     display(bundle, raw=True)  # type: ignore[no-untyped-call]
     deadline = time.monotonic() + SAVE_WAIT
     while path.stat().st_mtime_ns == before and time.monotonic() < deadline:
@@ -144,7 +170,8 @@ def hand_in_on_hub(name: str | None, exercise: str | None) -> str:
             break
         except ValueError:
             if time.monotonic() >= deadline + SAVE_WAIT:
-                raise HandInError(f"{path.name} is not a notebook JupyterLab saved (it is not JSON)") from None
+                raise HandInError(_("{name} is not a notebook JupyterLab saved (it is not JSON)").format(
+                    name=path.name)) from None  # fmt: skip
             time.sleep(0.1)
     fields: dict[str, Any] = {"exercise": exercise or path.stem, "notebook": notebook}
     if name is not None:
@@ -166,14 +193,14 @@ def hand_in_on_hub(name: str | None, exercise: str | None) -> str:
             try:
                 reason = json.loads(refused.read(10_000))["error"]
             except (ValueError, KeyError, TypeError):
-                reason = f"the class service answered HTTP {refused.code}"
-            raise HandInError(f"Not handed in: {reason}") from None
+                reason = _("the class service answered HTTP {status}").format(status=refused.code)
+            raise HandInError(_("Not handed in: {reason}").format(reason=reason)) from None
         except (OSError, ValueError, KeyError) as failed:
             if attempt + 1 < RETRIES:
                 continue
-            raise HandInError(f"Not handed in: the class service cannot be reached ({failed}); "
-                              "try again in a minute") from None  # fmt: skip
+            raise HandInError(_("Not handed in: the class service cannot be reached ({reason}); "
+                                "try again in a minute").format(reason=failed)) from None  # fmt: skip
     assert receipt is not None
-    note = "" if saved else " (as last saved: save with Ctrl+S first if you changed it since)"
-    return (f"Handed in: {receipt['exercise']} by {receipt['student']}, {receipt['bytes']} bytes, "
-            f"received {receipt['received']} (receipt {receipt['sha256'][:12]}){note}.")
+    note = "" if saved else _(" (as last saved: save with Ctrl+S first if you changed it since)")
+    return handed().format(exercise=receipt["exercise"], student=receipt["student"], bytes=receipt["bytes"],
+                           received=receipt["received"], receipt=receipt["sha256"][:12], note=note)

@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from course.classroom.progress import Progress, ProgressRefused
+from course.i18n import gettext as _
 from course.roster.signin import SignInRefused
 from course.schema import Field, Limits, Schema, SchemaError
 from course.site.headers import ISOLATION
@@ -70,14 +71,14 @@ def progress_routes(progress: Progress, gate: Guard, flood: Flood | None = None)
         try:
             flood.check(request.client.host if request.client else "unknown")
         except HandInError:
-            return _refused("too many self-checks from this computer: wait a minute", 429)
+            return _refused(_("too many self-checks from this computer: wait a minute"), 429)
         return None
 
     async def report(request: Request) -> Response:
         if refused := too_many(request):
             return refused
         try:
-            identity, _ = await gate.acting(request, None)
+            identity, _token = await gate.acting(request, None)
             attempt = ATTEMPT.load(await read_body(request, BODY, "a self-check report"), BODY)
             progress.record(identity.key, attempt.exercise, attempt.question, attempt.passed, attempt.mistake)
         except SignInRefused as denied:
@@ -92,7 +93,8 @@ def progress_routes(progress: Progress, gate: Guard, flood: Flood | None = None)
         key = getattr(getattr(request.app.state, "classroom", None), "teacher_key", None)
         given = request.query_params.get("key", "")
         if key and not hmac.compare_digest(given.encode(), str(key).encode()):
-            return PlainTextResponse("Give the teacher key: /teacher/progress.csv?key=KEY", 403, headers=ISOLATION)
+            refused = _("Give the teacher key: /teacher/progress.csv?key=KEY")
+            return PlainTextResponse(refused, 403, headers=ISOLATION)
         headers = {**ISOLATION, "Content-Disposition": "attachment; filename=progress.csv"}
         return Response(progress.csv(), media_type="text/csv", headers=headers)
 

@@ -31,6 +31,7 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
+from course.i18n import gettext as _
 from course.roster.signin import SignInRefused
 from course.schema import Field, Limits, Schema, SchemaError
 from course.site.headers import ISOLATION
@@ -65,7 +66,7 @@ def content_type(path: Path) -> str:
     known = MIME_TYPES.get(path.suffix.lower())
     if known:
         return known
-    guessed, _ = mimetypes.guess_type(path.name)
+    guessed, _encoding = mimetypes.guess_type(path.name)
     return guessed or "application/octet-stream"
 
 
@@ -87,19 +88,19 @@ class SiteFiles:
     def response(self, request: Request) -> Response:
         if request.method not in ("GET", "HEAD"):
             return PlainTextResponse(
-                "Only GET and HEAD are served here.", 405, headers={"Allow": "GET, HEAD"}
+                _("Only GET and HEAD are served here."), 405, headers={"Allow": "GET, HEAD"}
             )
         relative = request.url.path.lstrip("/")
         path = self._find(relative)
         if path is None:
-            return PlainTextResponse(f"Not found: /{relative}", 404, headers=ISOLATION)
+            return PlainTextResponse(_("Not found: /{path}").format(path=relative), 404, headers=ISOLATION)
         if path.is_dir():
             if relative and not relative.endswith("/"):
                 query = f"?{request.url.query}" if request.url.query else ""
                 return RedirectResponse(f"/{relative}/{query}", 307)
             path = path / "index.html"
             if not path.is_file():
-                return PlainTextResponse(f"Not found: /{relative}", 404, headers=ISOLATION)
+                return PlainTextResponse(_("Not found: /{path}").format(path=relative), 404, headers=ISOLATION)
         headers = {**ISOLATION, "Cache-Control": _cache_control(relative), "Vary": "Accept-Encoding"}
         served = path
         packed = Path(f"{path}.gz")
@@ -149,7 +150,7 @@ class HandIn:
 def _notebook(value: object) -> str | dict[str, Any]:
     if isinstance(value, str | dict):
         return value
-    raise SchemaError("the hand-in's notebook must be the notebook (an object) or its JSON text")
+    raise SchemaError(_("the hand-in's notebook must be the notebook (an object) or its JSON text"))
 
 
 #: A hand-in's body: a notebook inside JSON text may grow by its escapes, and nests one level deeper.
@@ -181,7 +182,7 @@ class HandInEndpoint:
     async def handle(self, request: Request) -> Response:
         """Keep the hand-in and answer with its receipt, or answer why it was refused."""
         if request.method != "POST":
-            refusal = {"ok": False, "error": "hand in with hand_in() in the notebook (a POST request)"}
+            refusal = {"ok": False, "error": _("hand in with hand_in() in the notebook (a POST request)")}
             return JSONResponse(refusal, 405, headers={**ISOLATION, "Allow": "POST"})
         try:
             self.flood.check(request.client.host if request.client else "unknown")
@@ -215,7 +216,8 @@ class HandInEndpoint:
         async for chunk in request.stream():
             body += chunk
             if len(body) > BODY_LIMITS.bytes:
-                raise HandInError(f"the hand-in is larger than {BODY_LIMITS.bytes} bytes; it was not kept", 413)
+                raise HandInError(_("the hand-in is larger than {limit} bytes; it was not kept").format(
+                    limit=BODY_LIMITS.bytes), 413)  # fmt: skip
         return bytes(body)
 
 

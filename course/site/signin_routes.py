@@ -17,6 +17,8 @@ body is only a claim, refused when it is not the signed-in student.  The cookie 
 
 from __future__ import annotations
 
+import html
+import json
 from typing import Protocol
 from urllib.parse import urlsplit
 
@@ -26,6 +28,8 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import BaseRoute, Route
 
 from course.classroom.protocol import SESSION_COOKIE
+from course.i18n import gettext as _
+from course.i18n import language
 from course.roster import codes
 from course.roster.model import folder_key
 from course.roster.signin import Identity, SignInRefused, SignIns
@@ -96,26 +100,26 @@ class Gate:
         is claimed for this browser.  Refuses (403) with a sentence for the student.
         """
         if not same_site(request):
-            raise SignInRefused("that request came from another web site's page", 403)
+            raise SignInRefused(_("that request came from another web site's page"), 403)
         token = request.cookies.get(COOKIE)
         identity = self.signins.who(token)
         if self.signins.casual:
             if claimed is None or (identity is not None and identity.key == folder_key(claimed)):
                 if identity is None:
-                    raise SignInRefused("give your name first: run my_name('Your name') in a cell", 403)
+                    raise SignInRefused(_("give your name first: run my_name('Your name') in a cell"), 403)
                 return identity, None
             new_token, identity = self.signins.claim(claimed, token, _browser(request))
             return identity, new_token
         if identity is None:
-            raise SignInRefused(
-                f"you are not signed in on this browser: open {request.base_url}signin/ and type "
-                "the code on your card (your teacher has it), then run this cell again", 403
-            )
+            raise SignInRefused(_(
+                "you are not signed in on this browser: open {address}signin/ and type "
+                "the code on your card (your teacher has it), then run this cell again"
+            ).format(address=request.base_url), 403)  # fmt: skip
         if claimed is not None and identity.key not in {s.key for s in self.signins.roster.named(claimed)}:
-            raise SignInRefused(
-                f"you are signed in as {identity.name}, so you cannot act as {claimed!r}: "
-                "leave the name out (hand_in() with no name) and your own name is used", 403
-            )
+            raise SignInRefused(_(
+                "you are signed in as {name}, so you cannot act as {claimed!r}: "
+                "leave the name out (hand_in() with no name) and your own name is used"
+            ).format(name=identity.name, claimed=claimed), 403)  # fmt: skip
         return identity, None
 
 
@@ -142,10 +146,10 @@ def signin_routes(gate: Gate, claims: Flood | None = None) -> list[BaseRoute]:
     signins = gate.signins
     claims = claims or Flood(limit=10, window=600.0)
 
-    async def page(request: Request) -> Response:
+    async def signin_page(request: Request) -> Response:
         if request.url.path == "/signin":
             return RedirectResponse("/signin/", 307)
-        return HTMLResponse(PAGE, headers={**ISOLATION, "Cache-Control": "no-store"})
+        return HTMLResponse(page(), headers={**ISOLATION, "Cache-Control": "no-store"})
 
     async def me(request: Request) -> Response:
         identity = await gate.who(request)
@@ -155,7 +159,7 @@ def signin_routes(gate: Gate, claims: Flood | None = None) -> list[BaseRoute]:
     async def sign_in(request: Request) -> Response:
         try:
             if not same_site(request):
-                raise SignInRefused("that request came from another web site's page", 403)
+                raise SignInRefused(_("that request came from another web site's page"), 403)
             code = signins.check_code(CODE.load(await read_body(request), BODY)["code"], _address(request))
             hashed = await run_in_threadpool(codes.code_hash, code, signins.salt)
             token, identity = signins.sign_in_hashed(hashed, _address(request), _browser(request))
@@ -187,7 +191,7 @@ def signin_routes(gate: Gate, claims: Flood | None = None) -> list[BaseRoute]:
 
     async def sign_out(request: Request) -> Response:
         if not same_site(request):
-            return refusal(SignInRefused("that request came from another web site's page"))
+            return refusal(SignInRefused(_("that request came from another web site's page")))
         token = request.cookies.get(COOKIE)
         if token:
             signins.sign_out(token)
@@ -196,8 +200,8 @@ def signin_routes(gate: Gate, claims: Flood | None = None) -> list[BaseRoute]:
         return response
 
     return [
-        Route("/signin", page),
-        Route("/signin/", page),
+        Route("/signin", signin_page),
+        Route("/signin/", signin_page),
         Route("/signin/me", me),
         Route("/signin/code", sign_in, methods=["POST"]),
         Route("/signin/name", claim, methods=["POST"]),
@@ -205,11 +209,34 @@ def signin_routes(gate: Gate, claims: Flood | None = None) -> list[BaseRoute]:
     ]
 
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+def page() -> str:
+    """The sign-in page in the language of now (the server's, the teacher's choice): its words,
+    and the sentences its script writes (``WORDS``, placeholders in braces), escaped for HTML and JSON."""
+    words = {
+        "answered": _("the class server answered {status}"), "checking": _("Checking the code..."),
+        "signedIn": _("Signed in as {name}."), "signedOut": _("Signed out."),
+    }  # fmt: skip
+    lessons = _("Open the lessons")
+    static = {
+        "@@lang@@": language(), "@@title@@": _("Sign in to the class"),
+        "@@type@@": _("Type the code on your card once on this browser; it keeps you signed in until you sign out."),
+        "@@code@@": _("Your code"), "@@signin@@": _("Sign in"), "@@lessons@@": lessons,
+        "@@signout@@": _("Sign out"), "@@shared@@": _("On a shared computer, sign out when you leave."),
+        "@@casual@@": _("This class has no sign-in codes: your name is asked the first time you hand in "
+                        "or join a game."),
+    }  # fmt: skip
+    text = PAGE.replace("@@words@@", json.dumps(words).replace("<", "\\u003c"))
+    for token, word in static.items():
+        text = text.replace(token, html.escape(word))
+    who = html.escape(_("You are signed in as {name}. Your hand-ins, self-checks and games go under this name."))
+    return text.replace("@@who@@", who.replace("{name}", '<strong id="name"></strong>', 1))
+
+
+PAGE = r"""<!doctype html>
+<html lang="@@lang@@"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>Sign in to the class</title>
+<title>@@title@@</title>
 <style>
  body { font: 18px/1.5 system-ui, sans-serif; max-width: 30em; margin: 3em auto; padding: 0 1em; color: #111; }
  h1 { font-size: 1.6em; } label { display: block; font-weight: 600; margin-top: 1em; }
@@ -223,36 +250,38 @@ PAGE = """<!doctype html>
  [hidden] { display: none !important; }
 </style></head><body>
 <main>
-<h1>Sign in to the class</h1>
+<h1>@@title@@</h1>
 <div id="out" hidden>
-  <p>Type the code on your card once on this browser; it keeps you signed in until you sign out.</p>
+  <p>@@type@@</p>
   <form id="form" autocomplete="off">
-    <label for="code">Your code</label>
+    <label for="code">@@code@@</label>
     <input id="code" name="code" inputmode="text" autocapitalize="characters" spellcheck="false"
            placeholder="K7QM4-XRT9P" maxlength="20" required aria-describedby="status">
-    <button type="submit">Sign in</button>
+    <button type="submit">@@signin@@</button>
   </form>
 </div>
 <div id="in" hidden>
-  <p>You are signed in as <strong id="name"></strong>. Your hand-ins, self-checks and games go under this name.</p>
-  <a class="go" href="../lab/index.html">Open the lessons</a>
-  <button class="quiet" id="signout" type="button">Sign out</button>
-  <p>On a shared computer, sign out when you leave.</p>
+  <p>@@who@@</p>
+  <a class="go" href="../lab/index.html">@@lessons@@</a>
+  <button class="quiet" id="signout" type="button">@@signout@@</button>
+  <p>@@shared@@</p>
 </div>
 <div id="casual" hidden>
-  <p>This class has no sign-in codes: your name is asked the first time you hand in or join a game.</p>
-  <a class="go" href="../lab/index.html">Open the lessons</a>
+  <p>@@casual@@</p>
+  <a class="go" href="../lab/index.html">@@lessons@@</a>
 </div>
 <p id="status" role="status" aria-live="polite"></p>
 </main>
 <script>
+const WORDS = @@words@@;
+const t = (key, values = {}) => String(WORDS[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => values[name]);
 const $ = (id) => document.getElementById(id);
 const say = (text, kind) => { $("status").textContent = text; $("status").className = kind || ""; };
 async function call(path, body) {
   const options = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"},
                                                body: JSON.stringify(body)};
   const reply = await fetch(path, {credentials: "same-origin", ...options});
-  try { return await reply.json(); } catch (e) { return {ok: false, error: "the class server answered " + reply.status}; }
+  try { return await reply.json(); } catch (e) { return {ok: false, error: t("answered", {status: reply.status})}; }
 }
 async function show() {
   const me = await call("me");
@@ -261,14 +290,14 @@ async function show() {
   if (!me.casual && !me.signed_in) $("code").focus();
 }
 async function signIn(code) {
-  say("Checking the code...");
+  say(t("checking"));
   const reply = await call("code", {code: code});
-  if (reply.ok) { say("Signed in as " + reply.name + ".", "good"); $("code").value = ""; }
+  if (reply.ok) { say(t("signedIn", {name: reply.name}), "good"); $("code").value = ""; }
   else say(reply.error, "bad");
   await show();
 }
 $("form").addEventListener("submit", (event) => { event.preventDefault(); signIn($("code").value); });
-$("signout").addEventListener("click", async () => { await call("out", {}); say("Signed out.", "good"); await show(); });
+$("signout").addEventListener("click", async () => { await call("out", {}); say(t("signedOut"), "good"); await show(); });
 const fragment = new URLSearchParams(location.hash.slice(1));
 if (fragment.get("code")) {
   history.replaceState(null, "", location.pathname);  // the code leaves the address bar and the history

@@ -32,6 +32,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from course.i18n import N_
+from course.i18n import gettext as _
 from course.schema import Limits, SchemaError, read_json
 from course.schema import text as schema_text
 from course.site import SiteError
@@ -46,6 +48,8 @@ MAX_NAME = 40
 NOTEBOOK_LIMITS = Limits(bytes=MAX_NOTEBOOK, depth=64, items=200_000)
 STAMP = re.compile(r"[0-9]{8}T[0-9]{6}\.[0-9]{6}Z")
 EXERCISE_NAME = re.compile(r"(?:[0-9]{2}|project)_[a-z0-9_]{1,40}")
+#: The names a hand-in gives, as its refusals name them (translated where shown).
+STUDENT_NAME, EXERCISE = N_("the student name"), N_("the exercise name")
 
 
 class HandInError(SiteError):
@@ -57,14 +61,17 @@ class HandInError(SiteError):
 
 
 def _check_text(value: object, what: str) -> str:
+    """``value`` as text, refused if it is not a short line of text without a path separator;
+    ``what`` is :data:`STUDENT_NAME` or :data:`EXERCISE`."""
     if not isinstance(value, str):
-        raise HandInError(f"the {what} is missing: give it as text")
+        raise HandInError(_("{what} is missing: give it as text").format(what=_(what)))
     try:
-        text = schema_text(value, f"the {what}", MAX_NAME)
+        text = schema_text(value, _(what), MAX_NAME)
     except SchemaError as refused:
         raise HandInError(str(refused)) from None
     if any(ch in "/\\" for ch in text) or text in (".", ".."):
-        raise HandInError(f"the {what} {text!r} contains a path separator ('/' or '\\')")
+        separator = _("{what} {text!r} contains a path separator ('/' or '\\')")
+        raise HandInError(separator.format(what=_(what), text=text))
     return text
 
 
@@ -77,13 +84,12 @@ def student_folder(name: object) -> str:
     Traceback (most recent call last):
     course.site.store.HandInError: the student name '../etc' contains a path separator ...
     """
-    text = _check_text(name, "student name")
+    text = _check_text(name, STUDENT_NAME)
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     folder = re.sub(r"[^a-z0-9_-]+", "-", ascii_text).strip("-_")
     if not folder:
-        raise HandInError(
-            f"the student name {text!r} needs at least one letter or digit (a-z, 0-9)"
-        )
+        empty = _("the student name {text!r} needs at least one letter or digit (a-z, 0-9)")
+        raise HandInError(empty.format(text=text))
     return folder
 
 
@@ -93,32 +99,31 @@ def exercise_name(name: object, known: frozenset[str] | None = None) -> str:
     >>> exercise_name("project_tournament")
     'project_tournament'
     """
-    text = _check_text(name, "exercise name")
+    text = _check_text(name, EXERCISE)
     if not EXERCISE_NAME.fullmatch(text):
-        raise HandInError(
-            f"{text!r} is not an exercise name such as '04_flips' or 'project_tournament'"
-        )
+        unlike = _("{text!r} is not an exercise name such as '04_flips' or 'project_tournament'")
+        raise HandInError(unlike.format(text=text))
     if known is not None and text not in known:
-        raise HandInError(
-            f"there is no exercise {text!r} in this class (known: {', '.join(sorted(known))})"
-        )
+        raise HandInError(_("there is no exercise {text!r} in this class (known: {known})").format(
+            text=text, known=", ".join(sorted(known))))  # fmt: skip
     return text
 
 
 def check_notebook(data: bytes) -> dict[str, Any]:
     """The notebook in ``data``, or a refusal saying why it is not one."""
     if len(data) > MAX_NOTEBOOK:
-        raise HandInError(f"the notebook is {len(data)} bytes; at most {MAX_NOTEBOOK} are taken", 413)
+        raise HandInError(_("the notebook is {size} bytes; at most {limit} are taken").format(
+            size=len(data), limit=MAX_NOTEBOOK), 413)  # fmt: skip
     try:
         notebook = read_json(data, "the notebook", NOTEBOOK_LIMITS)
     except SchemaError as refused:
-        raise HandInError(f"that is not a notebook: {refused}") from None
+        raise HandInError(_("that is not a notebook: {reason}").format(reason=refused)) from None
     if (
         not isinstance(notebook, dict)
         or not isinstance(notebook.get("cells"), list)
         or notebook.get("nbformat") != 4
     ):
-        raise HandInError("that is not a notebook: it has no 'cells' list or is not nbformat 4")
+        raise HandInError(_("that is not a notebook: it has no 'cells' list or is not nbformat 4"))
     return notebook
 
 
@@ -174,11 +179,11 @@ class HandInStore:
         student_dir = self._inside(self.root / folder_name)
         count, used = self._usage(student_dir)
         if count >= self.max_per_student:
-            raise HandInError(
-                f"{student!s} has handed in {count} times, the most this class keeps", 429
-            )
+            raise HandInError(_("{student} has handed in {count} times, the most this class keeps").format(
+                student=student, count=count), 429)  # fmt: skip
         if used + len(data) > self.max_bytes_per_student:
-            raise HandInError(f"{student!s} has no room left for hand-ins ({used} bytes kept)", 413)
+            raise HandInError(_("{student} has no room left for hand-ins ({used} bytes kept)").format(
+                student=student, used=used), 413)  # fmt: skip
         target = self._inside(student_dir / exercise)
         target.mkdir(parents=True, exist_ok=True)
         moment = self.clock()
@@ -218,7 +223,7 @@ class HandInStore:
     def _inside(self, path: Path) -> Path:
         resolved = path.resolve()
         if resolved.parent != self.root and resolved.parent.parent != self.root:
-            raise HandInError("that name would leave the hand-in folder")
+            raise HandInError(_("that name would leave the hand-in folder"))
         return resolved
 
     def _usage(self, student_dir: Path) -> tuple[int, int]:
@@ -271,9 +276,8 @@ class Flood:
             times.popleft()
         if len(times) >= self.limit:
             wait = times[0] + self.window - now
-            raise HandInError(
-                f"too many hand-ins from this computer: wait {wait:.0f} s and try again", 429
-            )
+            raise HandInError(_("too many hand-ins from this computer: wait {wait} s and try again").format(
+                wait=f"{wait:.0f}"), 429)  # fmt: skip
         times.append(now)
         if len(self.seen) > 10_000:  # forget the quiet addresses, so the table stays small
             for quiet in [a for a, t in self.seen.items() if not t or t[-1] <= now - self.window]:
