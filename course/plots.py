@@ -21,6 +21,8 @@ from collections.abc import Iterator, Sequence
 from typing import Annotated, Any
 
 from course.charts import NAME, NUMBER, ORDERED, Chart, chart, field, grid, table_text
+from course.i18n import N_
+from course.i18n import gettext as _
 from reversi.actions import Ply
 from reversi.board import Board
 from reversi.engine import Thought, think
@@ -35,8 +37,8 @@ from reversi.typecheck import Between, Length
 MAX_PLIES = 1000
 #: The most searches, and depths per search, a nodes chart draws (a lesson compares a few).
 MAX_SEARCHES, MAX_DEPTHS = 12, 30
-#: The two sides of the evaluation chart's line.
-BLACK_BETTER, WHITE_BETTER = "Black is better", "White is better"
+#: The two sides of the evaluation chart's line (translated where shown).
+BLACK_BETTER, WHITE_BETTER = N_("Black is better"), N_("White is better")
 Size = Annotated[int, Between(MIN_SIZE, MAX_SIZE)]
 Depth = Annotated[int, Between(1, 6)]
 Plies = Annotated[Sequence[Ply], Length(0, MAX_PLIES)]
@@ -115,26 +117,26 @@ def plot_evaluation(
     if curve is None:
         curve = evaluation_curve(game.plies, game.board.size, depth)
     rows = [{"move": move, "advantage": value} for move, value in enumerate(curve)]
-    x = field("move", NUMBER, "move", axis={"tickMinStep": 1, "format": "d"})
-    sides = {"domain": [BLACK_BETTER, WHITE_BETTER], "range": ["#333333", "#bbbbbb"]}
+    move, for_black = _("move"), _("advantage for Black")
+    x = field("move", NUMBER, move, axis={"tickMinStep": 1, "format": "d"})
+    sides = {"domain": [_(BLACK_BETTER), _(WHITE_BETTER)], "range": ["#333333", "#bbbbbb"]}
     layers = [
         {
             "data": {"values": _sides(curve)},
             "mark": {"type": "area", "opacity": 0.5},
-            "encoding": {"x": x, "y": field("share", NUMBER, "advantage for Black", stack=None),
+            "encoding": {"x": x, "y": field("share", NUMBER, for_black, stack=None),
                          "color": field("side", NAME, "", scale=sides)},
         },
         {"mark": {"type": "rule", "color": "grey"}, "encoding": {"y": {"datum": 0}}},
         {
             "mark": {"type": "line", "color": "black", "point": {"color": "black", "size": 12}},
             "encoding": {"x": x, "y": field("advantage", NUMBER),
-                         "tooltip": [field("move", NUMBER), field("advantage", NUMBER, format="+.0f")]},
+                         "tooltip": [field("move", NUMBER, move),
+                                     field("advantage", NUMBER, _("advantage"), format="+.0f")]},
         },
     ]  # fmt: skip
-    title = "The evaluation after every move"
-    text = table_text(
-        title, ["move", "advantage for Black"], [[r["move"], r["advantage"]] for r in rows]
-    )
+    title = _("The evaluation after every move")
+    text = table_text(title, [move, for_black], [[r["move"], r["advantage"]] for r in rows])
     return chart(title, rows, text, width=520, layer=layers)
 
 
@@ -211,13 +213,13 @@ def _sides(curve: Sequence[float]) -> list[dict[str, Any]]:
     points = list(enumerate(curve))
     crossings = [
         (move + before / (before - after), 0.0)
-        for (move, before), (_, after) in zip(points, points[1:], strict=False)
+        for (move, before), (_next, after) in zip(points, points[1:], strict=False)
         if before * after < 0
     ]
     return [
         {"move": move, "side": side, "share": pick(value, 0.0)}
         for move, value in sorted(points + crossings)
-        for side, pick in ((BLACK_BETTER, max), (WHITE_BETTER, min))
+        for side, pick in ((_(BLACK_BETTER), max), (_(WHITE_BETTER), min))
     ]
 
 

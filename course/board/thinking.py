@@ -36,7 +36,10 @@ import ipywidgets as w
 from course.board.background import threads_available
 from course.board.controller import GameController
 from course.board.events import Event, EventKind
+from course.board.messages import colour
 from course.board.panels import display
+from course.i18n import gettext as _
+from course.i18n import ngettext
 from reversi.engine import Thought
 from reversi.evaluation import STABLE
 from reversi.notation import BLACK, PASS, Color, Move
@@ -57,8 +60,8 @@ class ThinkingPanel:
         self.draw_line = draw_line or (lambda line: None)
         self.toggle = w.ToggleButton(
             value=False,
-            description="What the computer thinks",
-            tooltip="Show what a hard or expert computer player expects while it thinks",
+            description=_("What the computer thinks"),
+            tooltip=_("Show what a hard or expert computer player expects while it thinks"),
             layout=w.Layout(width="auto", min_width="fit-content", max_width="100%"),
         )
         self.toggle.add_class("reversi-thinking-toggle")
@@ -158,7 +161,7 @@ class ThinkingPanel:
 
         game = self.controller.game
         plies, size, version = list(game.plies), game.board.size, self.controller.version
-        self.plot_note.value = "Working out the evaluation after every move..."
+        self.plot_note.value = html.escape(_("Working out the evaluation after every move..."))
         self.plot.children = [self.plot_note]
         try:
             loop = asyncio.get_running_loop()
@@ -192,9 +195,8 @@ class ThinkingPanel:
         if version != self.controller.version:
             return
         self.chart.outputs = (_chart_output(self.controller.game, curve),)
-        self.plot_note.value = (
-            "<b>How the game went</b>: above the line Black was better, below it White."
-        )
+        went, how = _("{how}: above the line Black was better, below it White."), _("How the game went")
+        self.plot_note.value = html.escape(went).format(how=f"<b>{html.escape(how)}</b>")
         self.plot.children = [self.plot_note, self.chart]
 
 
@@ -227,40 +229,59 @@ def verdict(thought: Thought, color: Color) -> str:
     >>> verdict(Thought(9, Square(2, 3), -50, (), 0, 0.0), WHITE)
     'White looks 9 moves ahead and expects to be about 2 discs behind.'
     """
-    discs = expected_discs(thought)
-    plural = "disc" if abs(discs) == 1 else "discs"
+    discs, player = expected_discs(thought), colour(color)
+    count = abs(discs)
     if thought.discs is not None:
-        ahead = "looks all the way to the end of the game"
         if discs == 0:
-            return f"{color} {ahead}: with the best play on both sides the game draws."
-        result = "wins" if discs > 0 else "loses"
-        return f"{color} {ahead}: with the best play on both sides it {result} by {abs(discs)} {plural}."
-    moves = "move" if thought.depth == 1 else "moves"
+            said = _("{player} looks all the way to the end of the game: with the best play on both sides "
+                     "the game draws.")  # fmt: skip
+        elif discs > 0:
+            said = ngettext("{player} looks all the way to the end of the game: with the best play on both "
+                            "sides it wins by {count} disc.", "{player} looks all the way to the end of the "
+                            "game: with the best play on both sides it wins by {count} discs.", count)  # fmt: skip
+        else:
+            said = ngettext("{player} looks all the way to the end of the game: with the best play on both "
+                            "sides it loses by {count} disc.", "{player} looks all the way to the end of the "
+                            "game: with the best play on both sides it loses by {count} discs.", count)  # fmt: skip
+        return said.format(player=player, count=count)
     if discs == 0:
-        expects = "expects the game to stay about level"
+        expects = _("expects the game to stay about level")
+    elif discs > 0:
+        expects = ngettext("expects to be about {count} disc ahead", "expects to be about {count} discs ahead", count)
     else:
-        expects = f"expects to be about {abs(discs)} {plural} {'ahead' if discs > 0 else 'behind'}"
-    return f"{color} looks {thought.depth} {moves} ahead and {expects}."
+        expects = ngettext("expects to be about {count} disc behind", "expects to be about {count} discs behind",
+                           count)  # fmt: skip
+    looks = ngettext("{player} looks {depth} move ahead and {expects}.",
+                     "{player} looks {depth} moves ahead and {expects}.", thought.depth)  # fmt: skip
+    return looks.format(player=player, depth=thought.depth, expects=expects.format(count=count))
 
 
 def thought_html(thought: Thought, color: Color) -> str:
     """The report of a search under way, as HTML: words, legend, then the figures in a detail."""
-    line = " ".join("pass" if move is PASS else str(move) for move in thought.line[:10])
-    name = html.escape(str(color))
-    other = html.escape(str(color.opponent))
-    legend = (
-        f'<div class="reversi-legend">On the board: <b>1</b> is the move {name} weighs, '
-        f"<b>2</b> the answer it expects from {other}, then <b>3</b>, <b>4</b>... "
-        "(numbered tiles in the colour of the side that would play).</div>"
-    )
+    passed = _("pass")
+    line = " ".join(passed if move is PASS else str(move) for move in thought.line[:10])
+    name, other = html.escape(colour(color)), html.escape(colour(color.opponent))
+    tiles = {f"n{number}": f"<b>{number}</b>" for number in range(1, 5)}
+    legend = html.escape(_("On the board: {n1} is the move {player} weighs, {n2} the answer it expects from "
+                           "{other}, then {n3}, {n4}... (numbered tiles in the colour of the side that would "
+                           "play)."))  # fmt: skip
+    # TRANSLATORS: the separator of thousands in a big number (12,345 positions)
+    nodes = f"{thought.nodes:,}".replace(",", _(","))
+    figures = [
+        _("{player} is thinking: {depth}, {count} positions").format(
+            player=colour(color), depth=_depth(thought), count=nodes),
+        _("evaluation for {player}: {value} (a disc sure to stay counts {points} points)"),
+        _("expected line: {line}"),
+    ]  # fmt: skip
+    value, summary = f"<b>{html.escape(_value(thought))}</b>", html.escape(_("The figures behind this"))
     details = (
-        "<details><summary>The figures behind this</summary>"
-        f"{name} is thinking: {html.escape(_depth(thought))}, {thought.nodes:,} positions<br>"
-        f"evaluation for {name}: <b>{html.escape(_value(thought))}</b> "
-        f"(a disc sure to stay counts {STABLE} points)<br>"
-        f"expected line: <span class='reversi-line'>{html.escape(line)}</span></details>"
-    )
-    return f"<b>{html.escape(verdict(thought, color))}</b>{legend}{details}"
+        f"<details><summary>{summary}</summary>{html.escape(figures[0])}<br>"
+        + html.escape(figures[1]).format(player=name, value=value, points=STABLE) + "<br>"
+        + html.escape(figures[2]).format(line=f"<span class='reversi-line'>{html.escape(line)}</span>")
+        + "</details>"
+    )  # fmt: skip
+    return (f"<b>{html.escape(verdict(thought, color))}</b>"
+            f'<div class="reversi-legend">{legend.format(player=name, other=other, **tiles)}</div>{details}')  # fmt: skip
 
 
 def bar_html(thought: Thought, color: Color) -> str:
@@ -273,15 +294,14 @@ def bar_html(thought: Thought, color: Color) -> str:
     discs = expected_discs(thought)
     for_black = discs if color is BLACK else -discs
     share = max(2, min(98, 50 + for_black * 3))
-    label = (
-        "level"
-        if for_black == 0
-        else (
-            f"Black about {for_black} ahead" if for_black > 0 else f"White about {-for_black} ahead"
-        )
-    )
+    if for_black == 0:
+        said = _("level")
+    else:
+        leader = colour(BLACK) if for_black > 0 else colour(BLACK.opponent)
+        said = _("{player} about {count} ahead").format(player=leader, count=abs(for_black))
+    label, bar = html.escape(said), html.escape(_("Evaluation bar: {label}").format(label=said))
     return (
-        f'<div role="img" aria-label="Evaluation bar: {label}" title="{label}" '
+        f'<div role="img" aria-label="{bar}" title="{label}" '
         'style="display: flex; height: 14px; max-width: 320px; border: 1px solid #555; '
         'border-radius: 3px; overflow: hidden">'
         f'<div style="width: {share}%; background: #141414"></div>'
@@ -293,18 +313,20 @@ def bar_html(thought: Thought, color: Color) -> str:
 def idle_html(thought: Thought | None, color: Color | None = None) -> str:
     """What the panel says when no search is under way."""
     if thought is None or color is None:
-        return "Nothing to show yet: the hard and expert levels report their thinking here."
-    return f"Last search: {html.escape(verdict(thought, color))}"
+        return html.escape(_("Nothing to show yet: the hard and expert levels report their thinking here."))
+    return html.escape(_("Last search: {verdict}").format(verdict=verdict(thought, color)))
 
 
 def _depth(thought: Thought) -> str:
-    return "solved to the end" if thought.exact else f"depth {thought.depth}"
+    return _("solved to the end") if thought.exact else _("depth {depth}").format(depth=thought.depth)
 
 
 def _value(thought: Thought) -> str:
     discs = thought.discs
     if discs is None:
-        return f"{thought.value:+d} points"
+        return _("{value} points").format(value=f"{thought.value:+d}")
     if discs == 0:
-        return "a sure draw"
-    return f"a sure win by {discs}" if discs > 0 else f"a sure loss by {-discs}"
+        return _("a sure draw")
+    if discs > 0:
+        return _("a sure win by {count}").format(count=discs)
+    return _("a sure loss by {count}").format(count=-discs)

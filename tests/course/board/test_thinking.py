@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from pathlib import Path
+
+import pytest
 
 from course.board.controller import GameController
 from course.board.events import Event, EventKind
@@ -14,7 +17,7 @@ from course.plots import advantage, evaluation_curve
 from reversi.engine import Thought, think
 from reversi.evaluation import FINAL_DISC_VALUE
 from reversi.game import Game
-from reversi.notation import BLACK, WHITE, Square
+from reversi.notation import BLACK, PASS, WHITE, Square
 from reversi.players import Hard, StrongPlayer
 
 
@@ -149,3 +152,37 @@ def test_at_the_end_of_a_game_the_panel_plots_the_evaluation_of_every_move(tmp_p
     controller.resign(WHITE)
     assert len(drawn) == 1 and len(drawn[0]) == 4  # the start and the three moves
     assert panel.plot.layout.display == ""
+
+
+def test_the_panel_speaks_french_when_the_kit_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from course.board.thinking import bar_html, verdict
+    from course.plots import plot_evaluation
+
+    monkeypatch.setenv("KIT_LANG", "fr")
+    _controller, panel, _player = thinking_board(tmp_path)
+    assert panel.toggle.description == "Ce que pense l’ordinateur"
+    thought = Thought(9, Square(2, 3), -50, (Square(2, 3), PASS, Square(4, 5)), 12345, 0.8)
+    assert verdict(thought, WHITE) == (
+        "Blanc calcule 9 coups à l’avance et s’attend à avoir environ 2 pions de retard."
+    )
+    assert verdict(Thought(1, Square(2, 3), 25, (), 0, 0.0), BLACK) == (
+        "Noir calcule 1 coup à l’avance et s’attend à avoir environ 1 pion d’avance."
+    )
+    solved = Thought(12, Square(2, 3), 6 * FINAL_DISC_VALUE, (Square(2, 3),), 99, 0.2, exact=True)
+    assert verdict(solved, WHITE) == (
+        "Blanc voit jusqu’à la fin de la partie : si les deux camps jouent au mieux, il gagne de 6 pions."
+    )
+    shown = thought_html(thought, BLACK)
+    assert "Sur le plateau : <b>1</b> est le coup que Noir envisage, <b>2</b> la réponse qu’il attend de Blanc" in shown
+    assert "Noir réfléchit : profondeur 9, 12\u202f345 positions<br>" in shown
+    assert "évaluation pour Noir : <b>-50 points</b>" in shown and "d3 passe f5" in shown
+    assert "une victoire assurée de 6" in thought_html(solved, WHITE)
+    assert 'aria-label="Barre d’évaluation : Noir a environ 2 d’avance"' in bar_html(thought, WHITE)
+    assert idle_html(None).startswith("Rien à montrer pour l’instant : les niveaux difficile et expert")
+    game = Game()
+    game.play("d3")
+    chart = plot_evaluation(game, curve=[0.0, -10.0])
+    assert chart.spec["title"] == "L’évaluation après chaque coup"
+    assert {row["side"] for row in chart.spec["layer"][0]["data"]["values"]} == {"Noir est mieux", "Blanc est mieux"}
+    monkeypatch.delenv("KIT_LANG")
+    assert verdict(thought, WHITE) == "White looks 9 moves ahead and expects to be about 2 discs behind."
