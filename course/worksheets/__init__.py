@@ -11,7 +11,9 @@ Because everything is read from the notebooks, a worksheet never disagrees with 
 
 ``python -m course worksheets --out DIR`` writes ``DIR/index.html`` and one page per
 lesson, and, when Chromium is installed, a PDF of each page next to it (headless
-``--print-to-pdf``).
+``--print-to-pdf``).  In another language (``kit.py --lang fr worksheets``) each sheet is made
+from the lesson's translation (``notebooks/fr/NAME``, the English lesson where there is none)
+and speaks the lesson's language.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ import html
 import shutil
 import subprocess
 from pathlib import Path
+
+from course.i18n import gettext as _
+from course.i18n import language
 
 from .lesson import PROMPT, Material, Prompt, WorksheetError
 from .running import read_lesson
@@ -44,30 +49,35 @@ CHROMIUM = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"
 PDF_SECONDS = 120
 
 
-def _lessons(folder: Path) -> list[Path]:
-    """The numbered lesson notebooks of ``folder`` (``00_welcome.ipynb`` ...), in order."""
-    return sorted(path for path in folder.glob("*.ipynb") if path.name[:2].isdigit())
+def _lessons(folder: Path, code: str = "en") -> list[Path]:
+    """The numbered lesson notebooks of ``folder`` (``00_welcome.ipynb`` ...), in order, each in
+    language ``code`` where ``folder/code/`` has its translation."""
+    found = sorted(path for path in folder.glob("*.ipynb") if path.name[:2].isdigit())
+    return [path.parent / code / path.name if (path.parent / code / path.name).is_file() else path
+            for path in found]  # fmt: skip
 
 
 def write(out: Path, folder: Path = NOTEBOOKS, pdf: bool = True) -> list[Path]:
     """Write one worksheet per lesson and an index into ``out``; returns the files written."""
-    found = _lessons(folder)
+    found = _lessons(folder, language())
     if not found:
-        raise WorksheetError(f"no lesson notebooks (NN_name.ipynb) in {folder}")
+        raise WorksheetError(_("no lesson notebooks (NN_name.ipynb) in {folder}").format(folder=folder))
     out.mkdir(parents=True, exist_ok=True)
     written, links = [], []
     for notebook in found:
         lesson = read_lesson(notebook)
         if not lesson.prompts:
-            raise WorksheetError(f"{notebook} has no prompts (**Predict, then run [..].**)")
+            raise WorksheetError(_("{notebook} has no prompts (**Predict, then run [..].**)").format(
+                notebook=notebook))  # fmt: skip
         target = out / f"{notebook.stem}.html"
         target.write_text(page(lesson), encoding="utf-8")
         written.append(target)
         links.append(f'<li><a href="{target.name}">{html.escape(lesson.title)}</a></li>')
     index = out / "index.html"
+    heading = html.escape(_("Worksheets"))
     index.write_text(
-        "<!doctype html><html><head><meta charset='utf-8'><title>Worksheets</title></head>"
-        f"<body><h1>Worksheets</h1><ul>{''.join(links)}</ul></body></html>",
+        f"<!doctype html><html lang='{language()}'><head><meta charset='utf-8'><title>{heading}</title></head>"
+        f"<body><h1>{heading}</h1><ul>{''.join(links)}</ul></body></html>",
         encoding="utf-8",
     )
     written.append(index)
@@ -92,7 +102,8 @@ def _to_pdf(browser: str, page_file: Path) -> Path:
     try:
         subprocess.run(command, capture_output=True, timeout=PDF_SECONDS, check=True)
     except (OSError, subprocess.SubprocessError) as error:
-        raise WorksheetError(f"Chromium could not print {page_file.name}: {error}") from error
+        raise WorksheetError(_("Chromium could not print {page}: {error}").format(
+            page=page_file.name, error=error)) from error  # fmt: skip
     if not target.is_file():
-        raise WorksheetError(f"Chromium wrote no PDF for {page_file.name}")
+        raise WorksheetError(_("Chromium wrote no PDF for {page}").format(page=page_file.name))
     return target

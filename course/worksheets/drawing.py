@@ -13,6 +13,8 @@ import html
 from course.charts import Chart
 from course.cursormap.scene import Layout
 from course.cursormap.svg import CursorMapPicture, cursormap_svg
+from course.i18n import N_
+from course.i18n import gettext as _
 from course.pictures.svg import board_svg
 from reversi import Board
 from reversi.cursormap import Operator, truth_table
@@ -36,9 +38,9 @@ def print_board(shown: Shown | Board, px: int = BOARD_PX) -> str:
 
 #: What each mark looks like on paper, and on the screen the lesson's words describe.
 MARKS = {
-    "last_move": "a black frame marks the last move (white on the screen)",
-    "highlight": "grey squares are the highlighted ones (yellow on the screen)",
-    "markers": "small rings are the dotted squares (yellow dots on the screen)",
+    "last_move": N_("a black frame marks the last move (white on the screen)"),
+    "highlight": N_("grey squares are the highlighted ones (yellow on the screen)"),
+    "markers": N_("small rings are the dotted squares (yellow dots on the screen)"),
 }
 
 
@@ -46,8 +48,9 @@ def legend(shown: Shown | Board) -> str:
     """A line saying what the marks of a board are on paper, where the lesson names colours."""
     if isinstance(shown, Board):
         return ""
-    found = [text for mark, text in MARKS.items() if getattr(shown, mark)]
-    return f'<p class="legend">On paper: {"; ".join(found)}.</p>' if found else ""
+    found = [_(text) for mark, text in MARKS.items() if getattr(shown, mark)]
+    said = _("On paper: {marks}.").format(marks="; ".join(found))
+    return f'<p class="legend">{html.escape(said)}</p>' if found else ""
 
 
 def blank_board(size: int = 8, px: int = BOARD_PX) -> str:
@@ -86,15 +89,17 @@ def tree_svg(tree: Tree, maximizing: bool = True) -> str:
 
     place(tree, 0)
     width = 30 + len(leaves) * step_x + 150
+    largest, smallest = html.escape(_("Black: largest")), html.escape(_("White: smallest"))
     labels = [
         f'<text x="{width - 145}" y="{30 + level * step_y}" class="who">'
-        f"{'Black: largest' if (level % 2 == 0) == maximizing else 'White: smallest'}</text>"
+        f"{largest if (level % 2 == 0) == maximizing else smallest}</text>"
         for level in range(levels)
     ]
+    named = html.escape(_("The game tree {tree}").format(tree=tree))
     height = 24 + levels * step_y + 24
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="tree" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img"><title>The game tree {html.escape(str(tree))}</title>'
+        f'viewBox="0 0 {width} {height}" role="img"><title>{named}</title>'
         "<style>line,rect{stroke:#141414;stroke-width:1.5;fill:#fff} "
         "text{font:14px sans-serif;fill:#141414;text-anchor:middle} .who{text-anchor:start;font-size:12px}</style>"
         + "".join(shapes + labels)
@@ -104,11 +109,12 @@ def tree_svg(tree: Tree, maximizing: bool = True) -> str:
 
 def truth_tables() -> str:
     """AND, OR and XOR with the game's own cases and the result column left empty."""
-    head = "<tr><th>operator</th><th>field</th><th>cursor bit</th><th>new field</th></tr>"
+    words = (_("operator"), _("field"), _("cursor bit"), _("new field"))
+    head = "<tr>" + "".join(f"<th>{html.escape(word)}</th>" for word in words) + "</tr>"
     rows = "".join(
         f"<tr><td>{operator}</td><td>{field}</td><td>{bit}</td><td></td></tr>"
         for operator in Operator
-        for field, bit, _ in truth_table(operator)
+        for field, bit, _result in truth_table(operator)
     )
     return f'<table class="truth">{head}{rows}</table>'
 
@@ -167,7 +173,10 @@ def picture(thing: object) -> str:
     if isinstance(thing, CursorMapPicture):
         return f'<div class="figure">{map_svg(thing)}</div>'
     if isinstance(thing, See):
-        return f'<p class="see">Work on <a href="#{anchor(thing.title)}">{html.escape(thing.title.lower())}</a> at the end of this sheet.</p>'
+        title = _(thing.title)  # a material's title, in the catalogue where the sheet names it
+        link = f'<a href="#{anchor(title)}">{html.escape(title.lower())}</a>'
+        work = html.escape(_("Work on {material} at the end of this sheet."))
+        return f'<p class="see">{work.format(material=link)}</p>'
     if isinstance(thing, Paper):
         return f'<div class="figure">{PAPERS[thing.name]()}</div>'
     if isinstance(thing, list):

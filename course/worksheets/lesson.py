@@ -16,6 +16,10 @@ before and the one after; ``"picture": "none"`` shows no picture; ``"paper": "tr
 points to that paper material of the sheet (a puzzle the lesson's picture would solve).  A text cell with
 ``"worksheet": {"material": "A title"}`` goes to the paper material at the end of the sheet.
 
+A lesson in another language (``notebooks/fr/``) writes the prompts' kinds and the pointing
+words as the kit's catalogue translates them ("Prévois, puis exécute", "ci-dessous"), and its
+sheet speaks its language (``metadata.course.language``).
+
 :mod:`.running` runs the cells and fills the prompts in.
 """
 
@@ -26,14 +30,35 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from course.i18n import LANGUAGES, N_, catalogue
 from reversi import Board, Square
 from reversi.errors import ReversiError
 
+#: The two kinds of prompt, in English.
+PREDICT, CHECK = N_("Predict, then run"), N_("Check your understanding")
+# TRANSLATORS: the words (separated by |) with which a lesson points to what comes after a question
+BELOW_WORDS = N_("below|next cell|the diagram|this little")
+# TRANSLATORS: the words (separated by |) with which a lesson points to what comes before a question
+ABOVE_WORDS = N_("above")
+
+
+def written(message: str) -> dict[str, str]:
+    """``message`` as each language of the kit writes it -> ``message`` (English)."""
+    return {catalogue(code).gettext(message) or message: message for code in LANGUAGES}
+
+
+def _words(message: str) -> re.Pattern[str]:
+    """Any of the words of ``message`` (``a|b``), in any language of the kit, as whole words."""
+    found = [word for text in written(message) for word in text.split("|") if word.strip()]
+    return re.compile("|".join(rf"\b{re.escape(word)}\b" for word in found), re.IGNORECASE)
+
+
+#: A prompt's kind as a lesson writes it (in any language of the kit) -> the English kind.
+KINDS = {**written(PREDICT), **written(CHECK)}
 #: A prompt in a lesson's text: its kind and its label.
-PROMPT = re.compile(r"\*\*(Predict, then run|Check your understanding) \[([\w.]+)\]\.\*\*")
+PROMPT = re.compile(r"\*\*(" + "|".join(map(re.escape, KINDS)) + r") \[([\w.]+)\]\.\*\*")
 #: Words that point to what follows the prompt, and to what comes before it.
-BELOW = re.compile(r"\bbelow\b|\bnext cell\b|\bthe diagram\b|\bthis little\b", re.IGNORECASE)
-ABOVE = re.compile(r"\babove\b", re.IGNORECASE)
+BELOW, ABOVE = _words(BELOW_WORDS), _words(ABOVE_WORDS)
 
 
 class WorksheetError(ReversiError, ValueError):
@@ -91,12 +116,13 @@ class Material:
 
 @dataclass
 class Lesson:
-    """A lesson as a worksheet needs it: its name, title, prompts and marked text cells."""
+    """A lesson as a worksheet needs it: its name, title, prompts, marked text cells and language."""
 
     name: str
     title: str
     prompts: list[Prompt]
     materials: dict[str, str]  # title -> Markdown of a cell marked as paper material
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -178,7 +204,7 @@ def pointed_to(cells: list[dict[str, Any]], at: int, prompt: Prompt) -> list[Wan
     metadata = cells[at].get("metadata", {}).get("worksheet", {})
     settings = metadata.get(prompt.label, {}) if isinstance(metadata, dict) else {}
     wanted: list[Wanted] = []
-    default_code = [1] if prompt.kind.startswith("Predict") else []
+    default_code = [1] if KINDS.get(prompt.kind) == PREDICT else []
     for offset in settings.get("code", default_code):
         cell = next(code_cells(cells, at, 1 if offset > 0 else -1), None)
         if cell is not None:

@@ -21,6 +21,8 @@ from typing import Any
 
 from course.charts import Chart
 from course.cursormap.svg import CursorMapPicture
+from course.i18n import gettext as _
+from course.i18n import notebook_language
 from course.pictures import svg
 from reversi import Board
 
@@ -67,7 +69,8 @@ class _Recorder:
         try:
             tree = ast.parse(source)
         except SyntaxError as error:
-            raise WorksheetError(f"{self.where}, cell {index}: {error}") from error
+            raise WorksheetError(_("{lesson}, cell {index}: {error}").format(
+                lesson=self.where, index=index, error=error)) from error  # fmt: skip
         last = tree.body[-1] if tree.body else None
         if isinstance(last, ast.Expr):  # the value Jupyter would show under the cell
             tree.body.pop()
@@ -81,7 +84,8 @@ class _Recorder:
                     value = eval(compile(ast.Expression(last.value), name, "eval"), self.namespace)
                     self._record(value)
         except Exception as error:
-            raise WorksheetError(f"{self.where}, cell {index} fails: {error!r}") from error
+            raise WorksheetError(_("{lesson}, cell {index} fails: {error!r}").format(
+                lesson=self.where, index=index, error=error)) from error  # fmt: skip
         return list(self.shown)
 
 
@@ -110,11 +114,13 @@ def _recording_show(shown: list[object]) -> Iterator[None]:
 def read_lesson(notebook: Path) -> Lesson:
     """A lesson's prompts, each with the code and pictures it points to."""
     try:
-        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        read = json.loads(notebook.read_text(encoding="utf-8"))
+        cells = read["cells"]
         if not isinstance(cells, list):
             raise TypeError("'cells' is not a list")
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise WorksheetError(f"{notebook} cannot be read as a notebook: {error}") from error
+        raise WorksheetError(_("{notebook} cannot be read as a notebook: {error}").format(
+            notebook=notebook, error=error)) from error  # fmt: skip
     prompts: list[Prompt] = []
     wanted: list[Wanted] = []
     materials: dict[str, str] = {}
@@ -132,7 +138,7 @@ def read_lesson(notebook: Path) -> Lesson:
     _fill(cells, wanted, notebook.name)
     first = source_of(cells[0]) if cells else ""
     title = (first.splitlines()[0] if first else "").lstrip("# ").strip() or notebook.stem
-    return Lesson(notebook.stem, title, prompts, materials)
+    return Lesson(notebook.stem, title, prompts, materials, notebook_language(read))
 
 
 def _fill(cells: list[dict[str, Any]], wanted: list[Wanted], where: str) -> None:

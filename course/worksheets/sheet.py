@@ -1,5 +1,5 @@
 """One worksheet as a print-ready HTML page (A4): the prompts with what they point to, room
-to write, and the lesson's paper material."""
+to write, and the lesson's paper material, in the lesson's language."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable
 
 from course.cursormap.svg import CursorMapPicture
+from course.i18n import gettext as _
+from course.i18n import speaking
 from reversi import Board
 from reversi.cursormap import load_sample
 
@@ -72,27 +74,28 @@ def _questions(text: str) -> int:
 
 
 def materials(lesson: Lesson) -> list[Material]:
-    """The paper material of one lesson: boards to draw on, the Figure 2 grid with its clues..."""
-    blank = Material(
-        "A blank board", "Draw the position, then the discs that change.", blank_board()
-    )
+    """The paper material of one lesson: boards to draw on, the Figure 2 grid with its clues...
+    (a prompt's ``"see"`` names a title in English: :func:`.drawing.picture` translates it)."""
+    blank = Material(_("A blank board"), _("Draw the position, then the discs that change."), blank_board())
     start = print_board(Board())  # no moves dotted: finding them is the task
     clues = "".join(markdown(_tables(text)) for text in lesson.materials.values())
     by_lesson: dict[str, Callable[[], list[Material]]] = {
-        "00_welcome": lambda: [Material("The start", "Circle the squares where Black may play.", start), blank],
-        "01_play": lambda: [Material("The start", "Black plays d3: draw White's answers.", start), blank],
+        "00_welcome": lambda: [Material(_("The start"), _("Circle the squares where Black may play."), start),
+                               blank],
+        "01_play": lambda: [Material(_("The start"), _("Black plays d3: draw White's answers."), start), blank],
         "02_rules": lambda: [
-            Material("The Figure 2 grid", "Place the discs one clue at a time, in pencil.",
+            Material(_("The Figure 2 grid"), _("Place the discs one clue at a time, in pencil."),
                      clues + blank_board()),
             blank,
         ],
         "03_rules_passing_and_end": lambda: [
-            Material("A 4 x 4 board", "Play a game with your neighbour; write who must pass.", blank_board(4, 180)),
-            Material("A 6 x 6 board", "The same on a bigger board.", blank_board(6, 220)),
+            Material(_("A 4 x 4 board"), _("Play a game with your neighbour; write who must pass."),
+                     blank_board(4, 180)),
+            Material(_("A 6 x 6 board"), _("The same on a bigger board."), blank_board(6, 220)),
         ],
         "05_cursormap": lambda: [
-            Material("A cursor's bits", "The list of bits goes clockwise from the top-left.", cursor_bits()),
-            Material("The first map", "Draw a cursor of your own on it and mark the fields it would change.",
+            Material(_("A cursor's bits"), _("The list of bits goes clockwise from the top-left."), cursor_bits()),
+            Material(_("The first map"), _("Draw a cursor of your own on it and mark the fields it would change."),
                      map_svg(CursorMapPicture(load_sample("01_first_steps")), 300)),
         ],
         "04b_game_trees": lambda: [],
@@ -107,13 +110,19 @@ def _tables(text: str) -> str:
 
 
 def page(lesson: Lesson) -> str:
-    """The worksheet of one lesson as one HTML document."""
+    """The worksheet of one lesson as one HTML document, in the lesson's language."""
+    with speaking(lesson.language):
+        return _page(lesson)
+
+
+def _page(lesson: Lesson) -> str:
     title = html.escape(lesson.title)
+    name, date = html.escape(_("Name:")), html.escape(_("Date:"))
     parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>",
+        f"<!doctype html><html lang='{lesson.language}'><head><meta charset='utf-8'><title>{title}</title>",
         f"<style>{STYLE}</style></head><body>",
         f"<h1>{title}</h1>",
-        '<div class="name">Name: ____________________ &nbsp; Date: __________</div>',
+        f'<div class="name">{name} ____________________ &nbsp; {date} __________</div>',
         *map(_prompt, lesson.prompts),
     ]
     for material in materials(lesson):

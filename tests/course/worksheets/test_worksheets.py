@@ -263,3 +263,40 @@ def test_without_out_the_sheets_go_to_the_class_folder(tmp_path, monkeypatch, ca
 def test_a_folder_without_lessons_is_refused(tmp_path, capsys):
     assert main(["worksheets", "--out", str(tmp_path / "o"), "--notebooks", str(tmp_path)]) == 2
     assert "no lesson notebooks" in capsys.readouterr().err
+
+
+def pointed(prompt: worksheets.Prompt) -> tuple[str, list[str], list[str]]:
+    """A prompt's label and the kinds of what it points to above and below it."""
+    return prompt.label, [type(x).__name__ for x in prompt.before], [type(x).__name__ for x in prompt.after]
+
+
+@pytest.mark.parametrize("notebook", LESSONS, ids=lambda p: p.stem)
+def test_a_french_lesson_s_prompts_point_to_what_the_english_ones_do(notebook: Path) -> None:
+    english, french = read_lesson(notebook), read_lesson(NOTEBOOKS / "fr" / notebook.name)
+    assert french.language == "fr" and english.language == "en"
+    assert [p.kind for p in french.prompts] == [
+        {"Predict, then run": "Prévois, puis exécute", "Check your understanding": "Vérifie que tu as compris"}[p.kind]
+        for p in english.prompts
+    ]
+    assert list(map(pointed, french.prompts)) == list(map(pointed, english.prompts))
+
+
+def test_the_sheets_are_french_when_the_kit_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KIT_LANG", "fr")
+    assert main(["worksheets", "--out", str(tmp_path), "--no-pdf"]) == 0
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "<html lang='fr'>" in index and "<h1>Fiches de travail</h1>" in index
+    rules = (tmp_path / "02_rules.html").read_text(encoding="utf-8")
+    assert "<html lang='fr'>" in rules and '<div class="name">Nom : ____' in rules and "Date : ___" in rules
+    assert "<strong>Prévois, puis exécute [02.1].</strong>" in rules
+    assert "<h2>La grille de la figure 2</h2><p>Place les pions un indice après l’autre, au crayon.</p>" in rules
+    assert ('<p class="see">Travaille sur <a href="#m-la-grille-de-la-figure-2">la grille de la figure 2</a> '
+            "à la fin de cette feuille.</p>") in rules  # fmt: skip
+    play = (tmp_path / "01_play.html").read_text(encoding="utf-8")
+    assert '<p class="legend">Sur papier : un cadre noir marque le dernier coup (blanc à l’écran).</p>' in play
+    assert "<h2>Le départ</h2><p>Noir joue d3 : dessine les réponses de Blanc.</p>" in play
+    trees = (tmp_path / "04b_game_trees.html").read_text(encoding="utf-8")
+    assert "Noir : le plus grand</text>" in trees and "Blanc : le plus petit</text>" in trees
+    cursor = (tmp_path / "05_cursormap.html").read_text(encoding="utf-8")
+    assert "<th>opérateur</th><th>champ</th><th>bit du curseur</th><th>nouveau champ</th>" in cursor
+    assert "Predict" not in rules + play + trees + cursor and "On paper" not in play
