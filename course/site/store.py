@@ -65,8 +65,8 @@ def _check_text(value: object, what: str) -> str:
     ``what`` is :data:`STUDENT_NAME` or :data:`EXERCISE`."""
     if not isinstance(value, str):
         raise HandInError(_("{what} is missing: give it as text").format(what=_(what)))
-    try:
-        text = schema_text(value, _(what), MAX_NAME)
+    try:  # course.schema's refusals are English, so it is given the English name
+        text = schema_text(value, what, MAX_NAME)
     except SchemaError as refused:
         raise HandInError(str(refused)) from None
     if any(ch in "/\\" for ch in text) or text in (".", ".."):
