@@ -63,11 +63,12 @@ ROWS_STYLE = "line-height: 1.6"
 
 
 def _rows(pairs: Iterable[tuple[str, object]]) -> str:
+    row = escape(_("{label}: {value}"))  # "Noir : 4" in French
     return "\n".join(
-        f'<div class="reversi-row" style="{ROWS_STYLE}"><b>{escape(label)}</b>: '
-        f"{escape(str(value))}</div>"
+        f'<div class="reversi-row" style="{ROWS_STYLE}">'
+        + row.format(label=f"<b>{escape(label)}</b>", value=escape(str(value))) + "</div>"
         for label, value in pairs
-    )
+    )  # fmt: skip
 
 
 def pawns_html(counts: PawnCounts) -> str:

@@ -221,6 +221,17 @@ def test_the_board_says_in_french_what_happened_and_its_live_region_reads_it() -
     assert messages.spoken_position(game).startswith("Last move: Black d3, turning 1 disc.")
 
 
+def test_the_board_s_panels_write_french_rows() -> None:
+    from course.board.panels import pawns_html
+    from reversi.board import PawnCounts
+
+    with i18n.speaking("fr"):
+        french = pawns_html(PawnCounts(4, 1, 5, 59))
+    assert '<div class="reversi-row" style="line-height: 1.6"><b>Noir</b> : 4</div>' in french
+    assert "<b>Vides</b> : 59</div>" in french
+    assert "<b>Empty</b>: 59</div>" in pawns_html(PawnCounts(4, 1, 5, 59))
+
+
 @pytest.mark.slow
 def test_a_french_notebook_is_graded_as_an_english_one_and_its_feedback_is_french(
     tmp_path: Path,
