@@ -13,6 +13,9 @@ cookie alone, checked against :class:`~course.roster.signin.SignIns`; a name in 
 body is only a claim, refused when it is not the signed-in student.  The cookie is
 ``HttpOnly`` and ``SameSite=Strict``, and a POST from another site's page (its
 ``Origin``) is refused, so no other page a student opens can act for them.
+
+The page and every refusal are in the server's language (``KIT_LANG``: ``kit.py serve --lang
+fr``), the teacher's choice, as the teacher's overview is.
 """
 
 from __future__ import annotations
@@ -216,11 +219,10 @@ def page() -> str:
         "answered": _("the class server answered {status}"), "checking": _("Checking the code..."),
         "signedIn": _("Signed in as {name}."), "signedOut": _("Signed out."),
     }  # fmt: skip
-    lessons = _("Open the lessons")
     static = {
         "@@lang@@": language(), "@@title@@": _("Sign in to the class"),
         "@@type@@": _("Type the code on your card once on this browser; it keeps you signed in until you sign out."),
-        "@@code@@": _("Your code"), "@@signin@@": _("Sign in"), "@@lessons@@": lessons,
+        "@@code@@": _("Your code"), "@@signin@@": _("Sign in"), "@@lessons@@": _("Open the lessons"),
         "@@signout@@": _("Sign out"), "@@shared@@": _("On a shared computer, sign out when you leave."),
         "@@casual@@": _("This class has no sign-in codes: your name is asked the first time you hand in "
                         "or join a game."),
