@@ -21,12 +21,10 @@ import functools
 import random
 from collections.abc import Callable, Iterable, Iterator
 
+from course.i18n import N_
 from course.i18n import gettext as _
 from reversi import BLACK, WHITE, Board, Color, Square
 from reversi.notation import Pass
-
-#: Seeds are whole numbers of at most this many bits (a seed is a recipe's name, not data).
-
 
 FIGURE_2 = Board.from_text(
     """
@@ -123,6 +121,11 @@ def a_game(size: int) -> str:
     if spoken.startswith("8") or spoken in ("11", "18"):
         return _("an {size}x{size} game").format(size=size)
     return _("a {size}x{size} game").format(size=size)
+
+
+def colour(color: Color) -> str:
+    """``Black`` or ``White`` in the reader's language."""
+    return _("Black") if color is BLACK else _("White")
 
 
 def random_game(seed: int, size: int = 8, stop: int | None = None) -> Iterator[tuple[Board, Color]]:
@@ -246,20 +249,20 @@ def _as_played(sq: Square) -> Square:
 
 def symmetries(board: Board) -> list[tuple[str, Board, Callable[[Square], Square]]]:
     """The board turned and mirrored (the seven other symmetries of a square), each with
-    the function that carries a square of ``board`` to its place on the new board.
+    the function that carries a square of ``board`` to its place (labels in English: ``_(label)``).
 
     >>> [label for label, _, _ in symmetries(Board())][:2]
     ['turned a quarter', 'turned half']
     """
     n = board.size - 1
     maps: list[tuple[str, Callable[[int, int], tuple[int, int]]]] = [
-        ("turned a quarter", lambda r, c: (c, n - r)),
-        ("turned half", lambda r, c: (n - r, n - c)),
-        ("turned three quarters", lambda r, c: (n - c, r)),
-        ("mirrored left to right", lambda r, c: (r, n - c)),
-        ("mirrored top to bottom", lambda r, c: (n - r, c)),
-        ("mirrored on a diagonal", lambda r, c: (c, r)),
-        ("mirrored on the other diagonal", lambda r, c: (n - c, n - r)),
+        (N_("turned a quarter"), lambda r, c: (c, n - r)),
+        (N_("turned half"), lambda r, c: (n - r, n - c)),
+        (N_("turned three quarters"), lambda r, c: (n - c, r)),
+        (N_("mirrored left to right"), lambda r, c: (r, n - c)),
+        (N_("mirrored top to bottom"), lambda r, c: (n - r, c)),
+        (N_("mirrored on a diagonal"), lambda r, c: (c, r)),
+        (N_("mirrored on the other diagonal"), lambda r, c: (n - c, n - r)),
     ]
     found: list[tuple[str, Board, Callable[[Square], Square]]] = []
     for label, move in maps:
@@ -309,8 +312,9 @@ def pass_positions() -> list[tuple[str, Board, Color]]:
     >>> [(board.size, str(color), board.legal_moves(color)) for _, board, color in pass_positions()][:2]
     [(6, 'White', []), (6, 'Black', [])]
     """
+    label = _("{color} must pass in {game} (seed {seed})")
     return [
-        (f"{color} must pass in {a_game(size)} (seed {seed})", *_first_pass(seed, size, color))
+        (label.format(color=colour(color), game=a_game(size), seed=seed), *_first_pass(seed, size, color))
         for size, seed, color in (
             (6, 6, WHITE),
             (6, 33, BLACK),
@@ -324,7 +328,8 @@ def pass_positions() -> list[tuple[str, Board, Color]]:
 def early_ends() -> list[tuple[str, Board]]:
     """Finished random games with empty squares left (neither side could move)."""
     return [
-        (f"{a_game(size)} over with empty squares (seed {seed})", _early_end(seed, size))
+        (_("{game} over with empty squares (seed {seed})").format(game=a_game(size), seed=seed),
+         _early_end(seed, size))
         for size, seed in ((6, 104), (6, 189), (8, 116))
     ]
 

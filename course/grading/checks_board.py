@@ -17,6 +17,7 @@ from course.grading.cases import (
     a_game,
     blocked_position,
     color_name,
+    colour,
     flip_positions,
     full_draw,
     names,
@@ -102,11 +103,6 @@ def _counting_boards() -> list[tuple[str, Board]]:
         label = _("{game} (seed {seed}) after {moves} moves")
         boards.append((label.format(game=a_game(size), seed=seed, moves=moves), game[-1][0]))
     return boards
-
-
-def colour(color: Color) -> str:
-    """``Black`` or ``White`` in the reader's language."""
-    return _("Black") if color is BLACK else _("White")
 
 
 def count_discs(function: Any) -> None:
@@ -241,7 +237,8 @@ def figure2(function: Any) -> None:
             moves = [where(at) for at in FIGURE_2_MOVES]
             moves += rng.sample([sq for sq in board.squares() if sq not in moves], 3)
             for at in moves:
-                cases.append(_flip_case(board, at, BLACK, f"Figure 2 {label}, Black on {at}"))
+                said = _("Figure 2 {symmetry}, Black on {square}").format(symmetry=_(label), square=at)
+                cases.append(_flip_case(board, at, BLACK, said))
     run("figure2", function, cases, answers.squares, show=names)
 
 

@@ -12,6 +12,8 @@ from course.grading import answers
 from course.grading.cases import seeded, teacher_seed
 from course.grading.records import Case, NotAnAnswer, Raises
 from course.grading.runner import run
+from course.i18n import gettext as _
+from course.i18n import ngettext
 from reversi.cursormap import (
     OFFSETS,
     Cursor,
@@ -46,7 +48,7 @@ def _combined(operator: str, field: str, bit: int) -> Any:
 
 def _field(value: Any) -> str:
     if not isinstance(value, str) or value not in ("0", "1", "."):
-        raise NotAnAnswer("expected a field's character: '1', '0' or '.'")
+        raise NotAnAnswer(_("expected a field's character: '1', '0' or '.'"))
     return str.__str__(value)
 
 
@@ -56,8 +58,8 @@ def combine(function: Any) -> None:
     operators = [operator.value for operator in Operator] + _NOT_OPERATORS
     if teacher_seed() is not None:
         rng = seeded(5)
-        operators += ["".join(rng.choice("ADNORX ") for _ in range(rng.randrange(1, 6)))
-                      for _ in range(4)]  # fmt: skip
+        operators += ["".join(rng.choice("ADNORX ") for _letter in range(rng.randrange(1, 6)))
+                      for _word in range(4)]  # fmt: skip
         operators += [rng.choice(["And", "Or", "xor", "AND ", " OR"])]
     cases = [
         Case(
@@ -99,12 +101,14 @@ def _cursor_picture(
       1 0 1
     """
     cursor = Cursor(bits, Operator(operator))
-    lines = [f"map ({len(rows)} rows; the centre is row {row}, column {col}, marked *):"]
+    said = ngettext("map ({count} row; the centre is row {row}, column {col}, marked *):",
+                    "map ({count} rows; the centre is row {row}, column {col}, marked *):", len(rows))
+    lines = [said.format(count=len(rows), row=row, col=col)]
     for r, text in enumerate(rows):
         lines.append(
             "  " + " ".join("*" if (r, c) == (row, col) else s for c, s in enumerate(text))
         )
-    lines.append(f"cursor (operator {operator}; its centre * is not a bit):")
+    lines.append(_("cursor (operator {operator}; its centre * is not a bit):").format(operator=operator))
     for number, text in enumerate(cursor.rows()):
         lines.append(
             "  " + " ".join("*" if (number, c) == (1, 1) else s for c, s in enumerate(text))
@@ -115,27 +119,26 @@ def _cursor_picture(
 def _cursor_cases() -> list[tuple[str, list[str], tuple[int, ...], str, int, int]]:
     """``(label, rows, bits, operator, row, col)``: chosen cases, then random ones (seeded)."""
     chosen: list[tuple[str, list[str], tuple[int, ...], str, int, int]] = [
-        ("OR in the middle", ["000", "000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1),
-        ("AND in the middle", ["111", "111", "111"], (1, 1, 0, 0, 1, 1, 0, 0), "AND", 1, 1),
-        ("XOR in the middle", ["101", "010", "101"], (1, 1, 1, 1, 0, 0, 0, 0), "XOR", 1, 1),
-        ("bits listed clockwise", ["000", "000", "000"], (1, 1, 1, 1, 0, 0, 0, 0), "OR", 1, 1),
-        ("the centre never changes", ["111", "101", "111"], (0,) * 8, "AND", 1, 1),
-        ("empty fields never change", ["0.0", ".0.", "0.0"], (1,) * 8, "OR", 1, 1),
-        ("top-left corner", ["0000", "0000", "0000"], (1,) * 8, "OR", 0, 0),
-        ("bottom-right corner", ["1111", "1111", "1111"], (0,) * 8, "AND", 2, 3),
-        ("top edge", ["01010", "10101"], (1,) * 8, "XOR", 0, 2),
-        ("left edge", ["10", "01", "10"], (1, 0, 1, 1, 0, 1, 1, 0), "XOR", 1, 0),
-        ("one row", ["0100"], (1,) * 8, "XOR", 0, 1),
+        (_("OR in the middle"), ["000", "000", "000"], (1, 0, 1, 0, 1, 0, 1, 0), "OR", 1, 1),
+        (_("AND in the middle"), ["111", "111", "111"], (1, 1, 0, 0, 1, 1, 0, 0), "AND", 1, 1),
+        (_("XOR in the middle"), ["101", "010", "101"], (1, 1, 1, 1, 0, 0, 0, 0), "XOR", 1, 1),
+        (_("bits listed clockwise"), ["000", "000", "000"], (1, 1, 1, 1, 0, 0, 0, 0), "OR", 1, 1),
+        (_("the centre never changes"), ["111", "101", "111"], (0,) * 8, "AND", 1, 1),
+        (_("empty fields never change"), ["0.0", ".0.", "0.0"], (1,) * 8, "OR", 1, 1),
+        (_("top-left corner"), ["0000", "0000", "0000"], (1,) * 8, "OR", 0, 0),
+        (_("bottom-right corner"), ["1111", "1111", "1111"], (0,) * 8, "AND", 2, 3),
+        (_("top edge"), ["01010", "10101"], (1,) * 8, "XOR", 0, 2),
+        (_("left edge"), ["10", "01", "10"], (1, 0, 1, 1, 0, 1, 1, 0), "XOR", 1, 0),
+        (_("one row"), ["0100"], (1,) * 8, "XOR", 0, 1),
     ]
     rng = seeded(12)
     grid = [row.replace("p", ".") for row in _values_of(load_sample("02_grey_river"))]
     for number in range(20):
-        bits = tuple(rng.randrange(2) for _ in range(8))
+        bits = tuple(rng.randrange(2) for _bit in range(8))
         operator = rng.choice(["AND", "OR", "XOR"])
         row, col = rng.randrange(len(grid)), rng.randrange(len(grid[0]))
-        chosen.append(
-            (f"random cursor {number + 1} on 02_grey_river", grid, bits, operator, row, col)
-        )
+        label = _("random cursor {number} on {map}").format(number=number + 1, map="02_grey_river")
+        chosen.append((label, grid, bits, operator, row, col))
     return chosen
 
 
@@ -147,7 +150,7 @@ def _expected_rows(
     rows: list[str], bits: tuple[int, ...], operator: str, row: int, col: int
 ) -> list[str]:
     """The expected rows after the cursor, from :func:`reversi.cursormap.apply_cursor`."""
-    after, _ = rules.apply_cursor(_map_of(rows), Cursor(bits, Operator(operator)), (row, col))
+    after, _changed = rules.apply_cursor(_map_of(rows), Cursor(bits, Operator(operator)), (row, col))
     return _values_of(after)
 
 
@@ -179,7 +182,7 @@ def _mistaken_rows(
 def _rows_answer(value: Any) -> list[str]:
     rows = answers.strings(value)
     if any(set(row) - set(_VALUE) for row in rows):
-        raise NotAnAnswer("rows hold only '1', '0' and '.'")
+        raise NotAnAnswer(_("rows hold only '1', '0' and '.'"))
     return rows
 
 

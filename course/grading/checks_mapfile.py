@@ -14,6 +14,8 @@ from course.grading import answers
 from course.grading.cases import seeded, teacher_seed
 from course.grading.records import Case, Raised
 from course.grading.runner import run
+from course.i18n import N_
+from course.i18n import gettext as _
 from reversi.cursormap import (
     MapFileError,
     parse_map,
@@ -23,6 +25,9 @@ from reversi.cursormap import (
 
 # -- 11 map-file definitions ------------------------------------------------------------------
 
+#: The sample map the rearranged cases start from.
+_FIRST = "01_first_steps"
+
 
 @dataclass(frozen=True)
 class _ErrorAt:
@@ -31,7 +36,7 @@ class _ErrorAt:
     line: int
 
     def __str__(self) -> str:
-        return f"MapFileError on line {self.line}"
+        return _("MapFileError on line {line}").format(line=self.line)
 
 
 def _with_lines(text: str) -> str:
@@ -52,15 +57,15 @@ def _expected_definitions(text: str) -> Any:
 
 def _definition_texts() -> list[tuple[str, str]]:
     """``(label, text)`` of valid map files: the samples and rearranged definitions."""
-    texts = [(f"the sample map {name}", sample_text(name)) for name in sample_maps()]
+    texts = [(_("the sample map {name}").format(name=name), sample_text(name)) for name in sample_maps()]
     first = sample_text("01_first_steps")
-    head, _, tail = first.partition("\nstart:")
+    head, _start, tail = first.partition("\nstart:")
     lines = head.split("\n")
     definitions = [line for line in lines if "=" in line and not line.startswith(";")]
     shuffled = "\n".join(reversed(definitions)) + "\n\n\nstart:" + tail
     spaced = first.replace("width=5;", "  width =  5 ;").replace("two=r;", "two  = r;  red")
-    texts += [("01_first_steps with its definitions in reverse order", shuffled),
-              ("01_first_steps with spaces around '=' and the values", spaced)]  # fmt: skip
+    texts += [(_("{map} with its definitions in reverse order").format(map=_FIRST), shuffled),
+              (_("{map} with spaces around '=' and the values").format(map=_FIRST), spaced)]  # fmt: skip
     return texts + _unseen_variants(texts, 6)
 
 
@@ -77,9 +82,10 @@ def _unseen_variants(texts: list[tuple[str, str]], seed: int) -> list[tuple[str,
         lines = head.split("\n")
         if seed == 6:
             rng.shuffle(lines)
-        for _ in range(rng.randrange(1, 5)):
+        for _comment in range(rng.randrange(1, 5)):
             lines.insert(rng.randrange(len(lines) + 1), rng.choice(_COMMENTS))
-        found.append((f"{label}, rearranged for grading", "\n".join(lines) + start + tail))
+        said = _("{case}, rearranged for grading").format(case=label)
+        found.append((said, "\n".join(lines) + start + tail))
     return found
 
 
@@ -88,16 +94,16 @@ def _error_texts() -> list[tuple[str, str]]:
     base = sample_text("01_first_steps")
     head = base[: base.index("\nstart:")]
     edits = [
-        ("a missing ';'", "width=5;", "width=5 "),
-        ("a height that is not a number", "height=4;", "height=x;"),
-        ("a width of 0", "width=5;", "width=0;"),
-        ("two characters for 'one'", "one=b;", "one=bb;"),
-        ("no character for 'off'", "off=0;", "off=;"),
-        ("'on' defined twice", "empty=.;", "on=2;"),
-        ("'empty' never defined", "empty=.;", "; empty is gone"),
+        (_("a missing ';'"), "width=5;", "width=5 "),
+        (_("a height that is not a number"), "height=4;", "height=x;"),
+        (_("a width of 0"), "width=5;", "width=0;"),
+        (_("two characters for 'one'"), "one=b;", "one=bb;"),
+        (_("no character for 'off'"), "off=0;", "off=;"),
+        (_("'on' defined twice"), "empty=.;", "on=2;"),
+        (_("'empty' never defined"), "empty=.;", "; empty is gone"),
     ]
     found = [(label, base.replace(old, new, 1)) for label, old, new in edits]
-    found.append(("no 'start:' line", head.rstrip("\n")))
+    found.append((_("no 'start:' line"), head.rstrip("\n")))
     return found + _unseen_variants(found, 7)
 
 
@@ -172,28 +178,29 @@ def _expected_map_lines(text: str) -> Any:
 def _map_line_texts() -> list[tuple[str, str, int, int]]:
     """``(label, text, width, height)`` of valid map files: the samples, and the map lines
     laid out otherwise."""
-    texts = [(f"the sample map {name}", sample_text(name)) for name in sample_maps()]
+    texts = [(_("the sample map {name}").format(name=name), sample_text(name)) for name in sample_maps()]
     first = sample_text("01_first_steps")
     lines = first.split("\n")
-    start, top, _, height = _quoted(first)
+    start, top, _width, height = _quoted(first)
     indented = lines[:top] + ["   " + line for line in lines[top : top + 2 * height]]
     indented += lines[top + 2 * height :]
     texts += [
-        ("01_first_steps with blank lines after 'start:'",
+        (_("{map} with blank lines after 'start:'").format(map=_FIRST),
          "\n".join(lines[: start + 1] + ["", "  "] + lines[start + 1 :])),
-        ("01_first_steps with its map lines indented", "\n".join(indented)),
-        ("01_first_steps with no comment after the map", "\n".join(lines[: top + 2 * height])),
+        (_("{map} with its map lines indented").format(map=_FIRST), "\n".join(indented)),
+        (_("{map} with no comment after the map").format(map=_FIRST),
+         "\n".join(lines[: top + 2 * height])),
     ]  # fmt: skip
     if teacher_seed() is not None:
         rng = seeded(8)
         for label, text in list(texts):
             lines = text.split("\n")
-            start, top, _, height = _quoted(text)
+            start, top, _width, height = _quoted(text)
             row = top + rng.randrange(2 * height)
             lines[row] += rng.choice(["  a comment", ' "quoted" comment', "\t;", "x"])
             lines.insert(start + 1, "")
             found = "\n".join(lines) + rng.choice(["", "\n; the end", "\n\n"])
-            texts.append((f"{label}, rearranged for grading", found))
+            texts.append((_("{case}, rearranged for grading").format(case=label), found))
     return [(label, text, *_quoted(text)[2:]) for label, text in texts]
 
 
@@ -204,15 +211,16 @@ def _map_error_texts() -> list[tuple[str, str, int, int]]:
         return [_broken(kind, "01_first_steps", row) for kind, row in _BREAKS]
     rng = seeded(9)
     names = sample_maps()
-    return [_broken(kind, rng.choice(names), rng.randrange(8)) for kind, _ in _BREAKS]
+    return [_broken(kind, rng.choice(names), rng.randrange(8)) for kind, _row in _BREAKS]
 
 
-#: One case per rule of step 2: (what is broken, which map line, counted from 0).
+#: One case per rule of step 2: (what is broken, which map line, counted from 0).  What is
+#: broken is said in English, as :func:`_broken` reads it; a label says ``_(kind)``.
 _BREAKS = (
-    ("no closing quote", 3), ("a line one character short", 0),
-    ("a line one character too long", 5), ("a comment between two map lines", 2),
-    ("a blank line between two map lines", 6), ("a comment before the first map line", 0),
-    ("a row missing", 7), ("a map line too many", 7),
+    (N_("no closing quote"), 3), (N_("a line one character short"), 0),
+    (N_("a line one character too long"), 5), (N_("a comment between two map lines"), 2),
+    (N_("a blank line between two map lines"), 6), (N_("a comment before the first map line"), 0),
+    (N_("a row missing"), 7), (N_("a map line too many"), 7),
 )  # fmt: skip
 
 
@@ -220,7 +228,7 @@ def _broken(kind: str, name: str, row: int) -> tuple[str, str, int, int]:
     """Sample ``name`` with map line ``row`` (within the map) broken the way ``kind`` says."""
     text = sample_text(name)
     lines = text.split("\n")
-    _, top, width, height = _quoted(text)
+    _start, top, width, height = _quoted(text)
     row = min(row, 2 * height - 1)
     at = top + row
     quoted = lines[at]
@@ -243,7 +251,9 @@ def _broken(kind: str, name: str, row: int) -> tuple[str, str, int, int]:
         del lines[top + 2 * height - 2 : top + 2 * height]
     else:  # a map line too many
         lines.insert(top + 2 * height, '"' + inside[:1] * width + '"')
-    return f"{kind} ({name}, width {width}, height {height})", "\n".join(lines), width, height
+    label = _("{problem} ({map}, width {width}, height {height})").format(
+        problem=_(kind), map=name, width=width, height=height)  # fmt: skip
+    return label, "\n".join(lines), width, height
 
 
 def _map_lines_answer(value: Any) -> Any:

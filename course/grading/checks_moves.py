@@ -15,6 +15,7 @@ from course.grading.cases import (
     a_game,
     blocked_position,
     color_name,
+    colour,
     early_ends,
     flip_positions,
     full_draw,
@@ -23,7 +24,6 @@ from course.grading.cases import (
     random_game,
     sample_positions,
 )
-from course.grading.checks_board import colour
 from course.grading.records import Case, NotAnAnswer, Raises
 from course.grading.runner import run
 from course.grading.views import BoardView, position
@@ -35,7 +35,7 @@ from reversi import BLACK, WHITE, Board, Color, Square
 
 
 def _play_cases() -> list[Case]:
-    cases = [_move_case("Figure 2", FIGURE_2, at, BLACK) for at in FIGURE_2_MOVES]
+    cases = [_move_case(_("Figure 2"), FIGURE_2, at, BLACK) for at in FIGURE_2_MOVES]
     for label, board, color in flip_positions()[:14]:
         legal = board.legal_moves(color)
         taken = [sq for sq in board.squares() if board[sq] is not None][:1]
@@ -109,7 +109,7 @@ def _board_answer(value: Any) -> str:
     if isinstance(value, BoardView):
         value = position(value)
     if not isinstance(value, Board):
-        raise NotAnAnswer("expected a Board")
+        raise NotAnAnswer(_("expected a Board"))
     return str(value)
 
 

@@ -15,10 +15,12 @@ from collections.abc import Callable
 from typing import Any
 
 from course.grading import answers
-from course.grading.cases import pass_positions, random_game, sample_positions, seeded
+from course.grading.cases import colour, pass_positions, random_game, sample_positions, seeded
 from course.grading.records import Case
 from course.grading.runner import run
 from course.grading.views import BoardView
+from course.i18n import N_
+from course.i18n import gettext as _
 from reversi import PASS, Board, Color, Square
 from reversi.evaluation import positional
 from reversi.players import GreedyPlayer, PositionalPlayer
@@ -26,7 +28,7 @@ from reversi.players import GreedyPlayer, PositionalPlayer
 #: ``(kind of mistake, the answer it gives)`` pairs of a case (:attr:`Case.mistaken`).
 _Mistaken = tuple[tuple[str, Any], ...]
 
-_CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+_CORNER_NAMES = (N_("top-left"), N_("top-right"), N_("bottom-right"), N_("bottom-left"))
 
 #: (size, seed, ply) of random-game positions that test the greedy rule's fine print.
 _GREEDY_POSITIONS = (
@@ -45,7 +47,8 @@ def _position(size: int, seed: int, ply: int) -> tuple[Board, Color]:
 
 
 def _corners(board: Board) -> list[tuple[str, tuple[int, int]]]:
-    """The corners in the greedy player's order of preference: clockwise from the top-left."""
+    """The corners in the greedy player's order of preference: clockwise from the top-left
+    (each named in English: ``_(name)`` where a student reads it)."""
     last = board.size - 1
     return list(zip(_CORNER_NAMES, ((0, 0), (0, last), (last, last), (last, 0)), strict=True))
 
@@ -53,15 +56,16 @@ def _corners(board: Board) -> list[tuple[str, tuple[int, int]]]:
 def _describe(board: Board, color: Color) -> str:
     moves = board.legal_moves(color)
     if not moves:
-        return "no legal move"
-    legal_corners = [f"{name} {board.square(sq)}" for name, sq in _corners(board) if sq in moves]
+        return _("no legal move")
+    legal_corners = [f"{_(name)} {board.square(sq)}" for name, sq in _corners(board) if sq in moves]
     if legal_corners:
-        return "corners: " + ", ".join(legal_corners)
+        return _("corners: {corners}").format(corners=", ".join(legal_corners))
     counts = [len(board.flips(m, color)) for m in moves]
     tied = [str(m) for m, n in zip(moves, counts, strict=True) if n == max(counts)]
-    return (
-        f"{len(tied)} moves flip {max(counts)}: {' '.join(tied)}" if len(tied) > 1 else "no corner"
-    )
+    if len(tied) > 1:
+        return _("{count} moves flip {flips}: {squares}").format(
+            count=len(tied), flips=max(counts), squares=" ".join(tied))  # fmt: skip
+    return _("no corner")
 
 
 def _show_move(value: Any) -> str:
@@ -112,13 +116,8 @@ def _games_against_random(
         while not board.is_finished():
             moves = board.legal_moves(color)
             if color is Color.BLACK:
-                found.append(
-                    (
-                        f"{size}x{size} game {seed} against random moves, after {ply} moves",
-                        board.copy(),
-                        color,
-                    )
-                )
+                label = _("{size}x{size} game {seed} against random moves, after {ply} moves")
+                found.append((label.format(size=size, seed=seed, ply=ply), board.copy(), color))
                 move = player.choose_move(board.copy(), color)
             else:
                 move = rng.choice(moves) if moves else PASS
@@ -136,13 +135,13 @@ def greedy_move(function: Any) -> None:
     for size, seed, ply in _GREEDY_POSITIONS:
         board, color = _position(size, seed, ply)
         expected = oracle.choose_move(board.copy(), color)
-        label = f"{size}x{size} game {seed}, after {ply} moves, {color} ({_describe(board, color)})"
+        label = _("{size}x{size} game {seed}, after {ply} moves, {color} ({position})").format(
+            size=size, seed=seed, ply=ply, color=colour(color), position=_describe(board, color))  # fmt: skip
         cases.append(Case(label, (_player_view(board), color), expected, board, (expected,),
                           mistaken=_greedy_tied(board, color, expected)))
     for label, board, color in pass_positions()[:2]:
-        cases.append(
-            Case(f"{label} ({color} has no move)", (_player_view(board), color), PASS, board)
-        )
+        said = _("{position} ({color} has no move)").format(position=label, color=colour(color))
+        cases.append(Case(said, (_player_view(board), color), PASS, board))
     run("greedy_move", function, cases, _move, show=_show_move)
 
 
@@ -172,7 +171,8 @@ def positional_score(function: Any) -> None:
         for b, c in sample_positions(range(size, size + 2), 7, size)
     ]
     cases = [
-        Case(f"{board.size}x{board.size} position {number + 1}, {who}", (BoardView(board), who),
+        Case(_("{size}x{size} position {number}, {color}").format(
+                 size=board.size, number=number + 1, color=colour(who)), (BoardView(board), who),
              positional(board.bits(who), board.bits(who.opponent), board.size), board)
         for number, (board, color) in enumerate(positions)
         for who in (color, color.opponent)

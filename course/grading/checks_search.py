@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from course.grading import answers
-from course.grading.cases import early_ends, pass_positions, random_game
+from course.grading.cases import colour, early_ends, pass_positions, random_game
 from course.grading.records import Case, NotAnAnswer
 from course.grading.runner import run
+from course.grading.search_tree import search_tree
+from course.i18n import N_
+from course.i18n import gettext as _
 from reversi import BLACK, PASS, Board, Color, Square
 from reversi.evaluation import evaluate
 from reversi.search import minimax
@@ -37,7 +40,8 @@ class NodeCounter:
 def _search_positions() -> list[tuple[str, Board, Color, int]]:
     """``(label, board, colour to move, depth)`` for the search checks: openings, middle
     games, endings within reach, passes and a finished game."""
-    found = [("the start, depth 1", Board(), BLACK, 1), ("the start, depth 3", Board(), BLACK, 3)]
+    deep = _("{position}, depth {depth}")
+    found = [(deep.format(position=_("the start"), depth=d), Board(), BLACK, d) for d in (1, 3)]
     for size, seed, ply, depth in (
         (8, 1, 20, 3),
         (8, 2, 30, 2),
@@ -46,14 +50,34 @@ def _search_positions() -> list[tuple[str, Board, Color, int]]:
         (6, 5, 24, 4),
     ):
         board, color = list(random_game(seed, size, stop=ply))[-1]
-        found.append(
-            (f"{size}x{size} game {seed} after {ply} moves, depth {depth}", board, color, depth)
-        )
-    found += [
-        (f"{label}, depth 3", board, color, 3) for label, board, color in pass_positions()[:3]
-    ]
-    found += [(f"{label}, depth 2", board, BLACK, 2) for label, board in early_ends()[:1]]
+        label = _("{size}x{size} game {seed} after {ply} moves, depth {depth}")
+        found.append((label.format(size=size, seed=seed, ply=ply, depth=depth), board, color, depth))
+    found += [(deep.format(position=label, depth=3), board, color, 3)
+              for label, board, color in pass_positions()[:3]]  # fmt: skip
+    found += [(deep.format(position=label, depth=2), board, BLACK, 2)
+              for label, board in early_ends()[:1]]  # fmt: skip
     return found
+
+
+@dataclass(frozen=True)
+class _Said:
+    """An answer judged in words (``between 5 and 9 positions``): compared by its English
+    template and figures, shown in the reader's language, so a grade never depends on it.
+
+    >>> _said(N_("between {low} and {high} positions"), low=5, high=9) == _Said(
+    ...     "between {low} and {high} positions", (("high", 9), ("low", 5)))
+    True
+    """
+
+    template: str
+    figures: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        return _(self.template).format(**dict(self.figures))
+
+
+def _said(template: str, **figures: Any) -> _Said:
+    return _Said(template, tuple(sorted(figures.items())))
 
 
 def _search_case(
@@ -65,7 +89,7 @@ def _search_case(
 def _value(answer: Any) -> float:
     value = answers.number(answer)
     if isinstance(value, float) and not math.isfinite(value):
-        raise NotAnAnswer("infinity is not the value of a position")
+        raise NotAnAnswer(_("infinity is not the value of a position"))
     return value
 
 
@@ -88,7 +112,7 @@ class _Visited:
     value: float
 
     def __str__(self) -> str:
-        return f"{self.nodes} positions visited, value {self.value}"
+        return _("{nodes} positions visited, value {value}").format(nodes=self.nodes, value=self.value)
 
 
 def minimax_nodes(function: Any) -> None:
@@ -119,7 +143,7 @@ class _Judged:
     move: Any = None
 
     def __str__(self) -> str:
-        return f"{self.move}, worth {self.value}"
+        return _("{move}, worth {value}").format(move=self.move, value=self.value)
 
 
 def _move_values(board: Board, color: Color, depth: int) -> dict[Any, float]:
@@ -166,7 +190,7 @@ def best_move(function: Any) -> None:
         if move is PASS:
             return PASS
         if move not in values:
-            raise NotAnAnswer(f"{move} is not a legal move for {color}")
+            raise NotAnAnswer(_("{square} is not a legal move for {color}").format(square=move, color=colour(color)))
         assert isinstance(move, Square)
         return _Judged(values[move], move)
 
@@ -203,33 +227,13 @@ def alphabeta_window(function: Any) -> None:
             (value - 50, value - 10),
             (value + 10, value + 50),
         ):
-            expected = (
-                "the exact value"
-                if alpha < value < beta
-                else f"<= {alpha}"
-                if value <= alpha
-                else f">= {beta}"
-            )
-            cases.append(
-                _search_case(
-                    f"{label}, window ({alpha}, {beta})", board, color, depth, expected, alpha, beta
-                )
-            )
+            expected = _window(value, value, alpha, beta)
+            window = _("{position}, window ({alpha}, {beta})").format(position=label, alpha=alpha, beta=beta)
+            cases.append(_search_case(window, board, color, depth, expected, alpha, beta))
 
-    def judge(answer: Any, args: tuple[Any, ...]) -> str:
-        board, color, depth, alpha, beta, _ = args
-        value, true = _value(answer), minimax(board, color, depth).value
-        if alpha < true < beta:
-            return "the exact value" if value == true else f"{value}, not the exact value {true}"
-        if true <= alpha:
-            return (
-                f"<= {alpha}"
-                if value <= alpha
-                else f"{value}, above alpha although the value is {true}"
-            )
-        return (
-            f">= {beta}" if value >= beta else f"{value}, below beta although the value is {true}"
-        )
+    def judge(answer: Any, args: tuple[Any, ...]) -> _Said:
+        board, color, depth, alpha, beta, _counter = args
+        return _window(_value(answer), minimax(board, color, depth).value, alpha, beta)
 
     run(
         "alphabeta_window",
@@ -241,6 +245,22 @@ def alphabeta_window(function: Any) -> None:
     )
 
 
+def _window(value: float, true: float, alpha: float, beta: float) -> _Said:
+    """What a search that returned ``value`` with the window (alpha, beta) said, where the
+    position is worth ``true``: right (the exact value, or a bound on the right side) or wrong."""
+    if alpha < true < beta:
+        if value == true:
+            return _said(N_("the exact value"))
+        return _said(N_("{value}, not the exact value {true}"), value=value, true=true)
+    if true <= alpha:
+        if value <= alpha:
+            return _said("<= {alpha}", alpha=alpha)
+        return _said(N_("{value}, above alpha although the value is {true}"), value=value, true=true)
+    if value >= beta:
+        return _said(">= {beta}", beta=beta)
+    return _said(N_("{value}, below beta although the value is {true}"), value=value, true=true)
+
+
 def alphabeta_prunes(function: Any) -> None:
     """``alphabeta`` counts every position it visits, and prunes: on each position, at
     least the smallest tree that proves the value (no search can look at less), and,
@@ -248,144 +268,37 @@ def alphabeta_prunes(function: Any) -> None:
     __tracebackhide__ = True  # IPython shows the student's cell, not the kit
     cases = []
     for label, board, color, depth in _search_positions():
-        tree = _tree(board, color, depth)
-        cases.append(_search_case(label, board, color, depth, tree.expected(), -math.inf, math.inf))
+        cases.append(_search_case(label, board, color, depth, _pruned(board, color, depth),
+                                  -math.inf, math.inf))  # fmt: skip
 
-    def judge(answer: Any, args: tuple[Any, ...]) -> str:
-        board, color, depth, _, _, counter = args
-        tree = _tree(board, color, depth)
-        nodes = _nodes(counter)
-        if nodes < tree.proof:
-            return (f"{nodes} positions: too few to know the value (at least {tree.proof}; "
-                    "does it call counter.visit() once for every position it looks at?)")  # fmt: skip
-        if nodes > tree.full:
-            return f"{nodes} positions: more than minimax visits ({tree.full})"
-        if tree.cuts and nodes == tree.full:
-            return f"{nodes} positions, as many as minimax: here alpha-beta must cut"
-        return tree.expected()
+    def judge(answer: Any, args: tuple[Any, ...]) -> _Said:
+        board, color, depth, _alpha, _beta, counter = args
+        return _pruned(board, color, depth, _nodes(counter))
 
     def overall(calls: list[tuple[Any, ...]]) -> str | None:
         visited = sum(_nodes(args[-1]) for args in calls)
-        full = sum(_tree(args[0], args[1], args[2]).full for args in calls)
+        full = sum(search_tree(args[0], args[1], args[2]).full for args in calls)
         if calls and visited >= full:
-            return f"in all it visited {visited} positions, as many as minimax: it never pruned"
+            said = _("in all it visited {visited} positions, as many as minimax: it never pruned")
+            return said.format(visited=visited)
         return None
 
     run("alphabeta_prunes", function, cases, outcome=judge, show=str, overall=overall)
 
 
-#: The trees already walked, by position: a check and its judge ask for each one again.
-_TREES: dict[tuple[int, int, int, Color, int], _Tree] = {}
-
-
-def _tree(board: Board, color: Color, depth: int) -> _Tree:
-    """``_Tree(board, color, depth)``, walked once per position (a few dozen are kept)."""
-    if not isinstance(board, Board):
-        return _Tree(board, color, depth)
-    key = (board.size, board.bits(BLACK), board.bits(BLACK.opponent), color, depth)
-    tree = _TREES.get(key)
-    if tree is None:
-        if len(_TREES) >= 64:
-            _TREES.clear()
-        tree = _TREES[key] = _Tree(board, color, depth)
-    return tree
-
-
-class _Tree:
-    """The search tree of a position, as :func:`reversi.search.minimax` walks it.
-
-    ``full``: its positions (what minimax visits); ``proof``: the fewest positions that
-    prove its value, whatever the order of moves (a lower bound on any correct search
-    that counts what it visits); ``cuts``: whether alpha-beta, trying moves in reading
-    order, looks at fewer positions than minimax.
-
-    >>> tree = _Tree(Board(), BLACK, 3)
-    >>> tree.full, tree.proof < tree.alphabeta < tree.full
-    (73, True)
-    """
-
-    def __init__(self, board: Board, color: Color, depth: int) -> None:
-        self._values: dict[tuple[int, int, Color, int], float] = {}
-        self.root = (board, color, depth)
-        self.full = minimax(board, color, depth).nodes
-        self.proof = self._exact(board, color, depth)
-        counted = [0]
-        self._alphabeta(board, color, depth, -math.inf, math.inf, counted)
-        self.alphabeta = counted[0]
-        self.cuts = self.alphabeta < self.full
-
-    def expected(self) -> str:
-        if self.cuts:
-            return f"between {self.proof} and {self.full - 1} positions"
-        return f"between {self.proof} and {self.full} positions"
-
-    def _children(self, board: Board, color: Color, depth: int) -> list[tuple[Board, Color, int]]:
-        if depth == 0:
-            return []
-        moves = board.legal_moves(color)
-        if not moves:
-            if not board.legal_moves(color.opponent):
-                return []
-            return [(board, color.opponent, depth - 1)]
-        found = []
-        for move in moves:
-            child = board.copy()
-            child.play(move, color)
-            found.append((child, color.opponent, depth - 1))
-        return found
-
-    def _value(self, board: Board, color: Color, depth: int) -> float:
-        key = (board.bits(BLACK), board.bits(BLACK.opponent), color, depth)
-        if key not in self._values:
-            children = self._children(board, color, depth)
-            self._values[key] = (
-                max(-self._value(*child) for child in children) if children
-                else evaluate(board, color)
-            )  # fmt: skip
-        return self._values[key]
-
-    def _exact(self, board: Board, color: Color, depth: int) -> int:
-        """The fewest positions that prove the value of this one."""
-        children = self._children(board, color, depth)
-        if not children:
-            return 1
-        value = self._value(board, color, depth)
-        best = None
-        for index, child in enumerate(children):
-            if -self._value(*child) != value:
-                continue
-            others = sum(self._at_least(*c, -value) for i, c in enumerate(children) if i != index)
-            cost = self._exact(*child) + others
-            best = cost if best is None else min(best, cost)
-        assert best is not None
-        return 1 + best
-
-    def _at_least(self, board: Board, color: Color, depth: int, bound: float) -> int:
-        """The fewest positions that prove this one is worth at least ``bound``."""
-        children = self._children(board, color, depth)
-        if not children:
-            return 1
-        return 1 + min(self._at_most(*c, -bound) for c in children if -self._value(*c) >= bound)
-
-    def _at_most(self, board: Board, color: Color, depth: int, bound: float) -> int:
-        """The fewest positions that prove this one is worth at most ``bound``."""
-        children = self._children(board, color, depth)
-        if not children:
-            return 1
-        return 1 + sum(self._at_least(*c, -bound) for c in children)
-
-    def _alphabeta(self, board: Board, color: Color, depth: int, alpha: float, beta: float,
-                   counted: list[int]) -> float:  # fmt: skip
-        counted[0] += 1
-        children = self._children(board, color, depth)
-        if not children:
-            return evaluate(board, color)
-        for child in children:
-            value = -self._alphabeta(*child, -beta, -alpha, counted)
-            if value >= beta:
-                return value
-            alpha = max(alpha, value)
-        return alpha
+def _pruned(board: Board, color: Color, depth: int, nodes: int | None = None) -> _Said:
+    """What visiting ``nodes`` positions says of a search (None: what the right count says)."""
+    tree = search_tree(board, color, depth)
+    if nodes is not None and nodes < tree.proof:
+        return _said(N_("{nodes} positions: too few to know the value (at least {proof}; does it "
+                        "call counter.visit() once for every position it looks at?)"),
+                     nodes=nodes, proof=tree.proof)  # fmt: skip
+    if nodes is not None and nodes > tree.full:
+        return _said(N_("{nodes} positions: more than minimax visits ({full})"), nodes=nodes, full=tree.full)
+    if nodes is not None and tree.cuts and nodes == tree.full:
+        return _said(N_("{nodes} positions, as many as minimax: here alpha-beta must cut"), nodes=nodes)
+    high = tree.full - 1 if tree.cuts else tree.full
+    return _said(N_("between {low} and {high} positions"), low=tree.proof, high=high)
 
 
 def _nodes(counter: Any) -> int:
