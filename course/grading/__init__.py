@@ -5,7 +5,8 @@ Inside a notebook (the student's kernel), a *self-check*:
 * :mod:`~course.grading.checks` gathers every check (``checks.flips(flips)``), written
   in :mod:`~course.grading.checks_board` (01-04), :mod:`~course.grading.checks_moves`
   (05-06), :mod:`~course.grading.checks_players` (07-08),
-  :mod:`~course.grading.checks_search` (09-10) and
+  :mod:`~course.grading.checks_search` (09-10, with the search trees of
+  :mod:`~course.grading.search_tree`),
   :mod:`~course.grading.checks_mapfile` (11) and
   :mod:`~course.grading.checks_cursor` (12);
 * :mod:`~course.grading.runner` runs a student's function on cases and judges the

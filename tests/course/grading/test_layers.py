@@ -27,6 +27,7 @@ CHAIN = [
     "checks_board",
     "checks_moves",
     "checks_players",
+    "search_tree",
     "checks_search",
     "checks_mapfile",
     "checks_cursor",
