@@ -25,6 +25,7 @@ from course.grading.notebook import ANSWER, CHECK, NotebookError
 from course.grading.records import Case, Part, Question, Spec
 from course.grading.runner import collect
 from course.grading.table import ENTRIES, Entry
+from course.i18n import gettext as _
 from reversi.files import read_bounded
 
 SEED_FILE = "grading_seed.txt"
@@ -79,8 +80,9 @@ def _part(spec: Spec, shown: Part | None = None) -> Part:
     """The spec's cases ready to send; with ``shown``, only the cases it does not have."""
     if shown is not None:
         seen = {json.dumps(arguments) for arguments in shown.arguments}
+        unseen = _("{case} [grade-time case]")
         cases = [
-            Case(f"{c.name} [grade-time case]", c.args, c.expected, c.board, c.highlight, c.picture)
+            Case(unseen.format(case=c.name), c.args, c.expected, c.board, c.highlight, c.picture)
             for c in spec.cases
             if json.dumps([wire.dump_argument(arg) for arg in c.args]) not in seen
         ]

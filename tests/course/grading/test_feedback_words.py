@@ -1,5 +1,6 @@
 """The words of the feedback a student reads: every case label of every check (the notebook's
-and the grade-time ones) and the cursor picture of exercise 12.
+and the grade-time ones) and the cursor picture of exercise 12; in French, the labels of
+exercises 07-12 with the same expected answers.
 
 - "ply" is defined in lesson 04b; a label says "moves" instead, everywhere.
 - "a 6x6 game", "an 8x8 game": the article is right for every size, judged by the size's
@@ -13,8 +14,12 @@ import re
 
 import pytest
 
+from course.grading import exercise
 from course.grading.cases import a_game
 from course.grading.checks_cursor import _cursor_cases, _cursor_picture
+from course.i18n import speaking
+
+from .conftest import SEED
 
 SPOKEN = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
           11: "eleven", 12: "twelve", 13: "thirteen", 14: "fourteen", 15: "fifteen",
@@ -67,3 +72,40 @@ def test_the_cursor_picture_marks_its_centre_with_a_star(operator: str) -> None:
         ]
         assert set(bits_drawn) <= {"0", "1"}
         assert not re.search(r"[01][A-Z][01]", picture)
+
+
+#: English words no French case label of exercises 07-12 keeps.
+ENGLISH = re.compile(r"\b(game|seed|after|moves|depth|window|start(?!:)|case|against|random|corners?|"
+                     r"sample map|middle|edge|missing|line|width|height|rearranged|must pass)\b")  # fmt: skip
+
+
+@pytest.mark.slow
+def test_exercises_07_to_12_name_their_cases_in_french_and_expect_the_same_answers() -> None:
+    """A case's name follows the reader's language; its expected answer and the mistakes it
+    knows do not (an answer judged in words compares its English template), so a French
+    notebook is graded against the very same answers as an English one."""
+    later = ("07_greedy", "08_positional", "09_minimax", "10_alphabeta", "11_map_files", "12_cursor")
+    found = {}
+    for code in ("en", "fr"):
+        with speaking(code):
+            found[code] = {name: exercise.build(name, SEED) for name in later}
+    for name in later:
+        english, french = ([case for question in found[code][name].questions
+                            for part in question.parts for case in part.spec.cases]
+                           for code in ("en", "fr"))  # fmt: skip
+        assert [(c.expected, c.mistaken) for c in french] == [(c.expected, c.mistaken) for c in english]
+        worded = [(e.name, f.name) for e, f in zip(english, french, strict=True) if ENGLISH.search(e.name)]
+        assert worded, name
+        assert [f for _, f in worded if ENGLISH.search(f)] == [], name
+    names = {name: " / ".join(case.name for question in built.questions for part in question.parts
+                              for case in part.spec.cases) for name, built in found["fr"].items()}  # fmt: skip
+    assert "partie 8x8 (graine 0), après 55 coups, Blanc (coins : en haut à gauche a1)" in names["07_greedy"]
+    assert "contre des coups au hasard, après" in names["08_positional"]
+    assert "la position de départ, profondeur 3" in names["09_minimax"]
+    assert "la position de départ, profondeur 1, fenêtre (2, 4)" in names["10_alphabeta"]
+    assert "pas de guillemet fermant (01_first_steps, largeur 5, hauteur 4)" in names["11_map_files"]
+    assert "OR au milieu" in names["12_cursor"]
+    with speaking("fr"):
+        window = [str(case.expected) for question in found["fr"]["10_alphabeta"].questions
+                  for part in question.parts for case in part.spec.cases]  # fmt: skip
+    assert "la valeur exacte" in window and "the exact value" not in window
