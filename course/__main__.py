@@ -165,7 +165,7 @@ def _grade_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from course.grading import overrides
+    from course.grading import grade_lines, overrides
     from course.grading.gradebook import Choices, grade_folder, progress_bar
     from course.roster.store import ROSTER, RosterFile
 
@@ -184,7 +184,7 @@ def _grade(args: argparse.Namespace) -> int:
     roster_path = None if args.no_roster else args.roster or (ROSTER if ROSTER.is_file() else None)
     roster = RosterFile(roster_path).load() if roster_path else None
     if roster is not None:
-        print(f"Roster: {roster_path}, {len(roster)} students (--no-roster ignores it)")
+        print(grade_lines.roster_line(roster_path, len(roster)))
     try:
         graded = grade_folder(
             args.folder, args.out, args.source, args.timeout, args.jobs, args.seed,
@@ -192,30 +192,20 @@ def _grade(args: argparse.Namespace) -> int:
             say=lambda line: print(_printable(line), flush=True), roster=roster,
         )  # fmt: skip
     except KeyboardInterrupt:
-        print(f"\nStopped: every student finished so far is in {args.out}; "
-              "run the same command again to grade the rest.", file=sys.stderr)  # fmt: skip
+        print("\n" + grade_lines.stopped(args.out), file=sys.stderr)
         return 130
     except OSError as error:
-        print(f"error: cannot write {error.filename or args.out}: {error.strerror}; every "
-              f"student finished so far is in {args.out}", file=sys.stderr)  # fmt: skip
+        print(grade_lines.unwritable(error.filename or args.out, str(error.strerror), args.out),
+              file=sys.stderr)  # fmt: skip
         return 1
     for warning in graded.warnings:
-        print(_printable(f"warning: {warning}"))
+        print(_printable(grade_lines.warning(warning)))
     for row in graded.rows:
         row = {key: _printable(value) for key, value in row.items()}
-        missing = f" (missing: {row['missing']})" if row["missing"] else ""
-        late = f" (late: {row['late']})" if row["late"] else ""
-        who = f"{row['name']} ({row['student_id']})" if roster else row["student_id"]
-        print(f"{who}: {row['points']}/{row['max_points']} points, "
-              f"{row['passed']}/{row['total']} passed{missing}{late}")  # fmt: skip
-        if row["errors"]:
-            print(f"  errors: {row['errors']}")
-        if row["similar"]:
-            print(f"  similar: {row['similar']}")
+        print("\n".join(grade_lines.student_lines(row, named=bool(roster))))
     for line in graded.summary:
         print(line)
-    print(f"Wrote {args.out} ({len(graded.rows)} students), its Canvas and Moodle copies, "
-          f"the summary page and the feedback pages in {feedback}")  # fmt: skip
+    print(grade_lines.written(args.out, len(graded.rows), feedback))
     return 0
 
 

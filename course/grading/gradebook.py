@@ -40,6 +40,7 @@ from typing import TextIO
 from course.grading import checker, feedback, handins, matching, sheet, similarity, summary
 from course.grading import notebook as nbfile
 from course.grading.exercise import Exercise
+from course.grading.grade_lines import error as error_line
 from course.grading.grader import Grader
 from course.grading.handins import GradebookError
 from course.grading.journal import Journal, Marked, Outputs
@@ -200,7 +201,7 @@ class _Run:
         if marked.error:
             message = f"{handin.student} {handin.exercise}: {marked.error}"
             self.errors.append(message)
-            self.say(f"error: {message}")
+            self.say(error_line(message))
 
     def mark(self, handin: handins.HandIn) -> Marked:
         """Grade one hand-in (or take it from the journal); never raises for the notebook's sake."""

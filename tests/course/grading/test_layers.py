@@ -51,6 +51,7 @@ CHAIN = [
     "similarity",
     "journal",
     "grader",
+    "grade_lines",
     "gradebook",
     "teacher",
 ]
