@@ -57,6 +57,38 @@ STOPPED = re.compile(
     r"|Python stopped before the end \(os\._exit or exit\?\)"
     r"|Python stopped with exit code [0-9]+ \(os\._exit, memory\?\)"
 )
+#: Every reason the harness (:data:`STOPPED`) or a run (:func:`course.grading.runs.exit_reason`)
+#: gives for a stop, as sent (English), and its words for the reader (:func:`spoken_reason`).
+_REASONS = tuple((re.compile(sent), words) for sent, words in (
+    (r"timed out after ([0-9.]+) s", N_("timed out after {0} s")),
+    (r"it used up its CPU time \(an endless loop\?\)", N_("it used up its CPU time (an endless loop?)")),
+    (r"Python was killed \(out of memory\?\)", N_("Python was killed (out of memory?)")),
+    (r"Python was killed \(out of memory or time\?\)", N_("Python was killed (out of memory or time?)")),
+    (r"Python was stopped by signal ([0-9]+)", N_("Python was stopped by signal {0}")),
+    (r"Python was stopped by (\w+)", N_("Python was stopped by {0}")),
+    (r"Python stopped before the end \(os\._exit or exit\?\)", N_("Python stopped before the end (os._exit or exit?)")),
+    (r"Python stopped with exit code (-?[0-9]+) \(os\._exit, memory\?\)",
+     N_("Python stopped with exit code {0} (os._exit, memory?)")),
+    (r"Python stopped with exit code (-?[0-9]+) \(out of memory, os\._exit or a crash\?\)",
+     N_("Python stopped with exit code {0} (out of memory, os._exit or a crash?)")),
+    (r"it did not finish", N_("it did not finish")),
+    (r"it stopped Python", N_("it stopped Python")),
+))  # fmt: skip
+
+
+def spoken_reason(reason: str) -> str:
+    """A stop's reason as sent, in the reader's language (another text as it is).
+
+    >>> spoken_reason("timed out after 5 s"), spoken_reason("Python was stopped by SIGTERM")
+    ('timed out after 5 s', 'Python was stopped by SIGTERM')
+    """
+    for sent, words in _REASONS:
+        found = sent.fullmatch(reason)
+        if found:
+            return _(words).format(*found.groups())
+    return reason
+
+
 NOT_ISOLATED = N_("this notebook ran WITHOUT isolation (--no-isolation): its results are not safe")
 
 
@@ -148,11 +180,11 @@ def grade_notebook(
         )
         answer = replies.get(question.tag)
         if isinstance(answer, str):
-            results.append(zero(question, _("stopped: {reason}").format(reason=answer)))
+            results.append(zero(question, _("stopped: {reason}").format(reason=spoken_reason(answer))))
         elif question.tag in replies and not (answer is None and cell in problems):
             results.append(judge(question, answer))
         else:  # no answer, or no function because its cell failed: say why
-            reason = problems.get(cell) or stopped or _("no answer came back")
+            reason = problems.get(cell) or spoken_reason(stopped) or _("no answer came back")
             reason = reason.removeprefix("not run: ").removeprefix(_("not run: {reason}").format(reason=""))
             results.append(zero(question, _("not run: {reason}").format(reason=reason)))
     report.checks = results
@@ -271,7 +303,7 @@ class _Reading:
             self.problems[self.cells[0]] = (
                 _("the answer cells ran longer than {seconds:g} s").format(seconds=self.timeout)
                 if timed_out
-                else _("it stopped Python: {reason}").format(reason=self.stopped)
+                else _("it stopped Python: {reason}").format(reason=spoken_reason(self.stopped))
             )
         elif self._timing is not None and self._timing[0] == "question":
             tag = self._timing[1]

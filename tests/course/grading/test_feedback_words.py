@@ -109,3 +109,33 @@ def test_exercises_07_to_12_name_their_cases_in_french_and_expect_the_same_answe
         window = [str(case.expected) for question in found["fr"]["10_alphabeta"].questions
                   for part in question.parts for case in part.spec.cases]  # fmt: skip
     assert "la valeur exacte" in window and "the exact value" not in window
+
+
+def test_why_a_run_stopped_is_said_in_french_whatever_sent_it() -> None:
+    """The harness's reasons (its STOPPED pattern) and a run's (runs.exit_reason) are sent in
+    English; the reader gets each in French, figures kept, and an unknown text as it came."""
+    import signal
+
+    from course.grading.checker import STOPPED, spoken_reason
+    from course.grading.runs import exit_reason
+
+    harness = ["timed out after 5 s", "it used up its CPU time (an endless loop?)",
+               "Python was killed (out of memory?)", "Python was stopped by signal 15",
+               "Python stopped before the end (os._exit or exit?)",
+               "Python stopped with exit code 3 (os._exit, memory?)"]  # fmt: skip
+    assert all(STOPPED.fullmatch(reason) for reason in harness)
+    runs = [exit_reason(code) for code in (None, -signal.SIGXCPU, -signal.SIGKILL, -signal.SIGTERM, 0, 3)]
+    sent = harness + runs + ["it stopped Python"]
+    assert [spoken_reason(reason) for reason in sent] == sent  # English: as sent
+    with speaking("fr"):
+        said = [spoken_reason(reason) for reason in sent]
+        assert spoken_reason("a text of its own") == "a text of its own"
+    assert said[0] == "temps dépassé au bout de 5 s"
+    assert said[3] == "Python a été arrêté par le signal 15"
+    assert said[5] == "Python s’est arrêté avec le code de sortie 3 (os._exit, mémoire ?)"
+    assert said[6:] == ["elle n’a pas fini", "elle a épuisé son temps de calcul (une boucle sans fin ?)",
+                        "Python a été tué (plus de mémoire ou de temps ?)", "Python a été arrêté par SIGTERM",
+                        "Python s’est arrêté avant la fin (os._exit ou exit ?)",
+                        "Python s’est arrêté avec le code de sortie 3 (plus de mémoire, os._exit ou un plantage ?)",
+                        "elle a arrêté Python"]  # fmt: skip
+    assert not any(english == french for english, french in zip(sent, said, strict=True))
