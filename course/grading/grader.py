@@ -19,6 +19,7 @@ from course.grading.exercise import Exercise
 from course.grading.notebook import NotebookError
 from course.grading.records import Report
 from course.grading.sandbox import Sandbox
+from course.i18n import gettext as _
 from course.i18n import language
 
 
@@ -68,11 +69,11 @@ class Grader:
             changed = self._restore()
         if changed:
             report.notes.append(
-                f"the teacher's files changed while this notebook ran ({changed}): "
-                "they were put back, and this notebook scores 0"
+                _("the teacher's files changed while this notebook ran ({files}): "
+                  "they were put back, and this notebook scores 0").format(files=changed)
             )
             for result in report.checks:
-                result.passed, result.message = False, "the teacher's files were changed"
+                result.passed, result.message = False, _("the teacher's files were changed")
                 result.cases_passed = 0
         return report
 
