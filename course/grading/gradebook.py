@@ -320,7 +320,7 @@ class _Run:
         by_id = {row["student_id"]: row for row in self.rows}
         for record in records:
             self._write_page(record, by_id[record.student_id])
-        title = f"Class summary: {self.outputs.sheet.name}"
+        title = _("Class summary: {sheet}").format(sheet=self.outputs.sheet.name)
         nbfile.write_atomic(self.outputs.summary, summary.page(self.rows, self.columns, title))
 
     def _write_sheets(self) -> None:

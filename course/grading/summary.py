@@ -2,7 +2,8 @@
 
 Made from the grade sheet's rows (:mod:`course.grading.sheet`), so it shows exactly what
 the sheet says, overrides included.  The charts are inline SVG: the page needs no script,
-no network and no plotting library, and opens from a USB stick.
+no network and no plotting library, and opens from a USB stick.  Its words are in the
+teacher's language (:func:`course.i18n.language`); its figures and columns are the sheet's.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 from course.grading.sheet import Row, number
+from course.i18n import gettext as _
+from course.i18n import language, ngettext
 from reversi.errors import ArgumentError
 
 _STYLE = """
@@ -76,21 +79,25 @@ def page(rows: Sequence[Row], columns: Mapping[str, Mapping[str, float]], title:
     maximum = sum(sum(q.values()) for q in columns.values())
     totals = [float(row["points"]) for row in rows]
     mean = sum(totals) / len(totals) if totals else 0.0
+    said = ngettext("{count} student; mean total {mean} of {maximum} points.",
+                    "{count} students; mean total {mean} of {maximum} points.", len(rows))
+    said = escape(said.format(count=len(rows), mean=number(mean), maximum=number(maximum)))
+    rates, totals_head = escape(_("Pass rate per question")), escape(_("Totals"))
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body><main>",
-        f"<h1>{escape(title)}</h1>",
-        f"<p>{len(rows)} students; mean total {number(mean)} of {number(maximum)} points.</p>",
-        "<h2>Pass rate per question</h2>", _rates_table(pass_rates(rows, columns)),
-        "<h2>Totals</h2>", _histogram_svg(histogram(totals, maximum), maximum),
+        f"<h1>{escape(title)}</h1>", f"<p>{said}</p>",
+        f"<h2>{rates}</h2>", _rates_table(pass_rates(rows, columns)),
+        f"<h2>{totals_head}</h2>", _histogram_svg(histogram(totals, maximum), maximum),
         "</main></body></html>",
     ]  # fmt: skip
     return "\n".join(parts)
 
 
 def _rates_table(rates: Mapping[str, tuple[int, int, float]]) -> str:
-    lines = ["<table>", "<tr><th>question</th><th>students who passed</th><th>share</th>"
-             "<th>mean points</th></tr>"]
+    heads = (_("question"), _("students who passed"), _("share"), _("mean points"))
+    lines = ["<table>", "<tr>" + "".join(f"<th>{escape(head)}</th>" for head in heads) + "</tr>"]
+    of = _("{passed} of {handed}")
     for column, (passed, handed, mean) in rates.items():
         share = passed / handed if handed else 0.0
         bar = (
@@ -99,7 +106,7 @@ def _rates_table(rates: Mapping[str, tuple[int, int, float]]) -> str:
             f'<rect x="0" y="1" height="10" width="{BAR_WIDTH}" fill="none" stroke="#ccc"/></svg>'
         )
         lines.append(
-            f"<tr><td>{escape(column)}</td><td class='n'>{passed} of {handed}</td>"
+            f"<tr><td>{escape(column)}</td><td class='n'>{escape(of.format(passed=passed, handed=handed))}</td>"
             f"<td>{bar}</td><td class='n'>{number(mean)}</td></tr>"
         )
     lines.append("</table>")
@@ -109,19 +116,20 @@ def _rates_table(rates: Mapping[str, tuple[int, int, float]]) -> str:
 def _histogram_svg(counts: Sequence[int], maximum: float) -> str:
     width, height, pad = 40 * len(counts), 160, 24
     top = max(counts, default=0) or 1
+    named, spans = escape(_("histogram of totals")), _("{low} to {high}: {count}")
     parts = [
         f'<svg width="{width + 2 * pad}" height="{height + 2 * pad}" role="img" '
-        f'aria-label="histogram of totals">',
+        f'aria-label="{named}">',
         f'<line class="axis" x1="{pad}" y1="{pad + height}" x2="{pad + width}" y2="{pad + height}"/>',
     ]
     step = maximum / len(counts) if counts else 0
     for index, count in enumerate(counts):
         bar = height * count / top
         x = pad + 40 * index
+        span = escape(spans.format(low=number(index * step), high=number((index + 1) * step), count=count))
         parts.append(
             f'<rect class="bar" x="{x + 4}" y="{pad + height - bar:.1f}" width="32" '
-            f'height="{bar:.1f}"><title>{number(index * step)} to {number((index + 1) * step)}: '
-            f"{count}</title></rect>"
+            f'height="{bar:.1f}"><title>{span}</title></rect>'
         )
         parts.append(f'<text x="{x + 20}" y="{pad + height - bar - 4:.1f}" '
                      f'text-anchor="middle">{count}</text>')  # fmt: skip
