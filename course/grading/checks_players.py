@@ -19,7 +19,7 @@ from course.grading.cases import colour, pass_positions, random_game, sample_pos
 from course.grading.records import Case
 from course.grading.runner import run
 from course.grading.views import BoardView
-from course.i18n import N_
+from course.i18n import N_, ngettext
 from course.i18n import gettext as _
 from reversi import PASS, Board, Color, Square
 from reversi.evaluation import positional
@@ -116,7 +116,8 @@ def _games_against_random(
         while not board.is_finished():
             moves = board.legal_moves(color)
             if color is Color.BLACK:
-                label = _("{size}x{size} game {seed} against random moves, after {ply} moves")
+                label = ngettext("{size}x{size} game {seed} against random moves, after {ply} move",
+                                 "{size}x{size} game {seed} against random moves, after {ply} moves", ply)
                 found.append((label.format(size=size, seed=seed, ply=ply), board.copy(), color))
                 move = player.choose_move(board.copy(), color)
             else:
@@ -135,7 +136,8 @@ def greedy_move(function: Any) -> None:
     for size, seed, ply in _GREEDY_POSITIONS:
         board, color = _position(size, seed, ply)
         expected = oracle.choose_move(board.copy(), color)
-        label = _("{size}x{size} game {seed}, after {ply} moves, {color} ({position})").format(
+        label = ngettext("{size}x{size} game {seed}, after {ply} move, {color} ({position})",
+                         "{size}x{size} game {seed}, after {ply} moves, {color} ({position})", ply).format(
             size=size, seed=seed, ply=ply, color=colour(color), position=_describe(board, color))  # fmt: skip
         cases.append(Case(label, (_player_view(board), color), expected, board, (expected,),
                           mistaken=_greedy_tied(board, color, expected)))
