@@ -252,21 +252,31 @@ def is_legal(board, where, color):
 def legal_moves(board, color):
     """The squares where ``color`` may move, in reading order."""
     rows, size, other = board._rows, board._size, color.opponent
-    found = []  # only empty squares next to an opponent's disc can capture
+    found = []
     for row in range(size):
+        cells = rows[row]
         for col in range(size):
-            if (
-                rows[row][col] is None
-                and any(
-                    0 <= row + dr < size
-                    and 0 <= col + dc < size
-                    and rows[row + dr][col + dc] is other
-                    for dr, dc in DIRECTIONS
-                )
-                and is_legal(board, Square(row, col), color)
-            ):
+            if cells[col] is None and _captures(rows, size, row, col, color, other):
                 found.append(Square(row, col))
     return found
+
+
+def _captures(rows, size, row, col, color, other):
+    """Whether a ``color`` disc on the empty square ``(row, col)`` turns at least one disc
+    (:func:`flips` without collecting them: the searches call this most)."""
+    for dr, dc in DIRECTIONS:
+        r, c = row + dr, col + dc
+        if not (0 <= r < size and 0 <= c < size and rows[r][c] is other):
+            continue
+        r, c = r + dr, c + dc
+        while 0 <= r < size and 0 <= c < size:
+            disc = rows[r][c]
+            if disc is color:
+                return True
+            if disc is not other:
+                break
+            r, c = r + dr, c + dc
+    return False
 
 
 def count(board, color):
@@ -287,12 +297,9 @@ def play(board, where, color):
 
 def copy(board):
     """An independent copy that lends what this board lends."""
-    return make_board(
-        board._size,
-        ["".join(c.letter if c else "." for c in row) for row in board._rows],
-        board._allow,
-        board._writable,
-    )
+    twin = Board.__new__(Board)
+    _fill(twin, board._size, [row[:] for row in board._rows], board._allow, board._writable)
+    return twin
 
 
 def square_weight(row, col, size):
