@@ -150,37 +150,44 @@ console.log(count);
 """
 
 
+def run_in_deno(script: str, core: Path, work: Path) -> str:
+    """Run the JavaScript ``script`` in Deno with ``core``'s Pyodide at hand; returns the last
+    line it printed.  Its arguments are the core's URL, the core's path and ``work``; it may
+    read ``core`` and ``work``, write ``work`` only, and reach nothing else (no network).
+    Raises :class:`PyodideError` saying why it could not run or failed."""
+    deno = deno_program()
+    (work / "script.mjs").write_text(script, encoding="utf-8")
+    try:
+        done = subprocess.run(
+            [deno, "run", "--quiet", "--no-prompt", "--no-remote", "--no-npm", "--no-config",
+             "--no-lock", f"--allow-read={core},{work}", f"--allow-write={work}",
+             str(work / "script.mjs"), core.as_uri() + "/", str(core) + os.sep, work.as_posix()],
+            capture_output=True, text=True, timeout=600, check=False, stdin=subprocess.DEVNULL,
+            env={"DENO_DIR": str(work / "deno"), "NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1"},
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise PyodideError(f"Deno could not run Pyodide ({error})") from None
+    finally:
+        shutil.rmtree(work / "deno", ignore_errors=True)
+    if done.returncode != 0:
+        raise PyodideError(f"Pyodide under Deno failed: {(done.stderr or done.stdout).strip()[-600:]}")
+    lines = done.stdout.strip().splitlines()
+    return lines[-1] if lines else ""
+
+
 def _compile_stdlib(folder: Path, say: Callable[[str], None]) -> None:
     """Add Pyodide's bytecode to ``folder``'s standard library zip, or say why it stays source."""
-    note = "Note: Pyodide's standard library stays source only (each start compiles it again)"
-    try:
-        deno = deno_program()
-    except PyodideError as missing:
-        say(f"{note}: {missing}")
-        return
     with tempfile.TemporaryDirectory(prefix=".bytecode-", dir=folder) as scratch:
-        script = Path(scratch) / "compile.mjs"
-        script.write_text(STDLIB_COMPILER, encoding="utf-8")
         try:
-            done = subprocess.run(
-                [deno, "run", "--quiet", "--no-prompt", "--no-remote", "--no-npm", "--no-config",
-                 "--no-lock", f"--allow-read={folder}", f"--allow-write={scratch}", str(script),
-                 folder.as_uri() + "/", str(folder) + os.sep, scratch],
-                capture_output=True, text=True, timeout=600, check=False, stdin=subprocess.DEVNULL,
-                env={"DENO_DIR": str(Path(scratch) / "deno"), "NO_COLOR": "1",
-                     "DENO_NO_UPDATE_CHECK": "1"},
-            )  # fmt: skip
-        except (OSError, subprocess.TimeoutExpired) as error:
-            say(f"{note}: {error}")
+            count = run_in_deno(STDLIB_COMPILER, folder, Path(scratch))
+        except PyodideError as problem:
+            say(f"Note: Pyodide's standard library stays source only (each start compiles it again): {problem}")
             return
         compiled = Path(scratch) / "python_stdlib.zip"
-        if done.returncode != 0 or not compiled.is_file():
-            say(f"{note}: Pyodide under Deno failed: {(done.stderr or done.stdout).strip()[-600:]}")
-            return
         compiled.chmod(0o644)
         compiled.replace(folder / "python_stdlib.zip")
     stamp = folder / BYTECODE_STAMP
-    stamp.write_text(f"{done.stdout.strip().splitlines()[-1]} modules compiled by Pyodide {VERSION}\n")
+    stamp.write_text(f"{count} modules compiled by Pyodide {VERSION}\n")
     stamp.chmod(0o644)
 
 

@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
-import shutil
-import subprocess
 import tempfile
 import zipfile
 from collections.abc import Callable
@@ -93,11 +90,6 @@ def compile_wheels(wheels: list[Path], core: Path, say: Callable[[str], None]) -
 
     Without Deno (or if Pyodide cannot run), says why and leaves the wheels as they are.
     """
-    try:
-        deno = pyodide.deno_program()
-    except pyodide.PyodideError as missing:
-        say(f"Note: the site's wheels get no bytecode (kernels start slower): {missing}")
-        return 0
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         for wheel in wheels:
@@ -105,21 +97,11 @@ def compile_wheels(wheels: list[Path], core: Path, say: Callable[[str], None]) -
                 for name in source.namelist():
                     if name.endswith(".py") and ".dist-info/" not in name:
                         source.extract(name, root / wheel.stem)
-        script = root / "compile.mjs"
-        script.write_text(COMPILER, encoding="utf-8")
-        folder = root.as_posix()
-        done = subprocess.run(
-            [deno, "run", "--quiet", "--no-prompt", "--no-remote", "--no-npm", "--no-config", "--no-lock",
-             f"--allow-read={core},{folder}", f"--allow-write={folder}", str(script),
-             core.as_uri() + "/", str(core) + os.sep, folder],
-            capture_output=True, text=True, timeout=600, check=False,
-            env={"DENO_DIR": str(root / "deno"), "NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1"},
-        )  # fmt: skip
-        if done.returncode != 0:
-            tail = (done.stderr or done.stdout).strip()[-600:]
-            say(f"Note: the site's wheels get no bytecode (Pyodide under Deno failed): {tail}")
+        try:
+            count = pyodide.run_in_deno(COMPILER, core, root)
+        except pyodide.PyodideError as problem:
+            say(f"Note: the site's wheels get no bytecode (kernels start slower): {problem}")
             return 0
         for wheel in wheels:
             _with_bytecode(wheel, root / wheel.stem)
-        shutil.rmtree(root / "deno", ignore_errors=True)
-        return int(done.stdout.strip().splitlines()[-1])
+        return int(count)
