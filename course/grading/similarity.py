@@ -24,6 +24,7 @@ import tokenize
 from course.grading import notebook as nbfile
 from course.grading.exercise import Exercise
 from course.grading.records import Report
+from course.i18n import gettext as _
 
 THRESHOLD = 0.9
 MIN_TOKENS = 25  # shorter answers are alike by necessity
@@ -82,11 +83,12 @@ def flag(
             }
             solution = tokens(exercise.solutions.get(tag, ""))
             for student, toks in sorted(written.items()):
-                alike = [(_ratio(toks, solution), "the teacher's solution")]
+                alike = [(_ratio(toks, solution), _("the teacher's solution"))]
                 alike += [
                     (_ratio(toks, other), who) for who, other in written.items() if who != student
                 ]
                 for value, who in sorted(alike, reverse=True):
                     if value >= threshold:
-                        flags.setdefault(student, []).append(f"{name} {tag} {value:.2f} like {who}")
+                        flags.setdefault(student, []).append(_("{exercise} {tag} {ratio:.2f} like {who}")
+                                                             .format(exercise=name, tag=tag, ratio=value, who=who))
     return flags

@@ -283,3 +283,19 @@ def test_the_teacher_s_page_is_french_once_asked_and_its_script_words_are_data()
     assert '<html lang="en">' in english and "<h1>Class overview</h1>" in english
     assert json.loads(re.search(r"const WORDS = (.*);\n", english).group(1))["kick"] == "Kick"  # type: ignore[union-attr]
     assert "@@" not in french + english
+
+
+def test_near_copies_are_named_in_the_teachers_language() -> None:
+    """``grade``'s "similar" flags: English by default, French when the kit speaks it."""
+    from types import SimpleNamespace
+
+    from course.grading.similarity import flag
+
+    answer = "def flips(board, square, color):\n" + "    total = square + color + board\n" * 8
+    exercise = SimpleNamespace(answers=["answer:flips"], starters={}, solutions={"answer:flips": answer})
+    by_student = {"ann": {"04_flips": SimpleNamespace(answers={"answer:flips": answer})}}
+    assert flag(by_student, {"04_flips": exercise}) == {  # type: ignore[arg-type]
+        "ann": ["04_flips answer:flips 1.00 like the teacher's solution"]}
+    with i18n.speaking("fr"):
+        flags = flag(by_student, {"04_flips": exercise})  # type: ignore[arg-type]
+    assert flags == {"ann": ["04_flips answer:flips 1.00 proche de la solution de l’enseignant"]}
