@@ -24,6 +24,7 @@ from pathlib import Path
 
 import ipywidgets
 
+from course.i18n import gettext as _
 from reversi.errors import ReversiError
 from reversi.errors import shown as short
 from reversi.files import read_bounded
@@ -47,19 +48,20 @@ class PawnImageError(ReversiError, ValueError):
 def check_pawn_image(path: str | os.PathLike[str]) -> tuple[bytes, tuple[int, int]]:
     """Read and decode a PNG; returns its bytes and (width, height), or raises PawnImageError."""
     if not isinstance(path, str | os.PathLike):
-        raise PawnImageError(f"a pawn image is named by its file path, not {short(path)}")
+        raise PawnImageError(_("a pawn image is named by its file path, not {given}").format(given=short(path)))
     shown = short(str(path))
     try:
         data = read_bounded(path, MAX_PAWN_BYTES)
     except FileNotFoundError:
-        raise PawnImageError(f"cannot use pawn image {shown}: there is no such file") from None
+        raise PawnImageError(_("cannot use pawn image {path}: there is no such file").format(path=shown)) from None
     except (OSError, ValueError) as error:
         reason = getattr(error, "strerror", None) or str(error)
-        raise PawnImageError(f"cannot use pawn image {shown}: {reason}") from None
+        raise PawnImageError(_("cannot use pawn image {path}: {reason}").format(path=shown, reason=reason)) from None
     if len(data) > MAX_PAWN_BYTES:
-        raise PawnImageError(f"cannot use pawn image {shown}: it is larger than {MAX_PAWN_BYTES:,} bytes")
+        raise PawnImageError(_("cannot use pawn image {path}: it is larger than {most:,} bytes").format(
+            path=shown, most=MAX_PAWN_BYTES))  # fmt: skip
     if not data.startswith(PNG_SIGNATURE):
-        raise PawnImageError(f"cannot use pawn image {shown}: it is not a PNG file")
+        raise PawnImageError(_("cannot use pawn image {path}: it is not a PNG file").format(path=shown))
     header_size = (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big"))
     try:
         from PIL import Image  # Pillow comes with ipycanvas
@@ -72,7 +74,8 @@ def check_pawn_image(path: str | os.PathLike[str]) -> tuple[bytes, tuple[int, in
             picture.load()
             return data, picture.size
     except Exception as error:  # Pillow raises many kinds for damaged files
-        raise PawnImageError(f"cannot use pawn image {shown}: it is damaged ({error})") from None
+        raise PawnImageError(_("cannot use pawn image {path}: it is damaged ({error})").format(
+            path=shown, error=error)) from None  # fmt: skip
 
 
 def load_pawn_image(path: str | os.PathLike[str] | None) -> tuple[ipywidgets.Image | None, str]:
@@ -86,8 +89,10 @@ def load_pawn_image(path: str | os.PathLike[str] | None) -> tuple[ipywidgets.Ima
     try:
         data, size = check_pawn_image(path)
     except PawnImageError as error:
-        return None, f"{str(error)[0].upper()}{str(error)[1:]}: drawing solid discs instead."
+        why = str(error)
+        return None, _("{reason}: drawing solid discs instead.").format(reason=why[:1].upper() + why[1:])
     note = ""
     if size != PAWN_SIZE:
-        note = f"Pawn image {str(path)!r} is {size[0]}x{size[1]}, not 64x64: it is drawn scaled."
+        note = _("Pawn image {path!r} is {width}x{height}, not 64x64: it is drawn scaled.").format(
+            path=str(path), width=size[0], height=size[1])  # fmt: skip
     return ipywidgets.Image(value=data, format="png"), note

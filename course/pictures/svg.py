@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from html import escape
 from itertools import islice
 
+from course.i18n import N_
+from course.i18n import gettext as _
 from course.pictures.palette import THEMES
 from reversi.board import Board
 from reversi.errors import ArgumentError, ReversiError, shown
@@ -30,6 +32,8 @@ from reversi.notation import BLACK, COLUMN_LETTERS, WHITE, Square, SquareLike
 CELL = 40  # SVG units per square; the picture is scaled to size_px
 MARGIN = 20  # room for the coordinates
 MAX_PIXELS = 10_000  # the widest picture drawn
+#: A disc's hover title (what a screen reader says of it), by colour.
+DISC_TITLES = {BLACK: N_("{square} Black"), WHITE: N_("{square} White")}
 
 
 def board_svg(
@@ -55,17 +59,17 @@ def board_svg(
     :class:`~reversi.errors.ArgumentError` naming it.
     """
     if not isinstance(board, Board):
-        raise ArgumentError(f"a picture is drawn of a Board, not {shown(board)}")
+        raise ArgumentError(_("a picture is drawn of a Board, not {given}").format(given=shown(board)))
     n = board.size
     tinted = _squares(board, highlight, "highlight")
     dotted = _squares(board, markers, "markers")
     framed = board.square(last_move) if last_move is not None else None
     if not isinstance(coordinates, bool):
-        raise ArgumentError(f"coordinates must be True or False, not {shown(coordinates)}")
+        raise ArgumentError(_("coordinates must be True or False, not {given}").format(
+            given=shown(coordinates)))  # fmt: skip
     if not isinstance(theme, str) or theme not in THEMES:
-        raise ArgumentError(
-            f"theme must be one of {', '.join(map(repr, THEMES))}, not {shown(theme)}"
-        )
+        raise ArgumentError(_("theme must be one of {themes}, not {given}").format(
+            themes=", ".join(map(repr, THEMES)), given=shown(theme)))  # fmt: skip
     colors = THEMES[theme]
     margin = MARGIN if coordinates else 0
     full = 2 * margin + n * CELL
@@ -81,7 +85,7 @@ def board_svg(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{pixels}" '
         f'height="{pixels}" viewBox="0 0 {full} {full}">',
-        f"<desc>{escape(repr(board))}</desc>",
+        f"<desc>{escape(description(board))}</desc>",
         f'<rect class="frame" x="0" y="0" width="{full}" height="{full}" '
         f'fill="{colors["frame"]}"/>',
         f'<rect class="board" x="{margin}" y="{margin}" width="{n * CELL}" height="{n * CELL}" '
@@ -111,7 +115,7 @@ def board_svg(
             parts.append(
                 f'<circle class="disc {color.value}" cx="{cx:g}" cy="{cy:g}" r="{radius:g}" '
                 f'fill="{fill}" stroke="{rim}" stroke-width="1">'
-                f"<title>{sq} {color}</title></circle>"
+                f"<title>{escape(_(DISC_TITLES[color]).format(square=sq))}</title></circle>"
             )
     for sq in dotted:
         cx, cy = centre(sq)
@@ -143,39 +147,49 @@ def board_svg(
     return "\n".join(parts)
 
 
+def description(board: Board) -> str:
+    """What the picture shows, in words (its ``<desc>``): the board's size and its discs.
+
+    >>> description(Board(4))
+    '<Board 4x4: 2 black, 2 white>'
+    """
+    counts = board.counts()
+    return _("<Board {size}x{size}: {black} black, {white} white>").format(
+        size=board.size, black=counts.black, white=counts.white)  # fmt: skip
+
+
 def _pixels(size_px: object, natural: int) -> int:
     """The picture's width in pixels: ``size_px``, or the natural size when it is ``None``."""
     if size_px is None:
         return natural
     if isinstance(size_px, bool) or not isinstance(size_px, int) or not 0 < size_px <= MAX_PIXELS:
-        raise ArgumentError(
-            f"size_px must be a whole number of pixels from 1 to {MAX_PIXELS}, not {shown(size_px)}"
-        )
+        raise ArgumentError(_("size_px must be a whole number of pixels from 1 to {most}, not {given}").format(
+            most=MAX_PIXELS, given=shown(size_px)))  # fmt: skip
     return size_px
 
 
 def _squares(board: Board, squares: object, name: str) -> list[Square]:
     """The squares of ``squares`` (an iterable of square names or pairs) on ``board``."""
     if isinstance(squares, str | bytes) or not isinstance(squares, Iterable):
-        raise ArgumentError(
-            f"{name} must be a list of squares such as ['d3', 'e4'], not {shown(squares)}"
-        )
+        raise ArgumentError(_("{name} must be a list of squares such as ['d3', 'e4'], not {given}").format(
+            name=name, given=shown(squares)))  # fmt: skip
     most = board.size * board.size
     try:
         given = list(islice(squares, most + 1))
     except ReversiError:
         raise
     except Exception as error:  # a caller's iterator can raise anything
-        raise ArgumentError(f"{name} could not be read: {type(error).__name__}") from error
+        raise ArgumentError(_("{name} could not be read: {error}").format(
+            name=name, error=type(error).__name__)) from error  # fmt: skip
     if len(given) > most:
-        raise ArgumentError(f"{name} lists more than the board's {most} squares")
+        raise ArgumentError(_("{name} lists more than the board's {most} squares").format(name=name, most=most))
     return [board.square(square) for square in given]
 
 
 def game_svg(game: Game, *, size_px: int | None = None) -> str:
     """A game's board with the side to move's legal moves dotted and the last move framed."""
     if not isinstance(game, Game):
-        raise ArgumentError(f"game_svg draws a Game, not {shown(game)}")
+        raise ArgumentError(_("game_svg draws a Game, not {given}").format(given=shown(game)))
     return board_svg(
         game.board, markers=game.legal_moves(), last_move=game.last_move, size_px=size_px
     )
@@ -186,9 +200,8 @@ class BoardPicture:
 
     def __init__(self, svg: str, text: str) -> None:
         if not isinstance(svg, str) or not isinstance(text, str):
-            raise ArgumentError(
-                f"a BoardPicture is an SVG text and a plain text, not {shown(svg)}, {shown(text)}"
-            )
+            raise ArgumentError(_("a BoardPicture is an SVG text and a plain text, not {svg}, {text}").format(
+                svg=shown(svg), text=shown(text)))  # fmt: skip
         self.svg = svg
         self._text = text
 

@@ -69,6 +69,22 @@ def test_unusable_pawn_pictures_are_refused_with_a_reason(tmp_path):
     assert load_pawn_image(None) == (None, "")
 
 
+def test_a_pawn_picture_is_refused_in_french_when_the_reader_is(tmp_path):
+    from course.i18n import speaking
+    from reversi.errors import shown
+
+    not_png = tmp_path / "pawn.png"
+    not_png.write_text("hello")
+    with speaking("fr"):
+        image, note = load_pawn_image(not_png)
+        with pytest.raises(PawnImageError, match="ce fichier n’existe pas$"):
+            check_pawn_image(tmp_path / "none.png")
+    assert image is None and note == (
+        f"Impossible d’utiliser l’image de pion {shown(str(not_png))} : ce n’est pas un fichier PNG : "
+        "des pions pleins sont dessinés à la place.")  # fmt: skip
+    assert load_pawn_image(not_png)[1].endswith("it is not a PNG file: drawing solid discs instead.")
+
+
 def test_a_pawn_picture_of_another_size_is_used_scaled(tmp_path):
     from PIL import Image
 

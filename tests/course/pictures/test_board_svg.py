@@ -125,3 +125,25 @@ def test_a_board_picture_is_made_of_two_texts() -> None:
     assert str(BoardPicture("<svg/>", "board")) == "board"
     with pytest.raises(ArgumentError, match="BoardPicture"):
         BoardPicture("<svg/>", Board())  # type: ignore[arg-type]
+
+
+def test_the_picture_s_words_are_french_when_the_reader_is_and_english_stays_as_it_was() -> None:
+    from course.i18n import speaking
+    from reversi.errors import ArgumentError
+
+    board = Board(4)
+    english = parse(board_svg(board))
+    assert english.find(f"{SVG}desc").text == repr(board) == "<Board 4x4: 2 black, 2 white>"
+    assert sorted(e.find(f"{SVG}title").text for e in with_class(english, "disc")) == [
+        "b2 White", "b3 Black", "c2 Black", "c3 White"]  # fmt: skip
+    with speaking("fr"):
+        french = parse(board_svg(board))
+        with pytest.raises(ArgumentError, match=r"^size_px doit être un nombre entier de pixels de 1 à 10000, pas 0$"):
+            board_svg(board, size_px=0)
+        with pytest.raises(ArgumentError, match=r"^markers doit être une liste de cases comme \['d3', 'e4'\]"):
+            board_svg(board, markers="d3")
+    assert french.find(f"{SVG}desc").text == "<Plateau 4x4 : Noir 2, Blanc 2>"
+    assert sorted(e.find(f"{SVG}title").text for e in with_class(french, "disc")) == [
+        "b2 : pion blanc", "b3 : pion noir", "c2 : pion noir", "c3 : pion blanc"]  # fmt: skip
+    with pytest.raises(ArgumentError, match=r"^size_px must be a whole number of pixels from 1 to 10000, not 0$"):
+        board_svg(board, size_px=0)
