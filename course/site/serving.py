@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Route
 
 from course.classroom.lobby import Identify
 from course.i18n import gettext as _
+from course.i18n import language
 from course.roster.signin import SignIns
 from course.roster.store import ROSTER, Places, RosterFile
 from course.site.headers import ISOLATION
@@ -29,22 +30,24 @@ from course.site.store import HandInStore
 
 
 def handins_html(store: HandInStore) -> str:
-    """The hand-ins section: who handed in which exercise, how often, and when last."""
+    """The hand-ins section: who handed in which exercise, how often, and when last (in the
+    teacher's language, :func:`course.i18n.language`)."""
     rows = store.summary()
+    title, empty = html.escape(_("Hand-ins")), html.escape(_("No hand-ins yet."))
+    heading = f"<section class='handins'><h2>{title}</h2>"
     if not rows:
-        return "<section class='handins'><h2>Hand-ins</h2><p>No hand-ins yet.</p></section>"
+        return f"{heading}<p>{empty}</p></section>"
+    folder = html.escape(str(store.root))
+    kept = html.escape(_("Kept in {folder}; grade them with {command}.")).format(
+        folder=folder, command=f"<code>python -m course grade {folder}</code>")  # fmt: skip
+    heads = (_("Student"), _("Exercise"), _("Hand-ins"), _("Last (UTC)"))
     body = "".join(
         f"<tr><td>{html.escape(str(row['student']))}</td><td>{html.escape(row['exercise'])}</td>"
         f"<td>{row['count']}</td><td>{html.escape(str(row.get('last', '')))}</td></tr>"
         for row in rows
     )
-    return (
-        "<section class='handins'><h2>Hand-ins</h2>"
-        f"<p>Kept in {html.escape(str(store.root))}; grade them with "
-        f"<code>python -m course grade {html.escape(str(store.root))}</code>.</p>"
-        "<table><tr><th>Student</th><th>Exercise</th><th>Hand-ins</th><th>Last (UTC)</th></tr>"
-        f"{body}</table></section>"
-    )
+    head = "".join(f"<th>{html.escape(word)}</th>" for word in heads)
+    return f"{heading}<p>{kept}</p><table><tr>{head}</tr>{body}</table></section>"
 
 
 def handins_section(store: HandInStore) -> Callable[[], dict[str, Any]]:
@@ -71,12 +74,12 @@ def teacher_route(store: HandInStore) -> Route:
         key = getattr(classroom, "teacher_key", None)
         given = request.query_params.get("key", "")
         if key and not hmac.compare_digest(given.encode(), str(key).encode()):
-            return HTMLResponse(
-                "<p>Give the teacher key: /teacher/handins?key=KEY</p>", 403, headers=ISOLATION
-            )
+            refused = html.escape(_("Give the teacher key: /teacher/handins?key=KEY"))
+            return HTMLResponse(f"<p>{refused}</p>", 403, headers=ISOLATION)
+        title = html.escape(_("Hand-ins"))
         document = (
-            "<!doctype html><meta charset='utf-8'><meta http-equiv='refresh' content='10'>"
-            f"<title>Hand-ins</title>{handins_html(store)}"
+            f"<!doctype html><html lang='{language()}'><meta charset='utf-8'>"
+            f"<meta http-equiv='refresh' content='10'><title>{title}</title>{handins_html(store)}"
         )
         return HTMLResponse(document, headers=ISOLATION)
 
@@ -90,7 +93,8 @@ def term_route(roster_file: RosterFile, places: Places, exercises: Sequence[str]
     async def page(request: Request) -> Response:
         key = getattr(getattr(request.app.state, "classroom", None), "teacher_key", None)
         if key and not hmac.compare_digest(request.query_params.get("key", "").encode(), str(key).encode()):
-            return HTMLResponse("<p>Give the teacher key: /teacher/term.csv?key=KEY</p>", 403, headers=ISOLATION)
+            refused = html.escape(_("Give the teacher key: /teacher/term.csv?key=KEY"))
+            return HTMLResponse(f"<p>{refused}</p>", 403, headers=ISOLATION)
         headers = {**ISOLATION, "Content-Disposition": "attachment; filename=term.csv"}
         text = term_csv(term(roster_file.load(), places, exercises))
         return Response(text, media_type="text/csv", headers=headers)

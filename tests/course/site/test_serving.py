@@ -55,3 +55,25 @@ def test_a_site_built_from_another_copy_of_the_kit_is_served_with_a_note(tmp_pat
     assert not any("another copy" in line for line in said) and built_from_this_kit(root)
     (root / STAMP_FILE).write_text("0" * 16)
     assert not built_from_this_kit(root)
+
+
+def test_the_hand_ins_page_is_in_the_teacher_s_language(tmp_path: Path, monkeypatch) -> None:
+    app = Starlette(routes=prepare(site(tmp_path), tmp_path / "data", lambda line: None, tmp_path / "roster.json").routes)
+    app.state.classroom = types.SimpleNamespace(teacher_key="sesame")
+    client = TestClient(app)
+    sent = {"student": "Ada", "exercise": "04_flips", "notebook": NOTEBOOK}
+    assert client.post("/hand-in", content=json.dumps(sent)).json()["ok"]
+    english = client.get("/teacher/handins?key=sesame").text
+    assert "<html lang='en'>" in english and "<title>Hand-ins</title>" in english
+    assert "<th>Student</th><th>Exercise</th><th>Hand-ins</th><th>Last (UTC)</th>" in english
+    assert "; grade them with <code>python -m course grade " in english
+    monkeypatch.setenv("KIT_LANG", "fr")
+    french = client.get("/teacher/handins?key=sesame").text
+    assert "<html lang='fr'>" in french and "<title>Rendus</title>" in french and "<h2>Rendus</h2>" in french
+    assert "<th>Élève</th><th>Exercice</th><th>Rendus</th><th>Dernier (UTC)</th>" in french
+    assert "Gardés dans " in french and " ; notez-les avec <code>python -m course grade " in french
+    assert "Ada" in french and "04_flips" in french
+    refused = client.get("/teacher/handins?key=wrong")
+    assert refused.status_code == 403 and "Donnez la clé de l’enseignant : /teacher/handins?key=CLÉ" in refused.text
+    assert "/teacher/term.csv?key=CLÉ" in client.get("/teacher/term.csv?key=wrong").text
+    assert "Aucun rendu pour l’instant." in handins_html(HandInStore(tmp_path / "empty"))
