@@ -13,8 +13,10 @@ typed records, and the code behind this line trusts what it gets.  Two steps:
   limit and an optional cleaning step each) and builds the record (``make``: a
   dataclass, a ``TypedDict`` or ``dict``).  Unknown and missing fields are refused.
 
-A refusal is a :class:`SchemaError` naming the input and the reason; nothing is
-changed before it, since the record is built only when every field passed.
+A refusal is a :class:`SchemaError` naming the input and the reason, in the reader's
+language (:mod:`course.i18n`; a name marked with ``N_`` where it is given, ``N_("the
+name")``, is said in it too); nothing is changed before it, since the record is built only
+when every field passed.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
@@ -43,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from course.i18n import gettext as _
 from reversi.errors import ReversiError
 
 R = TypeVar("R")
@@ -69,25 +72,27 @@ class Limits:
 
 
 def _refuse_constant(name: str) -> float:
-    raise SchemaError(f"{name} is not a number JSON allows")
+    raise SchemaError(_("{name} is not a number JSON allows").format(name=name))
 
 
 def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
-        raise SchemaError(f"the number {text[:20]} is too large")
+        raise SchemaError(_("the number {number} is too large").format(number=text[:20]))
     return number
 
 
 def read_json(raw: bytes | str, what: str, limits: Limits) -> Any:
     """The JSON value in ``raw`` (``what`` names it in a refusal), within ``limits``."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    what = _(what)
     if len(data) > limits.bytes:
-        raise SchemaError(f"{what} is {len(data)} bytes; at most {limits.bytes} are read")
+        raise SchemaError(_("{what} is {size} bytes; at most {most} are read").format(
+            what=what, size=len(data), most=limits.bytes))  # fmt: skip
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise SchemaError(f"{what} is not UTF-8 text") from None
+        raise SchemaError(_("{what} is not UTF-8 text").format(what=what)) from None
     depth = items = 0
     for token in _TOKEN.finditer(text):
         char = token.group()
@@ -95,19 +100,21 @@ def read_json(raw: bytes | str, what: str, limits: Limits) -> Any:
             depth += 1
             items += 1
             if depth > limits.depth:
-                raise SchemaError(f"{what} nests deeper than {limits.depth} levels")
+                raise SchemaError(_("{what} nests deeper than {most} levels").format(
+                    what=what, most=limits.depth))  # fmt: skip
         elif char in "]}":
             depth -= 1
         elif char == ",":
             items += 1
         if items > limits.items:
-            raise SchemaError(f"{what} holds more than {limits.items} items")
+            raise SchemaError(_("{what} holds more than {most} items").format(what=what, most=limits.items))
     try:
         return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
     except SchemaError as refused:
-        raise SchemaError(f"{what} is not valid JSON: {refused}") from None
+        raise SchemaError(_("{what} is not valid JSON: {reason}").format(what=what, reason=refused)) from None
     except (ValueError, RecursionError) as refused:  # RecursionError: belt and braces
-        raise SchemaError(f"{what} is not valid JSON: {str(refused)[:80]}") from None
+        raise SchemaError(_("{what} is not valid JSON: {reason}").format(
+            what=what, reason=str(refused)[:80])) from None  # fmt: skip
 
 
 def text(value: str, what: str, limit: int, *, strip: bool = True) -> str:
@@ -121,14 +128,17 @@ def text(value: str, what: str, limit: int, *, strip: bool = True) -> str:
     course.schema.SchemaError: 'text' contains the control character '\\x07'
     """
     stripped = value.strip()
+    what = _(what)
     if not stripped:
-        raise SchemaError(f"{what} is blank")
+        raise SchemaError(_("{what} is blank").format(what=what))
     bad = next((char for char in stripped if unicodedata.category(char) in CONTROL), None)
     if bad is not None:
-        raise SchemaError(f"{what} contains the control character {bad!r}")
+        raise SchemaError(_("{what} contains the control character {character!r}").format(
+            what=what, character=bad))  # fmt: skip
     if limit and len(stripped) > limit:
         shown = stripped if len(stripped) <= 30 else stripped[:27] + "..."
-        raise SchemaError(f"{what} {shown!r} has {len(stripped)} characters; at most {limit} are allowed")
+        raise SchemaError(_("{what} {text!r} has {count} characters; at most {most} are allowed").format(
+            what=what, text=shown, count=len(stripped), most=limit))  # fmt: skip
     return stripped if strip else value
 
 
@@ -158,15 +168,16 @@ class Field:
         value: Any = raw
         kind = self.kind
         if kind is not object and type(value) is not kind and not (kind is float and type(value) is int):
-            raise SchemaError(
-                f"field {self.name!r} of {where} must be {kind.__name__}, not {type(value).__name__}"
-            )
+            raise SchemaError(_("field {name!r} of {where} must be {kind}, not {given}").format(
+                name=self.name, where=_(where), kind=kind.__name__, given=type(value).__name__))  # fmt: skip
         if isinstance(value, str):
             value = text(value, self.what or repr(self.name), self.limit, strip=self.strip)
         elif self.limit and kind is int and not 0 <= value <= self.limit:
-            raise SchemaError(f"field {self.name!r} must be from 0 to {self.limit}, not {value}")
+            raise SchemaError(_("field {name!r} must be from 0 to {most}, not {given}").format(
+                name=self.name, most=self.limit, given=value))  # fmt: skip
         elif self.limit and kind in (list, dict) and len(value) > self.limit:
-            raise SchemaError(f"field {self.name!r} holds {len(value)} items; at most {self.limit} are allowed")
+            raise SchemaError(_("field {name!r} holds {count} items; at most {most} are allowed").format(
+                name=self.name, count=len(value), most=self.limit))  # fmt: skip
         return self.clean(value) if self.clean else value
 
     def describe(self) -> str:
@@ -188,19 +199,21 @@ class Schema(Generic[R]):
 
     def read(self, data: object) -> R:
         """The record built from a parsed JSON object, or a SchemaError naming what is wrong."""
+        what = _(self.what)
         if not isinstance(data, dict):
-            raise SchemaError(f"{self.what} must be a JSON object, not {type(data).__name__}")
+            raise SchemaError(_("{what} must be a JSON object, not {given}").format(
+                what=what, given=type(data).__name__))  # fmt: skip
         by_name = {field.name: field for field in self.fields}
         clean: dict[str, Any] = {}
         for key, value in data.items():
             if key in self.ignored:
                 continue
             if key not in by_name:
-                raise SchemaError(f"{self.what} has no field {str(key)[:30]!r}")
+                raise SchemaError(_("{what} has no field {name!r}").format(what=what, name=str(key)[:30]))
             clean[key] = by_name[key].read(value, self.what)
         missing = [field.name for field in self.fields if field.required and field.name not in clean]
         if missing:
-            raise SchemaError(f"{self.what} needs the field {missing[0]!r}")
+            raise SchemaError(_("{what} needs the field {name!r}").format(what=what, name=missing[0]))
         return self.make(**clean)
 
     def load(self, raw: bytes | str, limits: Limits) -> R:

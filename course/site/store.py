@@ -65,7 +65,7 @@ def _check_text(value: object, what: str) -> str:
     ``what`` is :data:`STUDENT_NAME` or :data:`EXERCISE`."""
     if not isinstance(value, str):
         raise HandInError(_("{what} is missing: give it as text").format(what=_(what)))
-    try:  # course.schema's refusals are English, so it is given the English name
+    try:  # course.schema says the name (marked with N_) in the reader's language
         text = schema_text(value, what, MAX_NAME)
     except SchemaError as refused:
         raise HandInError(str(refused)) from None

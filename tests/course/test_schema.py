@@ -145,3 +145,34 @@ def test_any_object_gives_a_record_or_a_schema_error(data):
     except SchemaError:
         return
     assert isinstance(record, Hello) and 1 <= len(record.name) <= 9
+
+
+def test_refusals_are_in_the_reader_s_language_naming_the_input_and_the_reason() -> None:
+    from course.i18n import speaking
+
+    with speaking("fr"):
+        with pytest.raises(SchemaError, match=r"^a 'hello' message n’a pas de champ 'x'$"):
+            HELLO.load('{"name": "Ada", "x": 1}', LIMITS)
+        with pytest.raises(SchemaError, match=r"^a 'hello' message doit avoir le champ 'name'$"):
+            HELLO.load("{}", LIMITS)
+        with pytest.raises(SchemaError, match=r"^le champ 'age' doit aller de 0 à 150, pas 200$"):
+            HELLO.load('{"name": "Ada", "age": 200}', LIMITS)
+        with pytest.raises(SchemaError, match=r"^the name 'Ada Lovelace' a 12 caractères ; au plus 9 sont permis$"):
+            HELLO.load('{"name": "Ada Lovelace"}', LIMITS)
+        with pytest.raises(SchemaError, match=r"^the note s’imbrique sur plus de 8 niveaux$"):
+            read_json("[" * 20, "the note", LIMITS)
+    with pytest.raises(SchemaError, match=r"^a 'hello' message has no field 'x'$"):
+        HELLO.load('{"name": "Ada", "x": 1}', LIMITS)
+    with pytest.raises(SchemaError, match=r"^the name 'Ada Lovelace' has 12 characters; at most 9 are allowed$"):
+        HELLO.load('{"name": "Ada Lovelace"}', LIMITS)
+
+
+def test_a_name_given_with_N_is_said_in_the_reader_s_language_too() -> None:
+    from course.i18n import N_, speaking
+
+    named = Schema("the hand-in", (Field("exercise", str, limit=9, what=N_("the exercise name")),), dict)
+    # course.site.store marks the name for the catalogue
+    with speaking("fr"), pytest.raises(SchemaError, match=r"^le nom de l’exercice est vide$"):
+        named.load('{"exercise": "  "}', LIMITS)
+    with pytest.raises(SchemaError, match=r"^the exercise name is blank$"):
+        named.load('{"exercise": "  "}', LIMITS)
