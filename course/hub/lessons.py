@@ -8,6 +8,11 @@ a notebook the student changed: a file is replaced only while it is still exactl
 this command wrote (its hash is kept in ``FOLDER/.reversi-copies.json``), so a newer kit
 brings new and updated lessons and leaves edited ones alone.
 
+In another language (``KIT_LANG=fr`` in the hub's or the single-user server's environment,
+:func:`course.i18n.language`) each notebook is its translation where the kit has one
+(``notebooks/fr/``, ``exercises/fr/``; the English notebook where it has none), under the
+same name: the notebooks are chosen as ``site build --lang fr`` chooses them.
+
 A hub starts it before each user's server (``course.hub.singleuser``), so a student
 finds the lessons on first login.
 """
@@ -21,6 +26,10 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from course.i18n import gettext as _
+from course.i18n import language
+from course.site.languages import translated_notebooks
 
 #: What each student gets: (the folder in their copy, the kit's package holding it).
 PARTS = (("lessons", "course.lessons", "notebooks"), ("exercises", "course.exercises", "exercises"))
@@ -44,8 +53,12 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def copy_lessons(target: Path) -> list[str]:
-    """Copy what is new or still untouched into ``target``; lines saying what happened."""
+def copy_lessons(target: Path, chosen: str | None = None) -> list[str]:
+    """Copy what is new or still untouched into ``target``; lines saying what happened.
+
+    The notebooks are in language ``chosen`` (default: :func:`course.i18n.language`).
+    """
+    spoken = chosen or language()
     record_path = target / RECORD
     try:
         record: dict[str, str] = json.loads(record_path.read_text(encoding="utf-8"))
@@ -55,7 +68,8 @@ def copy_lessons(target: Path) -> list[str]:
         record = {}
     said = []
     for folder, package, checkout in PARTS:
-        for source in sorted(bundled(package, checkout).glob("*.ipynb")):
+        english = sorted(bundled(package, checkout).glob("*.ipynb"))
+        for source in translated_notebooks(english, spoken):
             name = f"{folder}/{source.name}"
             copy = target / name
             data = source.read_bytes()
@@ -63,7 +77,7 @@ def copy_lessons(target: Path) -> list[str]:
                 if _digest(copy) == hashlib.sha256(data).hexdigest():
                     continue
                 if record.get(name) != _digest(copy):
-                    said.append(f"kept {name} (you changed it)")
+                    said.append(_("kept {name} (you changed it)").format(name=name))
                     continue
             existed = copy.exists()
             copy.parent.mkdir(parents=True, exist_ok=True)
@@ -71,7 +85,7 @@ def copy_lessons(target: Path) -> list[str]:
             temporary.write_bytes(data)
             os.replace(temporary, copy)
             record[name] = hashlib.sha256(data).hexdigest()
-            said.append(f"{'updated' if existed else 'copied'} {name}")
+            said.append((_("updated {name}") if existed else _("copied {name}")).format(name=name))
     target.mkdir(parents=True, exist_ok=True)
     record_path.write_text(json.dumps(record, indent=1, sort_keys=True), encoding="utf-8")
     return said
@@ -85,12 +99,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         lines = copy_lessons(args.to)
     except OSError as error:
-        print(f"error: cannot copy the lessons into {args.to}: {error.strerror or error}", file=sys.stderr)
+        print(_("error: cannot copy the lessons into {folder}: {reason}").format(
+            folder=args.to, reason=error.strerror or error), file=sys.stderr)  # fmt: skip
         return 1
     if not args.quiet:
         for line in lines:
             print(line)
-        print(f"The lessons are in {args.to}.")
+        print(_("The lessons are in {folder}.").format(folder=args.to))
     return 0
 
 

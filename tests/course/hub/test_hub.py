@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from course import i18n
 from course.hub import lessons
 from course.hub.identity import COOKIE, HubGate, key_for
 from course.hub.service import build
+from course.site.languages import translated_notebooks
 from course.site.store import student_folder
 
 PREFIX = "/services/reversi/"
@@ -151,9 +153,39 @@ def test_the_lessons_are_copied_once_and_an_edited_one_is_never_overwritten(tmp_
     assert lessons.copy_lessons(home) == ["kept lessons/01_play.ipynb (you changed it)"]
 
 
+def test_a_french_hub_copies_the_french_notebooks_and_an_english_one_the_english(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kit = {"lessons": tmp_path / "kit" / "notebooks", "exercises": tmp_path / "kit" / "exercises"}
+    for folder in kit.values():
+        (folder / "fr").mkdir(parents=True)
+    (kit["lessons"] / "00_welcome.ipynb").write_text("welcome")
+    (kit["lessons"] / "fr" / "00_welcome.ipynb").write_text("bienvenue")
+    (kit["lessons"] / "01_play.ipynb").write_text("play")  # no translation: English
+    (kit["exercises"] / "01_squares.ipynb").write_text("squares")
+    (kit["exercises"] / "fr" / "01_squares.ipynb").write_text("cases")
+    monkeypatch.setattr(lessons, "bundled", lambda package, checkout: kit[package.split(".")[1]])
+    monkeypatch.delenv("KIT_LANG", raising=False)
+    english = tmp_path / "ada" / "reversi"
+    lessons.copy_lessons(english)
+    assert [(english / name).read_text() for name in ("lessons/00_welcome.ipynb", "lessons/01_play.ipynb",
+            "exercises/01_squares.ipynb")] == ["welcome", "play", "squares"]  # fmt: skip
+    monkeypatch.setenv("KIT_LANG", "fr")  # the hub's (or the single-user server's) environment
+    french = tmp_path / "bob" / "reversi"
+    assert lessons.copy_lessons(french) == [
+        "copié : lessons/00_welcome.ipynb", "copié : lessons/01_play.ipynb", "copié : exercises/01_squares.ipynb"]
+    assert [(french / name).read_text() for name in ("lessons/00_welcome.ipynb", "lessons/01_play.ipynb",
+            "exercises/01_squares.ipynb")] == ["bienvenue", "play", "cases"]  # fmt: skip
+    assert not (french / "lessons" / "fr").exists()
+    assert lessons.copy_lessons(english) == [  # the hub turned French: untouched copies follow
+        "mis à jour : lessons/00_welcome.ipynb", "mis à jour : exercises/01_squares.ipynb"]
+
+
 def test_the_installed_kit_brings_its_lessons_and_only_the_student_copies_of_the_exercises() -> None:
     found = {path.name for path in lessons.bundled("course.lessons", "notebooks").glob("*.ipynb")}
     exercises = {path.name for path in lessons.bundled("course.exercises", "exercises").glob("*.ipynb")}
     assert "00_welcome.ipynb" in found and "04_flips.ipynb" in exercises
     setup = (Path(__file__).resolve().parents[3] / "setup.py").read_text()
-    assert '"course.exercises": ["*.ipynb"]' in setup  # the student copies; never source/ with the answers
+    assert '"course.exercises": ["*.ipynb", *TRANSLATED]' in setup  # the student copies and their
+    assert 'TRANSLATED = [f"{code}/*.ipynb" for code in LANGUAGES]' in setup  # translations, one folder
+    assert "source" not in i18n.LANGUAGES  # per language: never source/ with the answers
+    assert "00_welcome.ipynb" in {path.name for path in translated_notebooks(
+        sorted(lessons.bundled("course.lessons", "notebooks").glob("*.ipynb")), "fr") if path.parent.name == "fr"}
