@@ -106,6 +106,7 @@ class BoardCanvas:
         self.canvas = Canvas(width=side, height=side)
         self._fix_css_size()
         self.canvas.add_class("reversi-canvas")
+        self.canvas.add_class("kit-presses-only")  # no move messages: course.site.canvas_events
         self.images: dict[Color, ipywidgets.Image | None] = {BLACK: None, WHITE: None}
 
     def resize(self, size: int) -> None:
@@ -232,7 +233,7 @@ class BoardCanvas:
             c.fill_text(letter, mid, far)
             c.fill_text(number, g.margin / 2, mid)
             c.fill_text(number, far, mid)
-        discs = {sq: board[sq] for sq in board.squares() if board[sq] is not None}
+        discs: dict[Square, Color] = {sq: color for color in (BLACK, WHITE) for sq in board.discs(color)}
         discs.update(overrides or {})
         for color in (BLACK, WHITE):
             self._draw_discs([sq for sq, owner in discs.items() if owner is color], color)

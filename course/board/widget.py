@@ -135,6 +135,7 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         for name, box in self.panel_boxes.items():
             box.layout.display = display(name in panels)
         self.board.canvas.on_mouse_down(self._guard(self._on_mouse_down))
+        self.board.canvas.on_touch_start(self._guard(self._on_touch_start))
         self.board.canvas.on_client_ready(self._guard(self._on_client_ready))
         self.board.canvas.on_key_down(self._guard(self.keyboard.key_down))
         controller.listen(self._guard(self._on_event))
@@ -243,6 +244,11 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
             self.status.value = status_html(say.click_a_square(), Tone.REFUSAL)
             return
         self.controller.click(square)
+
+    def _on_touch_start(self, touches: list[tuple[float, float]]) -> None:
+        """One finger on the board is a click (the browser makes no mouse press of a touch here)."""
+        if len(touches) == 1:
+            self._on_mouse_down(*touches[0])
 
     def _on_event(self, event: Event) -> float | None:
         c = self.controller

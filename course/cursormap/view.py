@@ -82,6 +82,7 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         self.canvas = Canvas(width=self.geometry.canvas_width, height=self.geometry.canvas_height)
         self.canvas.layout.width = f"{self.geometry.canvas_width}px"
         self.canvas.add_class("cursormap-canvas")
+        self.canvas.add_class("kit-presses-only")  # no move messages: course.site.canvas_events
         self.turn = _html("cursormap-turn")
         self.status = _html("cursormap-status")
         self.message = _html("cursormap-message")
@@ -98,6 +99,7 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         self.add_class("cursormap-game")
         self.canvas.on_client_ready(self._guard(self.redraw))
         self.canvas.on_mouse_down(self._guard(self._on_mouse_down))
+        self.canvas.on_touch_start(self._guard(self._on_touch_start))
         self.canvas.on_key_down(self._guard(self._on_key_down))
         controller.on_change(self._guard(self.refresh))
         self.refresh()
@@ -129,6 +131,12 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         field = self.geometry.field_at(x, y)
         if field is not None:
             self.controller.click_field(*field)
+
+    def _on_touch_start(self, touches: list[tuple[float, float]]) -> None:
+        """A finger on the map is a press (ipycanvas's touch start keeps the browser from
+        making a mouse press of it)."""
+        if len(touches) == 1:
+            self._on_mouse_down(*touches[0])
 
     def _on_key_down(self, key: str, shift_key: bool, ctrl_key: bool, meta_key: bool) -> None:
         if key == "Tab":  # ipycanvas keeps Tab too: hand the focus on, so the board is no trap

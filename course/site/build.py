@@ -2,9 +2,8 @@
 
 The site holds the lessons, the *released* exercises (never the teacher folder, the
 grading seed or a notebook with a solution), the kit as a wheel built from this
-checkout, the widget wheels and the pure-Python wheels Pyodide's lock pins, and
-Pyodide's core from the npm registry (:mod:`course.pyodide`).  JupyterLite itself runs in a build environment of its own
-(a venv kept in the cache), so the kit's runtime stays ipywidgets + ipycanvas.
+checkout, the widget wheels and the pure-Python wheels Pyodide's lock pins, and Pyodide's
+core from the npm registry (:mod:`course.pyodide`).  JupyterLite runs in a venv of its own.
 
 numpy and Pillow (which ipycanvas imports) exist only in Pyodide's own distribution:
 they come from the folder the teacher names (``--pyodide-packages``), checked against
@@ -27,6 +26,7 @@ from course import i18n, pyodide
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError, languages
 from course.site.bytecode import compile_wheels
+from course.site.canvas_events import patch_canvas
 from course.site.compression import compress_site, size_report
 from course.site.notebooks import copy_notebooks
 from course.site.patches import KERNEL_PLUGIN, kernel_settings, patch_kernel, patch_lab
@@ -167,6 +167,7 @@ class SiteBuild:
         patch_kernel(self.out)  # the kernel's files on any address (see course.site.patches)
         patch_lab(self.out)  # no lost first cell
         patch_prewarm(self.out)  # the kernel starts with the page
+        patch_canvas(self.out)  # the kit's boards send presses, not every mouse move
         (self.out / STAMP_FILE).write_text(kit_stamp(self.lessons, self.exercises) + "\n")
         self.say(size_report(self.out))
         compress_site(self.out)
