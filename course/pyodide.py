@@ -57,6 +57,9 @@ FILES = (
 MAX_TARBALL = 64 << 20  # bytes: the real one is 6.5 MB
 #: Written beside the core once its standard library has its bytecode (what it says: how much).
 BYTECODE_STAMP = "python_stdlib.bytecode"
+#: Beside the core: its memory just after start-up, which a sandboxed run loads instead of
+#: starting Python again (Pyodide's ``_makeSnapshot``/``_loadSnapshot``; a third of a start).
+SNAPSHOT = "pyodide.snapshot"
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL_DENO = "install the kit's environment again (python3 kit.py lab, or pip install deno)"
 
@@ -83,7 +86,10 @@ def core(folder: Path | None = None, say: Callable[[str], None] = print) -> Path
     folder = folder or cache_folder() / f"pyodide-{VERSION}"
     if all((folder / name).is_file() for name in FILES):
         if not (folder / BYTECODE_STAMP).exists() and os.access(folder, os.W_OK):
+            (folder / SNAPSHOT).unlink(missing_ok=True)  # it holds the zip as it was
             _compile_stdlib(folder, say)  # a core fetched before the kit compiled it
+        if not (folder / SNAPSHOT).exists() and os.access(folder, os.W_OK):
+            _snapshot(folder, say)
         return folder
     say(f"Downloading Pyodide {VERSION} (6.5 MB) from {TARBALL}")
     data = _download(TARBALL)
@@ -105,6 +111,7 @@ def core(folder: Path | None = None, say: Callable[[str], None] = print) -> Path
         if missing:
             raise PyodideError(f"the Pyodide tarball from {TARBALL} lacks {', '.join(missing)}")
         _compile_stdlib(staging, say)
+        _snapshot(staging, say)
         for path in (staging, *staging.iterdir()):  # readable by every user of this computer
             path.chmod(0o755 if path.is_dir() else 0o644)
         shutil.rmtree(folder, ignore_errors=True)
@@ -189,6 +196,34 @@ def _compile_stdlib(folder: Path, say: Callable[[str], None]) -> None:
     stamp = folder / BYTECODE_STAMP
     stamp.write_text(f"{count} modules compiled by Pyodide {VERSION}\n")
     stamp.chmod(0o644)
+
+
+#: Deno starts the core's Pyodide as a sandboxed run does, makes a snapshot of its memory, then
+#: checks that a start from it runs Python (a snapshot that cannot start is never kept).
+SNAPSHOT_MAKER = """
+const [coreUrl, core, scratch] = Deno.args;
+const { loadPyodide } = await import(coreUrl + "pyodide.mjs");
+const py = await loadPyodide({ indexURL: core, _makeSnapshot: true });
+py.runPython("import runpy");  // what every run imports first
+await Deno.writeFile(scratch + "/pyodide.snapshot", py.makeMemorySnapshot());
+const again = await loadPyodide({ indexURL: core, _loadSnapshot: Deno.readFile(scratch + "/pyodide.snapshot") });
+console.log(again.runPython("6 * 7"));
+"""
+
+
+def _snapshot(folder: Path, say: Callable[[str], None]) -> None:
+    """Make ``folder``'s start-up snapshot, or say why each run starts Python itself."""
+    with tempfile.TemporaryDirectory(prefix=".snapshot-", dir=folder) as scratch:
+        try:
+            answer = run_in_deno(SNAPSHOT_MAKER, folder, Path(scratch))
+        except PyodideError as problem:
+            answer = str(problem)
+        made = Path(scratch) / SNAPSHOT
+        if answer != "42" or not made.is_file():
+            say(f"Note: no start-up snapshot of Pyodide (each run starts Python itself): {answer[-300:]}")
+            return
+        made.chmod(0o644)
+        made.replace(folder / SNAPSHOT)
 
 
 def deno_program() -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import tarfile
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,29 @@ def test_the_standard_library_has_pyodides_bytecode_and_keeps_its_sources() -> N
         text = "\n".join(line.decode() for line in iter(run.next_line, None))
     assert text.splitlines()[0].endswith("json/decoder.pyc"), text
     assert "raise JSONDecodeError(" in text, text  # the source line, read from the zip
+
+
+def test_runs_start_from_the_cores_snapshot_each_with_a_fresh_python() -> None:
+    """The core has a start-up snapshot that starts Python; a run changes nothing the next sees."""
+    from course.grading.sandbox import Sandbox
+
+    folder = pyodide.core(say=lambda line: None)
+    assert (folder / pyodide.SNAPSHOT).stat().st_size > 1 << 20
+    assert pyodide.run_in_deno(
+        "const [u, core] = Deno.args; const { loadPyodide } = await import(u + 'pyodide.mjs');"
+        "const py = await loadPyodide({ indexURL: core, _loadSnapshot: Deno.readFile(core + 'pyodide.snapshot') });"
+        "console.log(py.runPython('import sys; sys.version_info[:2]').toJs().join('.'))",
+        folder, Path(tempfile.mkdtemp()),
+    ) == "3.14"  # fmt: skip
+    sandbox = Sandbox("pyodide")
+    marks = (
+        "import os, runpy, sys\n"
+        "print(hasattr(runpy, 'kit_mark'), os.path.exists('/tmp/kit_mark'), 'kit_mark' in sys.modules)\n"
+        "runpy.kit_mark = 1\nopen('/tmp/kit_mark', 'w').write('1')\nsys.modules['kit_mark'] = runpy\n"
+        "print(sys.stdin.readline().strip())\n"
+    )
+    for word in (b"first", b"second"):
+        with sandbox.start({"p.py": marks}, "p.py") as run:
+            run.send(word + b"\n")
+            run.close_input()
+            assert run.lines().lines == [b"False False False", word]

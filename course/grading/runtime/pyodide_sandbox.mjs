@@ -13,7 +13,13 @@
 // MAIN starts: the grader decides everything on its side, from the plain lines it reads back.
 const [pyodideUrl, pyodideFolder, folder, main] = Deno.args;
 const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideUrl).href);
-const pyodide = await loadPyodide({ indexURL: pyodideFolder });
+// From the core's start-up snapshot (course/pyodide.py makes it beside the core) where there
+// is one that starts; else Python starts itself.
+const start = () => loadPyodide({ indexURL: pyodideFolder });
+const snapshot = await Deno.readFile(`${pyodideFolder}pyodide.snapshot`).catch(() => null);
+const pyodide = snapshot
+  ? await loadPyodide({ indexURL: pyodideFolder, _loadSnapshot: snapshot }).catch(start)
+  : await start();
 
 pyodide.setStdin({ read: (buffer) => Deno.stdin.readSync(buffer) ?? 0 });
 pyodide.setStdout({
