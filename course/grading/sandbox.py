@@ -20,9 +20,10 @@ Three kinds of sandbox, chosen by ``Sandbox(kind)``:
   outside by V8's flags (the WebAssembly heap and the JavaScript heap), time by the wall
   clock, which kills the process.  Pyodide cannot fork: whoever needs a question to stop
   on its own (the grader) starts the run again without it (:mod:`course.grading.checker`).
-  Start-up is 1.3-1.7 s (a print in a fresh run; the standard library carries Pyodide's
-  bytecode, see :mod:`course.pyodide`): each run begins from a copy of a warm Deno cache
-  made once by the probe, never shared between runs.
+  Each run starts from a snapshot of Pyodide's memory just after start-up, made and checked
+  once beside the core (:mod:`course.pyodide`, whose standard library also carries Pyodide's
+  bytecode), and from a copy of a warm Deno cache made once by the probe; no Python, Deno
+  process or cache is ever shared between runs.
 * ``"bubblewrap"`` (Linux with bubblewrap): ``python3 -I -S /sandbox/MAIN`` in fresh
   namespaces: ``/usr`` read-only, an empty private ``/tmp``, its own ``/proc``, no network,
   no other process, no ``/etc``, no home, no kit, no teacher folder, no other submission.
