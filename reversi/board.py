@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from reversi import bitboard
 from reversi.errors import ArgumentError, BoardSizeError, IllegalMoveError, NotationError, shown
+from reversi.i18n import N_, _, colour
 from reversi.notation import (
     BLACK,
     COLUMN_LETTERS,
@@ -43,6 +44,14 @@ from reversi.surface import student
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 _DIAGRAM_CELLS = {"B": BLACK, "W": WHITE, ".": None}
+
+# Why a move is illegal, one whole sentence per colour (a colour is an adjective in French).
+_TAKEN = {BLACK: N_("{square} is already taken by a Black disc"), WHITE: N_("{square} is already taken by a White disc")}
+_NO_NEIGHBOUR = {BLACK: N_("no Black disc is next to {square}"), WHITE: N_("no White disc is next to {square}")}
+_NO_LINE = {  # by the side that moves
+    BLACK: N_("no line of White discs from {square} ends in a Black disc"),
+    WHITE: N_("no line of Black discs from {square} ends in a White disc"),
+}
 
 
 class PawnCounts(NamedTuple):
@@ -93,7 +102,7 @@ class Board:
         board = cls.empty(size)
         full = board._geo.full
         if black < 0 or white < 0 or black & white or (black | white) & ~full:
-            raise ArgumentError("black and white bits must be disjoint and inside the board")
+            raise ArgumentError(_("black and white bits must be disjoint and inside the board"))
         board._black, board._white = black, white
         return board
 
@@ -121,17 +130,18 @@ class Board:
                 rows.append(cells)
         size = len(rows)
         if size == 0:
-            raise NotationError(f"{shown(diagram)} is not a board diagram: it has no rows of B, W and .")
+            raise NotationError(_("{diagram} is not a board diagram: it has no rows of B, W and .").format(
+                diagram=shown(diagram)))  # fmt: skip
         for number, cells in enumerate(rows, start=1):
             if len(cells) != size:
                 raise NotationError(
-                    f"row {number} of the diagram has {len(cells)} squares, but the diagram "
-                    f"has {size} rows: a board is square"
+                    _("row {number} of the diagram has {count} squares, but the diagram has {size} rows: "
+                      "a board is square").format(number=number, count=len(cells), size=size)
                 )
         if size % 2 or not MIN_SIZE <= size <= MAX_SIZE:
             raise NotationError(
-                f"the diagram is {size}x{size}: a board has an even size from "
-                f"{MIN_SIZE} to {MAX_SIZE}"
+                _("the diagram is {size}x{size}: a board has an even size from {low} to {high}").format(
+                    size=size, low=MIN_SIZE, high=MAX_SIZE)
             )
         board = cls.empty(size)
         for row, cells in enumerate(rows):
@@ -242,7 +252,7 @@ class Board:
         at = self.square(square)
         occupant = self[at]
         if occupant is not None:
-            return f"{at} is already taken by a {occupant} disc"
+            return _(_TAKEN[occupant]).format(square=at)
         if self._flip_bits(at, color):
             return None
         opponent = color.opponent
@@ -253,8 +263,8 @@ class Board:
             if 0 <= row + dr < self._size and 0 <= col + dc < self._size
         ]
         if not any(self[n] is opponent for n in neighbours):
-            return f"no {opponent} disc is next to {at}"
-        return f"no line of {opponent} discs from {at} ends in a {color} disc"
+            return _(_NO_NEIGHBOUR[opponent]).format(square=at)
+        return _(_NO_LINE[color]).format(square=at)
 
     @student
     def play(self, square: SquareLike, color: Color) -> list[Square]:
@@ -266,9 +276,8 @@ class Board:
         at = self.square(square)
         flipped = self._flip_bits(at, color)
         if not flipped:
-            raise IllegalMoveError(
-                f"{shown(at.name)} is not a legal move for {color}: {self.illegal_reason(at, color)}"
-            )
+            raise IllegalMoveError(_("{move} is not a legal move for {color}: {reason}").format(
+                move=shown(at.name), color=colour(color), reason=self.illegal_reason(at, color)))  # fmt: skip
         move = self._bit(*at)
         if color is BLACK:
             self._black |= move | flipped
@@ -336,9 +345,8 @@ class Board:
 def check_size(size: int) -> None:
     """Refuse a board size that is odd or out of range (the type is the surface's to check)."""
     if size % 2:
-        raise BoardSizeError(f"board size {shown(size)} is not an even whole number")
+        raise BoardSizeError(_("board size {size} is not an even whole number").format(size=shown(size)))
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise BoardSizeError(
-            f"board size {shown(size)} is out of range: it runs from {MIN_SIZE} to {MAX_SIZE}"
-        )
+        raise BoardSizeError(_("board size {size} is out of range: it runs from {low} to {high}").format(
+            size=shown(size), low=MIN_SIZE, high=MAX_SIZE))  # fmt: skip
 

@@ -10,6 +10,8 @@
 >>> game.log[-1]
 '2. White d6 flips d5'
 
+The log and the errors are in the reader's language (see :mod:`reversi.i18n`).
+
 Every change to a game goes through a small set of *actions* (move, pass, timeout,
 undo request and answer, resignation; see :mod:`reversi.actions`).  :attr:`Game.actions`
 records them, so a game can be saved and rebuilt exactly by replaying them (see
@@ -47,6 +49,7 @@ from reversi.errors import (
 )
 from reversi.gamestate import GameState
 from reversi.history import History, Snapshot
+from reversi.i18n import N_, _, colour
 from reversi.notation import BLACK, PASS, WHITE, Color, Move, Square, SquareLike
 from reversi.outcome import EndReason, NoMovePolicy, Outcome, hand_over, leader
 from reversi.players import HumanPlayer, Player
@@ -57,6 +60,16 @@ MAX_CONSECUTIVE_TIMEOUTS = 4
 
 #: The most undos a game may allow each player (``None`` allows any number).
 MAX_UNDO_LIMIT = 10**9
+
+#: Why an action is refused, in whole sentences by action: the game is over, or an undo
+#: request waits for its answer.
+_REFUSED = {
+    "play": (N_("cannot play: the game is over ({outcome})"), N_("cannot play: {asker}'s undo request waits for {answerer}'s answer")),
+    "pass": (N_("cannot pass: the game is over ({outcome})"), N_("cannot pass: {asker}'s undo request waits for {answerer}'s answer")),
+    "move": (N_("cannot move: the game is over ({outcome})"), N_("cannot move: {asker}'s undo request waits for {answerer}'s answer")),
+    "resign": (N_("cannot resign: the game is over ({outcome})"), N_("cannot resign: {asker}'s undo request waits for {answerer}'s answer")),
+    "time out": (N_("cannot time out: the game is over ({outcome})"), N_("cannot time out: {asker}'s undo request waits for {answerer}'s answer")),
+}
 
 
 @student
@@ -105,7 +118,8 @@ class Game(GameState):
         self._consecutive_timeouts = 0
         #: Time-outs in a row that end the game (``None``: never; the class server's rooms).
         self.timeouts_to_end: int | None = MAX_CONSECUTIVE_TIMEOUTS
-        self.log.append(f"New game: {self.title(BLACK)} against {self.title(WHITE)}")
+        self.log.append(_("New game: {black} against {white}").format(
+            black=self.title(BLACK), white=self.title(WHITE)))  # fmt: skip
 
     # -- playing ------------------------------------------------------------------------
 
@@ -155,20 +169,21 @@ class Game(GameState):
         self._check_can_act("move")
         self._enforce_clock()
         color, player = self.turn, self.current_player
+        named = {"player": player.name, "color": colour(color)}
         if move is PASS:
             if not self.must_pass:
-                raise PlayerError(f"{player.name} ({color}) passed although it has a legal move")
+                raise PlayerError(_("{player} ({color}) passed although it has a legal move").format(**named))
             self.pass_turn()
             return PASS
         try:
             at = self.board.square(move)  # type: ignore[arg-type]
         except NotationError as error:
-            raise PlayerError(
-                f"{player.name} ({color}) returned {shown(move)}, which is not a move"
-            ) from error
+            raise PlayerError(_("{player} ({color}) returned {value}, which is not a move").format(
+                value=shown(move), **named)) from error  # fmt: skip
         reason = self.board.illegal_reason(at, color)
         if reason is not None:
-            raise PlayerError(f"{player.name} ({color}) chose {at}, which is not legal: {reason}")
+            raise PlayerError(_("{player} ({color}) chose {square}, which is not legal: {reason}").format(
+                square=at, reason=reason, **named))  # fmt: skip
         self.play(at)
         return at
 
@@ -187,7 +202,7 @@ class Game(GameState):
         self._check_can_act("resign")
         color = self.turn if color is None else color
         self.history.add_action(Resignation(color))
-        self.log.append(f"{self.title(color)} resigns")
+        self.log.append(_("{player} resigns").format(player=self.title(color)))
         return self._finish(color.opponent, EndReason.RESIGNATION)
 
     def check_time(self) -> bool:
@@ -208,16 +223,20 @@ class Game(GameState):
     def request_undo(self, color: Color) -> None:
         """``color`` asks to take back its last move; the opponent answers with :meth:`answer_undo`."""
         if self.is_over:
-            raise GameOverError(f"{color} cannot ask to undo: the game is over ({self.outcome})")
+            raise GameOverError(_("{color} cannot ask to undo: the game is over ({outcome})").format(
+                color=colour(color), outcome=self.outcome))  # fmt: skip
         if self.pending_undo is not None:
-            raise UndoError(f"{self.pending_undo} has already asked to undo; answer that first")
+            raise UndoError(_("{color} has already asked to undo; answer that first").format(
+                color=colour(self.pending_undo)))  # fmt: skip
         if self.history.last_move_index(color) is None:
-            raise UndoError(f"{color} has no move to take back yet")
+            raise UndoError(_("{color} has no move to take back yet").format(color=colour(color)))
         if self.undos_left(color) == 0:
-            raise UndoError(f"{color} has used all {self.undo_limit} undo(s) of this game")
+            raise UndoError(_("{color} has used all {limit} undo(s) of this game").format(
+                color=colour(color), limit=self.undo_limit))  # fmt: skip
         self.pending_undo = color
         self.history.add_action(UndoRequest(color))
-        self.log.append(f"{color} asks to take back their last move; {color.opponent} must answer")
+        self.log.append(_("{color} asks to take back their last move; {opponent} must answer").format(
+            color=colour(color), opponent=colour(color.opponent)))  # fmt: skip
 
     @student
     def answer_undo(self, accept: bool) -> None:
@@ -229,11 +248,12 @@ class Game(GameState):
         """
         asker = self.pending_undo
         if asker is None:
-            raise UndoError("there is no undo request to answer")
+            raise UndoError(_("there is no undo request to answer"))
         self.pending_undo = None
         self.history.add_action(UndoAnswer(accept))
         if not accept:
-            self.log.append(f"{asker.opponent} declines {asker}'s undo request")
+            self.log.append(_("{answerer} declines {asker}'s undo request").format(
+                answerer=colour(asker.opponent), asker=colour(asker)))  # fmt: skip
             return
         index = self.history.last_move_index(asker)
         assert index is not None  # checked by request_undo
@@ -244,7 +264,8 @@ class Game(GameState):
         taken_back = " ".join(str(ply.move) for ply in taken)
         self.undos_used[asker] += 1
         self.move_clock.start()
-        self.log.append(f"{asker.opponent} accepts {asker}'s undo: taken back {taken_back}")
+        self.log.append(_("{answerer} accepts {asker}'s undo: taken back {moves}").format(
+            answerer=colour(asker.opponent), asker=colour(asker), moves=taken_back))  # fmt: skip
 
     # -- new games and replays -------------------------------------------------------
 
@@ -295,12 +316,10 @@ class Game(GameState):
 
     def _check_can_act(self, what: str) -> None:
         if self.outcome is not None:
-            raise GameOverError(f"cannot {what}: the game is over ({self.outcome})")
+            raise GameOverError(_(_REFUSED[what][0]).format(outcome=self.outcome))
         if self.pending_undo is not None:
-            raise UndoError(
-                f"cannot {what}: {self.pending_undo}'s undo request waits for "
-                f"{self.pending_undo.opponent}'s answer"
-            )
+            raise UndoError(_(_REFUSED[what][1]).format(
+                asker=colour(self.pending_undo), answerer=colour(self.pending_undo.opponent)))  # fmt: skip
 
     def _move(self, where: SquareLike) -> list[Square]:
         at = self.board.square(where)
@@ -309,7 +328,8 @@ class Game(GameState):
         flipped = self.board.play(at, color)  # raises IllegalMoveError, board untouched
         self._record(before, Ply(color, at, tuple(flipped)), MoveAction(at))
         flips = " ".join(s.name for s in flipped)
-        self.log.append(f"{len(self.plies)}. {color} {at} flips {flips}")
+        self.log.append(_("{number}. {color} {square} flips {flips}").format(
+            number=len(self.plies), color=colour(color), square=at, flips=flips))  # fmt: skip
         self._advance(color)
         return flipped
 
@@ -318,9 +338,11 @@ class Game(GameState):
         legal = self.board.legal_moves(color)
         if legal:
             moves = ", ".join(s.name for s in legal)
-            raise IllegalMoveError(f"{color} cannot pass: it has legal moves ({moves})")
+            raise IllegalMoveError(_("{color} cannot pass: it has legal moves ({moves})").format(
+                color=colour(color), moves=moves))  # fmt: skip
         self._record(self._snapshot(), Ply(color, PASS), PassAction())
-        self.log.append(f"{len(self.plies)}. {color} has no legal move and passes")
+        self.log.append(_("{number}. {color} has no legal move and passes").format(
+            number=len(self.plies), color=colour(color)))  # fmt: skip
         self._advance(color)
 
     def _time_is_up(self) -> bool:
@@ -330,7 +352,8 @@ class Game(GameState):
         late = self.turn
         if self.check_time():
             raise TimeExpiredError(
-                f"{late} ran out of time ({self.time_per_move:g} s per move): the turn was forfeited"
+                _("{color} ran out of time ({seconds:g} s per move): the turn was forfeited").format(
+                    color=colour(late), seconds=self.time_per_move)
             )
 
     def _forfeit(self) -> None:
@@ -338,7 +361,8 @@ class Game(GameState):
         self._record(self._snapshot(), Ply(color, PASS, timeout=True), TimeoutAction())
         self._consecutive_timeouts += 1
         self.move_clock.forfeit()
-        self.log.append(f"{len(self.plies)}. {color} ran out of time and loses the turn")
+        self.log.append(_("{number}. {color} ran out of time and loses the turn").format(
+            number=len(self.plies), color=colour(color)))  # fmt: skip
         if self.timeouts_to_end is not None and self._consecutive_timeouts >= self.timeouts_to_end:
             self._finish(leader(self.board), EndReason.TIMEOUTS)
             return
@@ -364,8 +388,8 @@ class Game(GameState):
             self._finish(handover.winner, handover.reason)
 
     def _finish(self, winner: Color | None, reason: EndReason) -> Outcome:
-        black, white, _, _ = self.board.counts()
-        self.outcome = Outcome(winner, reason, black, white)
-        self.log.append(f"Game over: {self.outcome}")
+        counts = self.board.counts()
+        self.outcome = Outcome(winner, reason, counts.black, counts.white)
+        self.log.append(_("Game over: {outcome}").format(outcome=self.outcome))
         return self.outcome
 

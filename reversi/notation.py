@@ -20,6 +20,7 @@ import re
 from typing import Annotated, NamedTuple, TypeAlias
 
 from reversi.errors import BoardSizeError, NotationError, shown
+from reversi.i18n import N_, _
 from reversi.surface import Choice, student
 
 MIN_SIZE = 4
@@ -32,7 +33,7 @@ class Color(Choice):
 
     @classmethod
     def refusal(cls, value: object) -> Exception:
-        return NotationError(f"a colour is 'black' or 'white', not {shown(value)}")
+        return NotationError(_("a colour is 'black' or 'white', not {value}").format(value=shown(value)))
 
     BLACK = "black"
     WHITE = "white"
@@ -73,10 +74,8 @@ class Square(NamedTuple):
     def name(self) -> str:
         """The square in notation, for example ``'d3'``; :class:`NotationError` if it has none."""
         if not self._on_a_board():
-            raise NotationError(
-                f"{self!r} has no name: row and column must be whole numbers "
-                f"from 0 to {MAX_SIZE - 1}"
-            )
+            raise NotationError(_("{square} has no name: row and column must be whole numbers from 0 to {last}")
+                                .format(square=repr(self), last=MAX_SIZE - 1))  # fmt: skip
         return f"{COLUMN_LETTERS[self.col]}{self.row + 1}"
 
     def _on_a_board(self) -> bool:
@@ -145,32 +144,26 @@ def square(value: SquareLike, size: int = MAX_SIZE) -> Square:
         match = _SQUARE_TEXT.match(value)
         if not match:
             raise NotationError(
-                f"{shown(value)} is not a square: write a column letter then a row number, like 'd3'"
+                _("{value} is not a square: write a column letter then a row number, like 'd3'").format(value=shown(value))
             )
         letter, digits = match.groups()
         col = COLUMN_LETTERS.find(letter.lower())
         row = int(digits) - 1
+        named = {"value": shown(value), "board": _board_name(size), "size": size}
         if col < 0 or col >= size:
-            raise NotationError(
-                f"{shown(value)} is not a square of {_board_name(size)}: "
-                f"columns run from a to {COLUMN_LETTERS[size - 1]}"
-            )
+            raise NotationError(_("{value} is not a square of {board}: columns run from a to {last}").format(
+                last=COLUMN_LETTERS[size - 1], **named))  # fmt: skip
         if not 0 <= row < size:
-            raise NotationError(
-                f"{shown(value)} is not a square of {_board_name(size)}: rows run from 1 to {size}"
-            )
+            raise NotationError(_("{value} is not a square of {board}: rows run from 1 to {size}").format(**named))
         return Square(row, col)
     if isinstance(value, tuple) and len(value) == 2 and all(_is_int(v) for v in value):
         row, col = value
         if not (0 <= row < size and 0 <= col < size):
-            raise NotationError(
-                f"{shown(tuple(value))} is not a square of {_board_name(size)}: "
-                f"row and column run from 0 to {size - 1}"
-            )
+            raise NotationError(_("{value} is not a square of {board}: row and column run from 0 to {last}")
+                                .format(value=shown(tuple(value)), board=_board_name(size), size=size,
+                                        last=size - 1))  # fmt: skip
         return Square(row, col)
-    raise NotationError(
-        f"{shown(value)} is not a square: give text like 'd3' or a (row, col) pair"
-    )
+    raise NotationError(_("{value} is not a square: give text like 'd3' or a (row, col) pair").format(value=shown(value)))
 
 
 @student
@@ -202,16 +195,21 @@ def parse_move(text: SquareLike | Pass, size: int = MAX_SIZE) -> Move:
 def _check_size(size: object) -> None:
     if not _is_int(size) or not 1 <= size <= MAX_SIZE:  # type: ignore[operator]
         raise BoardSizeError(
-            f"{shown(size)} is not a board size for reading squares: give a whole number from 1 to {MAX_SIZE}"
+            _("{value} is not a board size for reading squares: give a whole number from 1 to {high}").format(
+                value=shown(size), high=MAX_SIZE)
         )
+
+
+_NOT_ASCII = {
+    "square": N_("{text} is not a square: it contains the non-ASCII character {char}"),
+    "move": N_("{text} is not a move: it contains the non-ASCII character {char}"),
+}
 
 
 def _check_ascii(text: str, what: str) -> None:
     for char in text:
         if not char.isascii():
-            raise NotationError(
-                f"{shown(text)} is not a {what}: it contains the non-ASCII character {shown(char)}"
-            )
+            raise NotationError(_(_NOT_ASCII[what]).format(text=shown(text), char=shown(char)))
 
 
 def _is_int(value: object) -> bool:
@@ -219,5 +217,5 @@ def _is_int(value: object) -> bool:
 
 
 def _board_name(size: int) -> str:
-    article = "an" if size in (8, 11) else "a"
-    return f"{article} {size}x{size} board"
+    """``'an 8x8 board'``: a sentence that names it may say the size its own way (``{size}``)."""
+    return (_("an {size}x{size} board") if size in (8, 11) else _("a {size}x{size} board")).format(size=size)

@@ -12,6 +12,9 @@ the reasons a game ends, and the outcome record.
 (<Color.BLACK: 'black'>, 'Black has no legal move, so White wins', <Color.WHITE: 'white'>)
 >>> hand_over(board, WHITE, NoMovePolicy.CHANGE_TURN).reason is None
 True
+
+The notes and an outcome's ``str`` are in the reader's language (see :mod:`reversi.i18n`);
+an :class:`EndReason`'s value stays English, since saves and tables key on it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reversi.board import Board
+from reversi.i18n import N_, _, colour
 from reversi.notation import BLACK, WHITE, Color
 from reversi.surface import Choice
 
@@ -56,12 +60,12 @@ _POLICY_LABELS = {
 class EndReason(Choice):
     """Why a game ended."""
 
-    NO_MOVES = "neither side can move"
-    STALEMATE = "stalemate: a player had no move"
-    OPPONENT_WINS = "a player had no move, so the opponent wins"
-    MORE_DISCS = "a player had no move, so the side with more discs wins"
-    RESIGNATION = "resignation"
-    TIMEOUTS = "both players kept running out of time"
+    NO_MOVES = N_("neither side can move")
+    STALEMATE = N_("stalemate: a player had no move")
+    OPPONENT_WINS = N_("a player had no move, so the opponent wins")
+    MORE_DISCS = N_("a player had no move, so the side with more discs wins")
+    RESIGNATION = N_("resignation")
+    TIMEOUTS = N_("both players kept running out of time")
 
 
 @dataclass(frozen=True)
@@ -84,12 +88,13 @@ class Outcome:
         return self.winner is None and not self.is_stalemate
 
     def __str__(self) -> str:
-        score = f"Black {self.black} – White {self.white}"
+        named = {"score": _("Black {black} – White {white}").format(black=self.black, white=self.white),
+                 "reason": _(self.reason.value)}  # fmt: skip
         if self.is_stalemate:
-            return f"Stalemate at {score} ({self.reason.value})"
+            return _("Stalemate at {score} ({reason})").format(**named)
         if self.winner is None:
-            return f"Draw, {score} ({self.reason.value})"
-        return f"{self.winner} wins, {score} ({self.reason.value})"
+            return _("Draw, {score} ({reason})").format(**named)
+        return _("{winner} wins, {score} ({reason})").format(winner=colour(self.winner), **named)
 
 
 @dataclass(frozen=True)
@@ -110,20 +115,22 @@ def hand_over(board: Board, mover: Color, policy: NoMovePolicy) -> Handover:
         return Handover(nxt)
     if not board.has_legal_move(mover):
         return Handover(nxt, None, leader(board), EndReason.NO_MOVES)
+    stuck, other = colour(nxt), colour(mover)
     if policy is NoMovePolicy.CHANGE_TURN:
-        return Handover(nxt, f"{nxt} has no legal move and must pass")
+        return Handover(nxt, _("{color} has no legal move and must pass").format(color=stuck))
     if policy is NoMovePolicy.STALEMATE:
-        return Handover(nxt, f"{nxt} has no legal move: stalemate", None, EndReason.STALEMATE)
+        note = _("{color} has no legal move: stalemate").format(color=stuck)
+        return Handover(nxt, note, None, EndReason.STALEMATE)
     if policy is NoMovePolicy.OPPONENT_WINS:
-        note = f"{nxt} has no legal move, so {mover} wins"
+        note = _("{color} has no legal move, so {winner} wins").format(color=stuck, winner=other)
         return Handover(nxt, note, mover, EndReason.OPPONENT_WINS)
-    note = f"{nxt} has no legal move, so the side with more discs wins"
+    note = _("{color} has no legal move, so the side with more discs wins").format(color=stuck)
     return Handover(nxt, note, leader(board), EndReason.MORE_DISCS)
 
 
 def leader(board: Board) -> Color | None:
     """The colour with more discs on ``board`` (``None`` when level)."""
-    black, white, _, _ = board.counts()
-    if black == white:
+    counts = board.counts()
+    if counts.black == counts.white:
         return None
-    return BLACK if black > white else WHITE
+    return BLACK if counts.black > counts.white else WHITE

@@ -11,6 +11,7 @@ with :class:`CursorArgumentError`, a :class:`CursorGameError` and an
 from __future__ import annotations
 
 from reversi.errors import ArgumentError, GameOverError, ReversiError
+from reversi.i18n import _
 from reversi.surface import Choice, student_raising
 
 
@@ -43,7 +44,7 @@ class MapFileError(MapError):
         self.line = line
         self.column = column
         self.source = source
-        where = f"line {line}, column {column}: " if line > 0 else ""
+        where = _("line {line}, column {column}: ").format(line=line, column=column) if line > 0 else ""
         prefix = f"{source}: " if source else ""
         super().__init__(f"{prefix}{where}{problem}")
 

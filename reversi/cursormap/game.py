@@ -34,7 +34,14 @@ from reversi.cursormap.errors import CursorChoice, CursorGameError, CursorGameOv
 from reversi.cursormap.model import CursorMap, Owner, Position
 from reversi.cursormap.rules import Change, Cursor, apply_cursor
 from reversi.errors import shown
+from reversi.i18n import N_, _
 from reversi.surface import Between
+
+# Why an action is refused once the game is over, a whole sentence by action.
+_REFUSED_OVER = {
+    "move the cursor": N_("cannot move the cursor: the game is over ({reason})"),
+    "apply the cursor": N_("cannot apply the cursor: the game is over ({reason})"),
+}
 
 
 def _capital(sentence: str) -> str:
@@ -201,7 +208,7 @@ class CursorGame:
 
     def _check_not_over(self, action: str) -> None:
         if self._outcome is not None:
-            raise CursorGameOverError(f"cannot {action}: the game is over ({self._outcome.reason})")
+            raise CursorGameOverError(_(_REFUSED_OVER[action]).format(reason=self._outcome.reason))
 
     @student
     def move(self, direction: Direction | str) -> bool:
@@ -223,9 +230,10 @@ class CursorGame:
         self._check_not_over("move the cursor")
         if not self._map.contains((row, col)):
             raise CursorGameError(
-                f"{shown((row, col))} is off the {self._map.width}x{self._map.height} map:"
-                f" rows go from 0 to {self._map.height - 1},"
-                f" columns from 0 to {self._map.width - 1}"
+                _("{position} is off the {width}x{height} map: rows go from 0 to {last_row}, "
+                  "columns from 0 to {last_column}").format(
+                    position=shown((row, col)), width=self._map.width, height=self._map.height,
+                    last_row=self._map.height - 1, last_column=self._map.width - 1)
             )
         self._position = Position(row, col)
 

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from reversi.cursormap.errors import CursorChoice, MapError, student
 from reversi.errors import shown
+from reversi.i18n import _
 
 MAX_SIDE = 64
 """The largest width or height a map may have."""
@@ -181,7 +182,8 @@ class MapCharacters:
             if problem:
                 raise MapError(f"{key}: {problem}")
             if char in seen:
-                raise MapError(f"{shown(char)} cannot stand for both {shown(seen[char])} and {shown(key)}")
+                raise MapError(_("{char} cannot stand for both {first} and {second}").format(
+                    char=shown(char), first=shown(seen[char]), second=shown(key)))  # fmt: skip
             seen[char] = key
 
     def roles(self) -> dict[str, str]:
@@ -211,7 +213,7 @@ class MapCharacters:
         """The character written for ``value``; a MapError for an undefined penguin."""
         char = getattr(self, Value(value).value)
         if char is None:
-            raise MapError("the map has penguins but no character is defined for 'penguin'")
+            raise MapError(_("the map has penguins but no character is defined for 'penguin'"))
         return str(char)
 
     def listing(self, keys: Sequence[str]) -> str:
@@ -241,14 +243,15 @@ class CursorMap:
         rows = tuple(tuple(row) for row in self.fields)
         object.__setattr__(self, "fields", rows)
         if not 1 <= len(rows) <= MAX_SIDE:
-            raise MapError(f"a map has 1 to {MAX_SIDE} rows, got {len(rows)}")
+            raise MapError(_("a map has 1 to {high} rows, got {count}").format(high=MAX_SIDE, count=len(rows)))
         if not 1 <= len(rows[0]) <= MAX_SIDE:
-            raise MapError(f"a map has 1 to {MAX_SIDE} columns, got {len(rows[0])}")
+            raise MapError(_("a map has 1 to {high} columns, got {count}").format(high=MAX_SIDE, count=len(rows[0])))
         for number, row in enumerate(rows):
             if len(row) != len(rows[0]):
-                raise MapError(f"row {number} has {len(row)} fields, row 0 has {len(rows[0])}")
+                raise MapError(_("row {number} has {count} fields, row 0 has {first}").format(
+                    number=number, count=len(row), first=len(rows[0])))  # fmt: skip
         if self.chars.penguin is None and any(f.value is Value.PENGUIN for f in self):
-            raise MapError("the map has penguins but no character is defined for 'penguin'")
+            raise MapError(_("the map has penguins but no character is defined for 'penguin'"))
         for player in PLAYERS:
             if self.switchable(player) == 0:
                 raise MapError(f"{player} owns no field that can be switched (on or off)")
@@ -266,24 +269,22 @@ class CursorMap:
         2
         """
         if len(owner_rows) != len(value_rows):
-            raise MapError(f"{len(owner_rows)} owner lines but {len(value_rows)} value lines")
+            raise MapError(_("{owners} owner lines but {values} value lines").format(
+                owners=len(owner_rows), values=len(value_rows)))  # fmt: skip
         grid = []
         for number, (owners, values) in enumerate(zip(owner_rows, value_rows, strict=True)):
             if len(owners) != len(values):
-                raise MapError(f"row {number}: {len(owners)} owners but {len(values)} values")
+                raise MapError(_("row {number}: {owners} owners but {values} values").format(
+                    number=number, owners=len(owners), values=len(values)))  # fmt: skip
             row = []
             for owner_char, value_char in zip(owners, values, strict=True):
                 owner, value = chars.owner_of(owner_char), chars.value_of(value_char)
                 if owner is None:
-                    raise MapError(
-                        f"row {number} of the owner lines: {shown(owner_char)} is not an owner"
-                        f" character ({chars.listing(OWNER_KEYS)})"
-                    )
+                    raise MapError(_("row {number} of the owner lines: {char} is not an owner character ({listing})")
+                                   .format(number=number, char=shown(owner_char), listing=chars.listing(OWNER_KEYS)))
                 if value is None:
-                    raise MapError(
-                        f"row {number} of the value lines: {shown(value_char)} is not a value"
-                        f" character ({chars.listing(VALUE_KEYS)})"
-                    )
+                    raise MapError(_("row {number} of the value lines: {char} is not a value character ({listing})")
+                                   .format(number=number, char=shown(value_char), listing=chars.listing(VALUE_KEYS)))
                 row.append(Field(owner, value))
             grid.append(tuple(row))
         return cls(tuple(grid), chars)

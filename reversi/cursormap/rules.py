@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from reversi.cursormap.errors import CursorChoice, CursorGameError, student
 from reversi.cursormap.model import CursorMap, Position, Value
 from reversi.errors import shown
+from reversi.i18n import _
 
 HIDDEN = "?"
 """What the centre of a cursor with a hidden operator shows."""
@@ -45,7 +46,7 @@ OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1))
 
 def _check_bit(bit: int) -> int:
     if bit not in (0, 1):
-        raise CursorGameError(f"a bit is 0 or 1, got {shown(bit)}")
+        raise CursorGameError(_("a bit is 0 or 1, got {value}").format(value=shown(bit)))
     return int(bit)
 
 
@@ -110,13 +111,14 @@ class Cursor:
 
     def __post_init__(self) -> None:
         if not isinstance(self.bits, list | tuple):
-            raise CursorGameError(f"a cursor's bits are a tuple of {len(OFFSETS)}, not {shown(self.bits)}")
+            raise CursorGameError(_("a cursor's bits are a tuple of {count}, not {value}").format(
+                count=len(OFFSETS), value=shown(self.bits)))  # fmt: skip
         bits = tuple(self.bits)
         if len(bits) != len(OFFSETS):
-            raise CursorGameError(f"a cursor has {len(OFFSETS)} bits, got {len(bits)}")
+            raise CursorGameError(_("a cursor has {count} bits, got {got}").format(count=len(OFFSETS), got=len(bits)))
         object.__setattr__(self, "bits", tuple(_check_bit(bit) for bit in bits))
         if not isinstance(self.operator, Operator):
-            raise CursorGameError(f"a cursor's operator is an Operator, got {shown(self.operator)}")
+            raise CursorGameError(_("a cursor's operator is an Operator, got {value}").format(value=shown(self.operator)))
 
     @classmethod
     def deal(cls, rng: random.Random) -> Cursor:
@@ -150,7 +152,7 @@ class Cursor:
         try:
             return self.bits[OFFSETS.index((drow, dcol))]
         except ValueError:
-            raise CursorGameError(f"the cursor has no bit at offset {(drow, dcol)}") from None
+            raise CursorGameError(_("the cursor has no bit at offset {offset}").format(offset=(drow, dcol))) from None
 
     def rows(self) -> tuple[str, str, str]:
         """The 3x3 square as three strings, ``'.'`` at the centre: ``('110', '0.0', '111')``."""
@@ -196,9 +198,8 @@ def apply_cursor(
     """The map after applying ``cursor`` centred on ``position``, and the fields it changed."""
     position = Position(*position)
     if not cursor_map.contains(position):
-        raise CursorGameError(
-            f"{tuple(position)} is off the {cursor_map.width}x{cursor_map.height} map"
-        )
+        raise CursorGameError(_("{position} is off the {width}x{height} map").format(
+            position=tuple(position), width=cursor_map.width, height=cursor_map.height))  # fmt: skip
     changes = []
     for cell, index in covered(cursor_map, position):
         before = cursor_map[cell].value

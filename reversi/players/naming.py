@@ -9,7 +9,8 @@ A player's name is what people typed (``"Ada"``) or the kind's label
   playing Black) keeps that name alone.
 * :func:`seat_titles` gives each seat its name with the colour said exactly once,
   for prompts and announcements: ``"Ada (Black)"``, but ``"Black"`` for a player
-  simply called Black, never ``"Black (Black)"``.
+  simply called Black, never ``"Black (Black)"``.  A title is in the reader's language
+  (see :mod:`reversi.i18n`): ``"Ada (Noir)"``, and ``"Noir"`` for the player called Black.
 
 Names are compared without regard to case, so ``"ada"`` and ``"Ada"`` count as the same.
 
@@ -28,6 +29,7 @@ Names are compared without regard to case, so ``"ada"`` and ``"Ada"`` count as t
 from __future__ import annotations
 
 from reversi.errors import ArgumentError, shown
+from reversi.i18n import _, colour
 from reversi.notation import BLACK, WHITE, Color
 
 
@@ -50,16 +52,16 @@ def _label(color: Color, name: str, other: str) -> str:
 
 def seat_titles(black_name: str, white_name: str) -> dict[Color, str]:
     """Each seat's name with its colour said once (for prompts: ``"Ada (Black), your move"``)."""
-    labels = seat_labels(black_name, white_name)
-    names = {BLACK: black_name, WHITE: white_name}
-    return {
-        color: (
-            label
-            if label != names[color] or _key(label) == _key(str(color))
-            else f"{label} ({color})"
-        )
-        for color, label in labels.items()
-    }
+    seat_labels(black_name, white_name)  # the same names are refused
+    return {BLACK: _title(BLACK, black_name), WHITE: _title(WHITE, white_name)}
+
+
+def _title(color: Color, name: str) -> str:
+    if name == str(color):
+        return colour(color)  # the seat's own name ("Black"), in the reader's words
+    if _key(name) == _key(str(color)):
+        return name
+    return _("{name} ({color})").format(name=name, color=colour(color))
 
 
 def _key(name: str) -> str:

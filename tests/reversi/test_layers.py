@@ -13,6 +13,7 @@ from tests.imports import imported_names
 
 PACKAGE = Path(reversi.__file__).parent
 CHAIN = [
+    "i18n",
     "errors",
     "typecheck",
     "surface",

@@ -1,4 +1,4 @@
-"""The cursor-map package is pure Python: the standard library, ``reversi.errors`` and its
+"""The cursor-map package is pure Python: the standard library, ``reversi.errors`` (and ``reversi.i18n``, its words) and its
 own modules, each importing only the modules before it in the chain."""
 
 import sys
@@ -25,6 +25,7 @@ def test_only_the_standard_library_and_reversi_errors(path):
             # errors, files and the student surface are the package's leaves: they import nothing of reversi
             assert name in (
                 "reversi.errors",
+                "reversi.i18n",
                 "reversi.files",
                 "reversi.surface",
             ) or name.startswith("reversi.cursormap."), name
