@@ -85,10 +85,16 @@ def language(environ: Mapping[str, str] | None = None) -> str:
 
 @contextlib.contextmanager
 def speaking(code: str) -> Iterator[str]:
-    """Messages in language ``code`` inside the block (checked first), whatever ``KIT_LANG`` is."""
+    """Messages in language ``code`` inside the block (checked first), whatever ``KIT_LANG`` is,
+    the ``reversi`` package's too (:func:`reversi.i18n.speaking`)."""
+    # The game's own words (its log, outcomes and errors) follow: reversi keeps its own
+    # choice, since it never imports the kit; imported here, as kit.py loads this file alone.
+    from reversi.i18n import speaking as game_speaking
+
     token = _SPEAKING.set(checked_language(code))
     try:
-        yield _SPEAKING.get() or "en"
+        with game_speaking(_SPEAKING.get() or "en"):
+            yield _SPEAKING.get() or "en"
     finally:
         _SPEAKING.reset(token)
 

@@ -5,11 +5,14 @@
     python -m course translations compile       each kit.po into the kit.mo the kit reads
     python -m course translations check         every message translated, every kit.mo fresh
 
-The code's messages are the ones wrapped in ``_()``, ``gettext``, ``ngettext`` or ``N_``
-in ``kit.py`` and ``course/`` (``course/locale/babel.cfg`` says where Babel looks).  Each
-language has ``course/locale/<code>/LC_MESSAGES/kit.po``, which any PO editor opens
-(Poedit, Lokalize, a text editor), and its compiled ``kit.mo``, which :mod:`course.i18n`
-reads.  A message with no translation, an empty one or one marked fuzzy (a message changed
+The code's messages are the ones wrapped in ``_()``, ``gettext``, ``ngettext`` or ``N_``.
+There are two domains, each with its catalogues and its ``babel.cfg`` saying where Babel
+looks: ``kit``, the messages of ``kit.py`` and ``course/``
+(``course/locale/<code>/LC_MESSAGES/kit.po``, read by :mod:`course.i18n`), and ``reversi``,
+the game's own log, outcomes and errors (``reversi/locale/<code>/LC_MESSAGES/reversi.po``,
+shipped in the package and read by :mod:`reversi.i18n`, since the game never imports the
+kit).  Every action does both; a PO file opens in any PO editor (Poedit, Lokalize, a text
+editor) and its compiled ``.mo`` is beside it.  A message with no translation, an empty one or one marked fuzzy (a message changed
 since it was translated) is English in the kit and is reported by ``check``.  Babel is in
 the test extra, and JupyterLab brings it too.
 """
@@ -19,14 +22,33 @@ from __future__ import annotations
 import argparse
 import io
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from course.i18n import DOMAIN, LOCALE
+from reversi import i18n as game_i18n
 
 ROOT = LOCALE.parents[1]
 CONFIG = LOCALE / "babel.cfg"
 PROJECT = "reversi-kit"
+
+
+@dataclass(frozen=True)
+class Domain:
+    """One gettext domain: its name (the PO file's stem), its ``locale`` folder and the
+    ``babel.cfg`` that says which files hold its messages."""
+
+    name: str
+    locale: Path
+    config: Path
+
+
+#: The kit's messages (``kit.py`` and ``course/``).
+KIT = Domain(DOMAIN, LOCALE, CONFIG)
+#: The game's own words (the ``reversi`` package), in catalogues shipped with the package.
+GAME = Domain(game_i18n.DOMAIN, game_i18n.LOCALE, game_i18n.LOCALE / "babel.cfg")
+DOMAINS = (KIT, GAME)
 
 
 class TranslationError(Exception):
@@ -45,22 +67,24 @@ def _babel() -> Any:
     return catalog, extract, frontend, mofile, pofile
 
 
-def po_path(code: str, locale: Path = LOCALE) -> Path:
-    """Where language ``code``'s catalogue is (its ``kit.mo`` is beside it)."""
-    return locale / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(code: str, locale: Path | None = None, domain: Domain = KIT) -> Path:
+    """Where language ``code``'s catalogue of ``domain`` is (its ``.mo`` is beside it)."""
+    return (locale or domain.locale) / code / "LC_MESSAGES" / f"{domain.name}.po"
 
 
-def languages(locale: Path = LOCALE) -> list[str]:
-    """The languages that have a catalogue, by code."""
-    return sorted(path.parents[1].name for path in locale.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+def languages(locale: Path | None = None, domain: Domain = KIT) -> list[str]:
+    """The languages that have a catalogue of ``domain``, by code."""
+    found = (locale or domain.locale).glob(f"*/LC_MESSAGES/{domain.name}.po")
+    return sorted(path.parents[1].name for path in found)
 
 
-def extract(root: Path = ROOT, config: Path = CONFIG) -> Any:
+def extract(root: Path = ROOT, config: Path | None = None, domain: Domain = KIT) -> Any:
     """The messages of the code, as a Babel catalogue (the template of every language)."""
     catalog, extract_module, frontend, _, _ = _babel()
+    config = config or domain.config
     with config.open(encoding="utf-8") as file:
         method_map, options_map = frontend.parse_mapping_cfg(file, str(config))
-    template = catalog.Catalog(project=PROJECT, domain=DOMAIN, fuzzy=False)
+    template = catalog.Catalog(project=PROJECT, domain=domain.name, fuzzy=False)
     found = extract_module.extract_from_dir(
         str(root), method_map, options_map, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
     )
@@ -74,7 +98,7 @@ def read(path: Path) -> Any:
     pofile = _babel()[4]
     try:
         with path.open("rb") as file:
-            return pofile.read_po(file, domain=DOMAIN)
+            return pofile.read_po(file, domain=path.stem)
     except OSError as error:
         raise TranslationError(f"{path}: cannot read it ({error.strerror or error})") from None
     except Exception as error:  # Babel's parser refuses a broken file with its own errors
@@ -118,43 +142,45 @@ def missing(template: Any, translated: Any) -> list[str]:
     return holes
 
 
-def update(template: Any, code: str, locale: Path = LOCALE) -> Path:
+def update(template: Any, code: str, locale: Path | None = None, domain: Domain = KIT) -> Path:
     """Bring language ``code``'s catalogue up to the template (new messages empty, changed ones
     fuzzy with their old translation, gone ones dropped); a new catalogue if it has none."""
-    path = po_path(code, locale)
-    translated = read(path) if path.is_file() else _new(code)
+    path = po_path(code, locale, domain)
+    translated = read(path) if path.is_file() else _new(code, domain)
     translated.update(template, update_header_comment=False)
     write(path, translated)
     return path
 
 
-def _new(code: str) -> Any:
+def _new(code: str, domain: Domain) -> Any:
     catalog = _babel()[0]
     try:
-        return catalog.Catalog(locale=code, domain=DOMAIN, project=PROJECT, fuzzy=False)
+        return catalog.Catalog(locale=code, domain=domain.name, project=PROJECT, fuzzy=False)
     except Exception as error:  # babel.UnknownLocaleError: a code no language has
         raise TranslationError(f"{code!r} is not a language code Babel knows ({error})") from None
 
 
-def compile_all(locale: Path = LOCALE) -> list[tuple[Path, int]]:
-    """Compile every catalogue; each ``.mo`` written, with how many messages it still lacks."""
-    template = extract()
+def compile_all(locale: Path | None = None, domain: Domain = KIT) -> list[tuple[Path, int]]:
+    """Compile every catalogue of ``domain``; each ``.mo`` written, with how many messages it
+    still lacks."""
+    template = extract(domain=domain)
     written = []
-    for code in languages(locale):
-        translated = read(po_path(code, locale))
-        mo = po_path(code, locale).with_suffix(".mo")
+    for code in languages(locale, domain):
+        translated = read(po_path(code, locale, domain))
+        mo = po_path(code, locale, domain).with_suffix(".mo")
         mo.write_bytes(compiled(translated))
         written.append((mo, len(missing(template, translated))))
     return written
 
 
-def problems(locale: Path = LOCALE, template: Any = None) -> list[str]:
-    """What ``check`` reports: for every language, each message it lacks, and a ``.mo`` that is
-    missing or older than its ``.po``; [] when every catalogue is whole and compiled."""
-    template = extract() if template is None else template
+def problems(locale: Path | None = None, template: Any = None, domain: Domain = KIT) -> list[str]:
+    """What ``check`` reports for ``domain``: for every language, each message it lacks, and a
+    ``.mo`` that is missing or older than its ``.po``; [] when every catalogue is whole and
+    compiled."""
+    template = extract(domain=domain) if template is None else template
     found = []
-    for code in languages(locale):
-        path = po_path(code, locale)
+    for code in languages(locale, domain):
+        path = po_path(code, locale, domain)
         translated = read(path)
         found += [f"{path}: no translation of {message!r}" for message in missing(template, translated)]
         mo = path.with_suffix(".mo")
@@ -166,10 +192,10 @@ def problems(locale: Path = LOCALE, template: Any = None) -> list[str]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``translations`` command's actions."""
     actions = parser.add_subparsers(dest="action", required=True)
-    actions.add_parser("extract", help="the code's messages into every language's kit.po")
-    add = actions.add_parser("add", help="a kit.po for a new language")
+    actions.add_parser("extract", help="the code's messages into every language's kit.po and reversi.po")
+    add = actions.add_parser("add", help="a kit.po and a reversi.po for a new language")
     add.add_argument("code", help="the language's code, e.g. de or es")
-    actions.add_parser("compile", help="every kit.po into its kit.mo")
+    actions.add_parser("compile", help="every kit.po and reversi.po into its .mo")
     actions.add_parser("check", help="every message translated and compiled (exit 1 if not)")
 
 
@@ -183,24 +209,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.action == "add" and (not args.code.isascii() or not args.code.replace("_", "").isalpha()):
+        raise TranslationError(f"{args.code!r} is not a language code such as de or pt_BR")
     if args.action in ("extract", "add"):
-        template = extract()
-        codes: Iterable[str] = languages()
-        if args.action == "add":
-            if not args.code.isascii() or not args.code.replace("_", "").isalpha():
-                raise TranslationError(f"{args.code!r} is not a language code such as de or pt_BR")
-            codes = [args.code]
-        for code in codes:
-            path = update(template, code)
-            print(f"wrote {path.relative_to(ROOT)}: {len(missing(template, read(path)))} "
-                  f"of {len(template) } messages to translate")  # fmt: skip
+        for domain in DOMAINS:
+            template = extract(domain=domain)
+            # a new language gets both catalogues; extract updates each domain's languages
+            codes: Iterable[str] = [args.code] if args.action == "add" else languages(domain=domain)
+            for code in codes:
+                path = update(template, code, domain=domain)
+                print(f"wrote {path.relative_to(ROOT)}: {len(missing(template, read(path)))} "
+                      f"of {len(template) } messages to translate")  # fmt: skip
         return 0
     if args.action == "compile":
-        for path, holes in compile_all():
+        for path, holes in [written for domain in DOMAINS for written in compile_all(domain=domain)]:
             lacking = f" ({holes} messages still in English)" if holes else ""
             print(f"wrote {path.relative_to(ROOT)}{lacking}")
         return 0
-    found = problems()
+    found = [problem for domain in DOMAINS for problem in problems(domain=domain)]
     for problem in found:
         print(problem)
     print(f"{len(found)} problems" if found else "Every message is translated and compiled.")
