@@ -25,7 +25,9 @@ from typing import Annotated
 
 from reversi.callables import guarded_clock
 from reversi.errors import ArgumentError, shown
+from reversi.i18n import N_
 from reversi.surface import Satisfies
+from reversi.typecheck import words
 
 Clock = Callable[[], float]
 
@@ -35,7 +37,7 @@ MAX_TIME_PER_MOVE = 1e9
 #: Seconds per move, as the student surface checks them.
 TimePerMove = Annotated[
     float,
-    Satisfies(lambda seconds: 0 < seconds <= MAX_TIME_PER_MOVE, f"a positive number of seconds (at most {MAX_TIME_PER_MOVE:g})"),
+    Satisfies(lambda seconds: 0 < seconds <= MAX_TIME_PER_MOVE, words(N_("a positive number of seconds (at most {high:g})"), high=MAX_TIME_PER_MOVE)),
 ]
 
 

@@ -76,6 +76,7 @@ from typing import Annotated
 from reversi import bitboard
 from reversi.board import Board
 from reversi.callables import guarded_clock, guarded_flag
+from reversi.i18n import N_
 from reversi.lastsquares import LastSquares
 from reversi.notation import Color, Move
 from reversi.surface import Between, student
@@ -91,7 +92,7 @@ PLAIN_EMPTIES = 8
 TABLE_LIMIT = 4_000_000
 
 #: A time limit in seconds, as a search takes it.
-Seconds = Annotated[float, Between(1e-9, 1e9), "a positive number of seconds"]
+Seconds = Annotated[float, Between(1e-9, 1e9), N_("a positive number of seconds")]
 
 @dataclass(frozen=True)
 class Solution:

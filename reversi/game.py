@@ -282,7 +282,7 @@ class Game(GameState):
         )
 
     @student
-    def apply(self, action: Annotated[Action | dict[str, Any], "an action or its JSON form (a dict)"]) -> None:
+    def apply(self, action: Annotated[Action | dict[str, Any], N_("an action or its JSON form (a dict)")]) -> None:
         """Carry out one recorded action (see :attr:`actions`) without consulting the clock.
 
         ``action`` is an action record or its JSON form (``{"action": "move", "square": "d3"}``).

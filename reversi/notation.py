@@ -117,7 +117,7 @@ class Pass:
 PASS = Pass()
 
 #: A square as a function of the kit takes it: ``Square(2, 3)``, ``(2, 3)`` or ``'d3'``.
-SquareLike: TypeAlias = Annotated[Square | tuple[int, int] | str, "a square such as 'd3' or a Square"]
+SquareLike: TypeAlias = Annotated[Square | tuple[int, int] | str, N_("a square such as 'd3' or a Square")]
 Move: TypeAlias = Square | Pass
 
 _SQUARE_TEXT = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*\Z", re.ASCII)

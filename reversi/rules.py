@@ -37,8 +37,10 @@ from collections.abc import Sequence
 from typing import Annotated, Protocol
 
 from reversi.errors import IllegalMoveError, NotationError, shown
+from reversi.i18n import N_
 from reversi.notation import BLACK, MAX_SIZE, WHITE, Color
 from reversi.surface import Between, Length, Satisfies, student_module
+from reversi.typecheck import words
 
 #: A square's content: a colour, or None when it is empty.
 Disc = Color | None
@@ -205,12 +207,12 @@ def is_square_grid(grid: Grid) -> bool:
 
 
 STRICTER: dict[str, object] = {
-    "grid": Annotated[Grid, Satisfies(is_square_grid, f"a grid: a list of n rows of n squares, n from 1 to {MAX_SIZE}")],
-    "step": Annotated[tuple[int, int], Satisfies(DIRECTIONS.__contains__, "one of the eight DIRECTIONS")],
+    "grid": Annotated[Grid, Satisfies(is_square_grid, words(N_("a grid: a list of n rows of n squares, n from 1 to {high}"), high=MAX_SIZE))],
+    "step": Annotated[tuple[int, int], Satisfies(DIRECTIONS.__contains__, N_("one of the eight DIRECTIONS"))],
     "size": Annotated[int, Between(1, MAX_SIZE)],
     "depth": Annotated[int, Between(0, 6)],
     "text": Annotated[str, Length(0, 4 * MAX_SIZE * (MAX_SIZE + 1))],
-    "board": Annotated[Readable, Satisfies(lambda board: board.size in range(1, MAX_SIZE + 1), "a board of size 1 to 16")],
+    "board": Annotated[Readable, Satisfies(lambda board: board.size in range(1, MAX_SIZE + 1), words(N_("a board of size 1 to {high}"), high=MAX_SIZE))],
 }
 student_module(
     __name__,

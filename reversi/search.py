@@ -53,6 +53,7 @@ from reversi.board import Board
 from reversi.callables import guarded_clock
 from reversi.errors import SearchStopped
 from reversi.evaluation import final_score, score, weight_masks
+from reversi.i18n import N_
 from reversi.notation import PASS, Color, Move, Square
 from reversi.surface import Between, student
 
@@ -203,7 +204,7 @@ def iterative_deepening(
     color: Color,
     *,
     max_depth: Depth,
-    time_limit: Annotated[float, Between(1e-9, 1e9), "a positive number of seconds"],
+    time_limit: Annotated[float, Between(1e-9, 1e9), N_("a positive number of seconds")],
     clock: Clock = time.perf_counter,
 ) -> SearchResult:
     """Alpha-beta at depth 1, 2, 3, ... until ``max_depth`` or until ``time_limit`` seconds pass.

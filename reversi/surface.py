@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from reversi.errors import ArgumentError, shown
+from reversi.i18n import _
 from reversi.typecheck import (
     ANYTHING,
     MAX_ITEMS,
@@ -94,7 +95,9 @@ class Choice(enum.Enum, metaclass=ChoiceType):
     @classmethod
     def refusal(cls, value: object) -> Exception:
         """The error for a value that names no member (a subclass may give a more precise kind)."""
-        return ArgumentError(f"{article(spaced(cls.__name__))} is one of {cls.choices()}, not {shown(value)}")
+        name = spaced(cls.__name__)
+        return ArgumentError(_("{kind} is one of {choices}, not {value}").format(
+            kind=article(name), name=name, choices=cls.choices(), value=shown(value)))  # fmt: skip
 
     @classmethod
     def choices(cls) -> str:
@@ -144,34 +147,40 @@ def checked_arguments(
     """``args`` and ``kwargs`` checked against ``signature`` (enum members read from text)."""
     budget, title, given = [MAX_ITEMS], signature.title, set(kwargs)
     out_args = list(args)
+    name: str | int  # a parameter's name, or the index of one of *args
     for index, value in enumerate(args):
         if index < len(signature.positional):
             name, rule = signature.positional[index]
             if name in kwargs:
-                raise ArgumentError(f"{title}: {name} was given twice")
+                raise ArgumentError(_("{title}: {name} was given twice").format(title=title, name=name))
             given.add(name)
         elif signature.rest is not None:
-            name, rule = f"argument {index + 1}", signature.rest
+            name, rule = index, signature.rest
         else:
-            raise ArgumentError(f"{title}: takes at most {len(signature.positional)} arguments, not {len(args)}")
+            raise ArgumentError(_("{title}: takes at most {most} arguments, not {count}").format(
+                title=title, most=len(signature.positional), count=len(args)))  # fmt: skip
         out_args[index] = one(title, name, rule, value, budget)
     out_kwargs = dict(kwargs)
     for name, value in kwargs.items():
         found = signature.named.get(name, signature.extra)
         if found is None:
-            raise ArgumentError(f"{title}: has no parameter named {shown(name)}")
+            raise ArgumentError(_("{title}: has no parameter named {name}").format(title=title, name=shown(name)))
         out_kwargs[name] = one(title, name, found, value, budget)
     missing = sorted(signature.required - given)
     if missing:
-        raise ArgumentError(f"{title}: {', '.join(missing)} must be given")
+        raise ArgumentError(_("{title}: {names} must be given").format(title=title, names=", ".join(missing)))
     return tuple(out_args), out_kwargs
 
 
-def one(title: str, name: str, rule: Rule, value: object, budget: list[int]) -> Any:
+def one(title: str, name: str | int, rule: Rule, value: object, budget: list[int]) -> Any:
+    """``value`` checked by ``rule`` for the parameter ``name`` (or the ``*args`` at index
+    ``name``); the refusal is put into words only when it is made."""
     try:
         return rule.check(value, budget)
     except Refused as refused:
-        raise ArgumentError(f"{title}: {name}{refused.where} must be {refused.wanted}, not {shown(refused.value)}") from None
+        said = _("argument {number}").format(number=name + 1) if isinstance(name, int) else name
+        raise ArgumentError(_("{title}: {name}{where} must be {wanted}, not {value}").format(
+            title=title, name=said, where=refused.where, wanted=refused.wanted(), value=shown(refused.value))) from None  # fmt: skip
 
 
 def trusted(module: str) -> bool:

@@ -5,12 +5,17 @@
 that passes a value on, or raises :class:`Refused` saying where in it, what was wanted and
 what came. A check never recurses deeper than its annotation, walks only lists, tuples,
 sets and dicts, and spends a budget of :data:`MAX_ITEMS` items per call.
+
+What a rule wants is kept as :data:`Words`, put into the reader's words only when a value is
+refused: a check that passes costs no translation, and a refusal is a whole sentence in the
+language of that moment (:mod:`reversi.i18n`).
 """
 
 from __future__ import annotations
 
 import collections.abc as abc
 import enum
+import functools
 import math
 import os
 import re
@@ -21,6 +26,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
 from reversi.errors import shown
+from reversi.i18n import N_, _
 
 #: The most items one call's arguments may hold in lists, tuples, sets and dicts together.
 MAX_ITEMS = 100_000
@@ -44,16 +50,36 @@ class Length:
 
 @dataclass(frozen=True)
 class Satisfies:
-    """``Annotated[T, Satisfies(test, "words")]``: a ``T`` for which ``test`` is true, named by ``words``."""
+    """``Annotated[T, Satisfies(test, N_("words"))]``: a ``T`` for which ``test`` is true, named by
+    ``words`` (translated when a value is refused; or a function giving them, for words with a number)."""
 
     test: Callable[[Any], object]
-    words: str
+    words: str | Callable[[], str]
+
+
+Words = Callable[[], str]
+"""What a rule wants, said when a value is refused: ``'a whole number'``, ``'un nombre entier'``."""
+
+
+def words(message: str, **parts: object) -> Words:
+    """``message`` translated and filled in with ``parts`` (words of other rules are said too),
+    when a refusal needs it."""
+
+    def say() -> str:
+        return _(message).format(**{name: part() if callable(part) else part for name, part in parts.items()})
+
+    return say
+
+
+def said(text: str | Words) -> Words:
+    """The words of an annotation's own mark: a text translated when said, or a function."""
+    return text if callable(text) else words(text)
 
 
 class Refused(Exception):
     """One argument, or a part of it, that does not fit: where in it, what was wanted, what came."""
 
-    def __init__(self, where: str, wanted: str, value: object) -> None:
+    def __init__(self, where: str, wanted: Words, value: object) -> None:
         super().__init__(where, wanted)
         self.where, self.wanted, self.value = where, wanted, value
 
@@ -64,8 +90,15 @@ def spaced(name: str) -> str:
 
 
 def article(noun: str) -> str:
-    """``noun`` with ``a`` or ``an`` before it."""
-    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
+    """``noun`` with ``a`` or ``an`` before it, in the reader's language (``'un objet Board'``)."""
+    return (_("an {noun}") if noun[:1].lower() in "aeiou" else _("a {noun}")).format(noun=noun)
+
+
+def alternatives(options: list[str]) -> str:
+    """``'A, B or C'`` in the reader's language."""
+    if len(options) == 1:
+        return options[0]
+    return _("{first} or {second}").format(first=", ".join(options[:-1]), second=options[-1])
 
 
 Check = Callable[[Any, list[int]], Any]
@@ -78,10 +111,10 @@ class Rule:
     """An annotation read once: its check and how a message names what it wants."""
 
     check: Check
-    wanted: str
+    wanted: Words
 
 
-ANYTHING = Rule(lambda value, budget: value, "anything")
+ANYTHING = Rule(lambda value, budget: value, words(N_("anything")))
 
 
 def compile_annotation(annotation: object) -> Rule:
@@ -91,7 +124,7 @@ def compile_annotation(annotation: object) -> Rule:
     if annotation is Any or annotation is object:
         return ANYTHING
     if annotation is None or annotation is type(None):
-        return exact(lambda value: value is None, "None")
+        return exact(lambda value: value is None, lambda: "None")
     if origin is Annotated:
         return annotated(compile_annotation(args[0]), args[1:])
     if origin is Literal:
@@ -109,7 +142,7 @@ def compile_annotation(annotation: object) -> Rule:
     raise TypeError(f"the student surface cannot read the annotation {annotation!r}")
 
 
-def exact(test: Callable[[Any], object], wanted: str) -> Rule:
+def exact(test: Callable[[Any], object], wanted: Words) -> Rule:
     """A rule that passes a value on unchanged when ``test(value)`` is true."""
 
     def check(value: Any, budget: list[int]) -> Any:
@@ -132,12 +165,12 @@ def is_number(value: object) -> bool:
 
 #: Classes checked by a test of their own, with the words a message uses for them.
 SIMPLE: dict[Any, Rule] = {
-    bool: exact(lambda v: v is True or v is False, "True or False"),
-    int: exact(is_whole, "a whole number"),
-    float: exact(is_number, "a number"),
-    str: exact(lambda v: isinstance(v, str), "a text"),
-    abc.Callable: exact(callable, "a function"),
-    os.PathLike: exact(lambda v: isinstance(v, os.PathLike), "a path"),
+    bool: exact(lambda v: v is True or v is False, words(N_("True or False"))),
+    int: exact(is_whole, words(N_("a whole number"))),
+    float: exact(is_number, words(N_("a number"))),
+    str: exact(lambda v: isinstance(v, str), words(N_("a text"))),
+    abc.Callable: exact(callable, words(N_("a function"))),
+    os.PathLike: exact(lambda v: isinstance(v, os.PathLike), words(N_("a path"))),
 }
 
 
@@ -151,13 +184,15 @@ def plain(cls: type) -> Rule:
         return protocol(cls)
     if cls in CONTAINERS:
         return generic(cls, ())
-    return exact(lambda v: isinstance(v, cls), article(cls.__name__))
+    return exact(lambda v: isinstance(v, cls), lambda: article(cls.__name__))
 
 
 def choice(cls: type[enum.Enum]) -> Rule:
     """An enum: a member, or (for a :class:`Choice`) its name or value as text."""
     names = [member.name for member in cls]
-    wanted = " or ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " or " + names[-1]
+
+    def wanted() -> str:
+        return alternatives(names)
 
     def check(value: Any, budget: list[int]) -> Any:
         if isinstance(value, cls):
@@ -181,12 +216,12 @@ def protocol(cls: type) -> Rule:
         for name in [*vars(klass), *getattr(klass, "__annotations__", {})]
         if not name.startswith("_") or name in ("__getitem__", "__len__", "__iter__")
     }
-    return exact(lambda v: all(hasattr(v, name) for name in names), article(spaced(cls.__name__)))
+    return exact(lambda v: all(hasattr(v, name) for name in names), lambda: article(spaced(cls.__name__)))
 
 
 def literal(options: tuple[Any, ...]) -> Rule:
     """``Literal[...]``: one of the options, of the same type (``True`` is not ``1``)."""
-    wanted = ", ".join(repr(option) for option in options)
+    listed = ", ".join(repr(option) for option in options)
     pairs = {(type(option), option) for option in options}
 
     def test(value: Any) -> bool:
@@ -195,12 +230,14 @@ def literal(options: tuple[Any, ...]) -> Rule:
         except TypeError:  # an unhashable value is no literal
             return False
 
-    return exact(test, wanted if len(options) == 1 else "one of " + wanted)
+    return exact(test, (lambda: listed) if len(options) == 1 else words(N_("one of {options}"), options=listed))
 
 
 def union(rules: list[Rule]) -> Rule:
     """``X | Y``: the first that fits; a part that did not fit is named if the shape was right."""
-    wanted = " or ".join(rule.wanted for rule in rules)
+    def wanted() -> str:
+        return functools.reduce(lambda first, second: _("{first} or {second}").format(first=first, second=second),
+                                [rule.wanted() for rule in rules])  # fmt: skip
 
     def check(value: Any, budget: list[int]) -> Any:
         deepest: Refused | None = None
@@ -221,14 +258,18 @@ def annotated(inner: Rule, marks: tuple[Any, ...]) -> Rule:
     limits: list[Between | Length | Satisfies] = []
     for mark in marks:
         if isinstance(mark, (Between, Length)):
-            unit = "" if isinstance(mark, Between) else " characters" if inner.wanted == "a text" else " items"
-            wanted += f" {'from' if isinstance(mark, Between) else 'of'} {mark.low} to {mark.high}{unit}"
+            sentence = (
+                N_("{wanted} from {low} to {high}") if isinstance(mark, Between)
+                else N_("{wanted} of {low} to {high} characters") if inner is SIMPLE[str]
+                else N_("{wanted} of {low} to {high} items")
+            )  # fmt: skip
+            wanted = words(sentence, wanted=wanted, low=mark.low, high=mark.high)
             limits.append(mark)
         elif isinstance(mark, Satisfies):
-            wanted = mark.words
+            wanted = said(mark.words)
             limits.append(mark)
         elif isinstance(mark, str):
-            wanted = mark
+            wanted = said(mark)
         else:
             raise TypeError(f"the student surface cannot read the annotation mark {mark!r}")
 
@@ -260,19 +301,19 @@ def fits(limit: Between | Length | Satisfies, value: Any) -> bool:
 WALKED = (list, tuple, set, frozenset, dict)
 
 CONTAINERS: dict[Any, str] = {
-    list: "a list",
-    tuple: "a tuple",
-    set: "a set",
-    frozenset: "a frozen set",
-    dict: "a dict",
-    abc.Sequence: "a list or tuple",
-    abc.MutableSequence: "a list",
-    abc.Iterable: "a list, tuple or other iterable",
-    abc.Collection: "a list, tuple or other collection",
-    abc.Iterator: "an iterator",
-    abc.Set: "a set",
-    abc.Mapping: "a dict",
-    abc.MutableMapping: "a dict",
+    list: N_("a list"),
+    tuple: N_("a tuple"),
+    set: N_("a set"),
+    frozenset: N_("a frozen set"),
+    dict: N_("a dict"),
+    abc.Sequence: N_("a list or tuple"),
+    abc.MutableSequence: N_("a list"),
+    abc.Iterable: N_("a list, tuple or other iterable"),
+    abc.Collection: N_("a list, tuple or other collection"),
+    abc.Iterator: N_("an iterator"),
+    abc.Set: N_("a set"),
+    abc.Mapping: N_("a dict"),
+    abc.MutableMapping: N_("a dict"),
 }
 
 
@@ -282,28 +323,29 @@ def generic(origin: Any, args: tuple[Any, ...]) -> Rule:
         return SIMPLE[origin]
     if origin is type:
         bound = args[0] if args and isinstance(args[0], type) else object
-        return exact(lambda v: isinstance(v, type) and issubclass(v, bound), f"a subclass of {bound.__name__}")
+        return exact(lambda v: isinstance(v, type) and issubclass(v, bound), words(N_("a subclass of {name}"), name=bound.__name__))
     if origin not in CONTAINERS:
         raise TypeError(f"the student surface cannot read the annotation {origin!r}[{args!r}]")
     if origin is tuple and args and args[-1] is not Ellipsis:
-        wanted = "a pair" if len(args) == 2 else f"a tuple of {len(args)} items"
-        return Rule(fixed_tuple([compile_annotation(arg) for arg in args], wanted), wanted)
+        pair = words(N_("a pair")) if len(args) == 2 else words(N_("a tuple of {count} items"), count=len(args))
+        return Rule(fixed_tuple([compile_annotation(arg) for arg in args], pair), pair)
+    kind = words(CONTAINERS[origin])
     if origin in (dict, abc.Mapping, abc.MutableMapping):
         keys, values = (compile_annotation(arg) for arg in (args or (Any, Any)))
-        return Rule(mapping(origin, CONTAINERS[origin], keys, values), CONTAINERS[origin])
+        return Rule(mapping(origin, kind, keys, values), kind)
     # a text is a sequence of texts, but never the list of numbers or squares it might look like
     textual = origin in (abc.Sequence, abc.Iterable, abc.Collection) and args not in ((str,), ())
     item = compile_annotation(args[0] if args else Any)
-    return Rule(collection(origin, CONTAINERS[origin], item, textual), CONTAINERS[origin])
+    return Rule(collection(origin, kind, item, textual), kind)
 
 
 def spend(budget: list[int], count: int, value: object) -> None:
     budget[0] -= count
     if budget[0] < 0:
-        raise Refused("", f"no more than {MAX_ITEMS:,} items in all", value)
+        raise Refused("", words(N_("no more than {limit:,} items in all"), limit=MAX_ITEMS), value)
 
 
-def collection(kind: Any, wanted: str, item: Rule, textual: bool) -> Check:
+def collection(kind: Any, wanted: Words, item: Rule, textual: bool) -> Check:
     walk = item is not ANYTHING
 
     def check(value: Any, budget: list[int]) -> Any:
@@ -328,7 +370,7 @@ def within(rule: Rule, part: object, budget: list[int], where: str) -> None:
     raise Refused(where, rule.wanted, part)
 
 
-def fixed_tuple(items: list[Rule], wanted: str) -> Check:
+def fixed_tuple(items: list[Rule], wanted: Words) -> Check:
     def check(value: Any, budget: list[int]) -> Any:
         if not isinstance(value, tuple) or len(value) != len(items):
             raise Refused("", wanted, value)
@@ -339,14 +381,18 @@ def fixed_tuple(items: list[Rule], wanted: str) -> Check:
     return check
 
 
-def mapping(kind: Any, wanted: str, keys: Rule, values: Rule) -> Check:
+def mapping(kind: Any, wanted: Words, keys: Rule, values: Rule) -> Check:
     def check(value: Any, budget: list[int]) -> Any:
         if not isinstance(value, kind):
             raise Refused("", wanted, value)
         if isinstance(value, dict):
             spend(budget, len(value), value)
             for key, part in value.items():
-                within(keys, key, budget, f" key {shown(key)}")
+                try:
+                    within(keys, key, budget, "")
+                except Refused as refused:  # where is said only now: " key 'x'", " clé 'x'"
+                    where = " " + _("key {key}").format(key=shown(key))
+                    raise Refused(where + refused.where, refused.wanted, refused.value) from None
                 within(values, part, budget, f"[{shown(key)}]")
         return value
 

@@ -34,7 +34,7 @@ from reversi.cursormap.errors import CursorChoice, CursorGameError, CursorGameOv
 from reversi.cursormap.model import CursorMap, Owner, Position
 from reversi.cursormap.rules import Change, Cursor, apply_cursor
 from reversi.errors import shown
-from reversi.i18n import N_, _
+from reversi.i18n import N_, _, ngettext
 from reversi.surface import Between
 
 # Why an action is refused once the game is over, a whole sentence by action.
@@ -93,16 +93,22 @@ class Turn:
 
     def describe(self) -> str:
         """The turn as a log line; a hidden operator is revealed."""
-        revealed = (
-            f" (the hidden operator was {self.cursor.operator})" if self.cursor.hidden else ""
-        )
         count = len(self.changes)
-        fields = "field" if count == 1 else "fields"
         row, col = self.position
-        return (
-            f"Turn {self.number}: {self.player} applied {self.cursor} at ({row}, {col})"
-            f"{revealed}: {count} {fields} changed."
-        )
+        if self.cursor.hidden:
+            line = ngettext(
+                "Turn {number}: {player} applied {cursor} at ({row}, {col}) (the hidden operator was {operator}): {count} field changed.",
+                "Turn {number}: {player} applied {cursor} at ({row}, {col}) (the hidden operator was {operator}): {count} fields changed.",
+                count,
+            )  # fmt: skip
+        else:
+            line = ngettext(
+                "Turn {number}: {player} applied {cursor} at ({row}, {col}): {count} field changed.",
+                "Turn {number}: {player} applied {cursor} at ({row}, {col}): {count} fields changed.",
+                count,
+            )  # fmt: skip
+        return line.format(number=self.number, player=self.player.said(), cursor=self.cursor,
+                           row=row, col=col, operator=self.cursor.operator, count=count)  # fmt: skip
 
 
 @student
@@ -137,11 +143,13 @@ class CursorGame:
         self._cursor = dealer(self._rng)
         self._history: list[Turn] = []
         self._outcome: Outcome | None = None
-        limit = f", at most {max_turns} turns" if max_turns else ""
-        self._log = [
-            f"New game on a {cursor_map.width}x{cursor_map.height} map, seed {seed}{limit};"
-            f" {Owner.ONE} begins."
-        ]
+        start = (
+            _("New game on a {width}x{height} map, seed {seed}, at most {turns} turns; {player} begins.")
+            if max_turns
+            else _("New game on a {width}x{height} map, seed {seed}; {player} begins.")
+        )
+        self._log = [start.format(width=cursor_map.width, height=cursor_map.height, seed=seed,
+                                  turns=max_turns, player=Owner.ONE.said())]  # fmt: skip
 
     # -- the state ---------------------------------------------------------------------
 
@@ -258,18 +266,16 @@ class CursorGame:
     def _judge(self, new_map: CursorMap, number: int) -> Outcome | None:
         done = [player for player in (Owner.ONE, Owner.TWO) if new_map.all_on(player)]
         if len(done) == 2:
-            reason = (
-                f"{self._player} wins: turn {number} switched on every field of both players,"
-                " and the player who made that move wins."
-            )
+            reason = _("{player} wins: turn {number} switched on every field of both players,"
+                       " and the player who made that move wins.").format(player=self._player.said(), number=number)
             return Outcome(self._player, _capital(reason), number)
         if done:
             winner = done[0]
-            count = new_map.switchable(winner)
-            reason = f"{winner} wins on turn {number}: all {count} of their fields are on."
+            reason = _("{player} wins on turn {number}: all {count} of their fields are on.").format(
+                player=winner.said(), number=number, count=new_map.switchable(winner))
             return Outcome(winner, _capital(reason), number)
         if self.max_turns is not None and number >= self.max_turns:
-            reason = f"Draw: the limit of {self.max_turns} turns was reached with no winner."
+            reason = _("Draw: the limit of {turns} turns was reached with no winner.").format(turns=self.max_turns)
             return Outcome(None, reason, number)
         return None
 
@@ -278,7 +284,8 @@ class CursorGame:
             status = self._outcome.reason
         else:
             row, col = self._position
-            status = f"Turn {self.turn}: {self._player} applies {self._cursor} at ({row}, {col})"
+            status = _("Turn {number}: {player} applies {cursor} at ({row}, {col})").format(
+                number=self.turn, player=self._player.said(), cursor=self._cursor, row=row, col=col)
         return f"{status}\n{self._map}"
 
     def __repr__(self) -> str:

@@ -48,74 +48,42 @@ reversi.cursormap.errors.MapFileError: line 2, column 8: height must be a positi
 from __future__ import annotations
 
 import os
-import re
 
 from reversi.cursormap.errors import MapFileError, student
-from reversi.cursormap.model import (
-    KEYS,
-    MAX_SIDE,
-    OWNER_KEYS,
-    PLAYERS,
-    QUOTE,
-    START,
-    VALUE_KEYS,
-    CursorMap,
-    Field,
-    MapCharacters,
-    Owner,
-    Value,
-    character_problem,
+from reversi.cursormap.maplines import (
+    WORD,
+    MapText,
+    defined_key,
+    indent,
+    read_map,
+    shorten,
 )
+from reversi.cursormap.model import KEYS, MAX_SIDE, START, CursorMap, character_problem
 from reversi.errors import shown
 from reversi.files import read_bounded
+from reversi.i18n import _
 
 #: The largest map file read, in bytes (a 64 x 64 map with comments takes about 10 kB).
 MAX_FILE_BYTES = 1_000_000
-_WORD = re.compile(r"[A-Za-z0-9_]+")
 _SIZES = ("width", "height")
 _REQUIRED = tuple(key for key in KEYS if key != "penguin")
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
-def _shorten(text: str, limit: int = 20) -> str:
-    """``repr(text)``, cut short when ``text`` is long."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
-
-
-def _defined_key(text: str) -> tuple[str, int] | None:
-    """The key and its 0-based index when ``text`` (after leading blanks) reads ``key =``."""
-    start = _indent(text)
-    word = _WORD.match(text, start)
-    if word and word.group() in KEYS and text[word.end() :].lstrip().startswith("="):
-        return word.group(), start
-    return None
-
-
-class _Reader:
-    """Reads one map file; every ``fail`` names the line and the column of a problem."""
+class _Reader(MapText):
+    """Reads the definitions of one map file, up to ``start:``; :func:`read_map` reads the rest."""
 
     def __init__(self, text: str, source: str | None) -> None:
-        self.lines = [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
-        self.source = source
+        super().__init__(text, source)
         self.values: dict[str, str] = {}
         self.places: dict[str, tuple[int, int]] = {}  # key -> (line, column) of its value
-
-    def fail(self, line: int, column: int, problem: str) -> MapFileError:
-        return MapFileError(problem, line, column, self.source)
-
-    def end(self) -> tuple[int, int]:
-        return len(self.lines), len(self.lines[-1]) + 1
 
     # -- definitions -------------------------------------------------------------------
 
     def read_definitions(self) -> int:
         """Read up to ``start:``; return the index of the ``start:`` line."""
         for index, line in enumerate(self.lines):
-            number, start = index + 1, _indent(line)
-            word = _WORD.match(line, start)
+            number, start = index + 1, indent(line)
+            word = WORD.match(line, start)
             if line.strip() == START:
                 self.check_complete(number, start + 1)
                 return index
@@ -123,47 +91,49 @@ class _Reader:
                 continue
             if word.group() == "start":
                 problem = (
-                    "'start:' must stand alone on its line"
+                    _("'start:' must stand alone on its line")
                     if line.lstrip().startswith(START)
-                    else "a line that starts with 'start' must be the line 'start:'"
-                    " (start a comment line with ';')"
-                )
+                    else _("a line that starts with 'start' must be the line 'start:'"
+                           " (start a comment line with ';')")
+                )  # fmt: skip
                 raise self.fail(number, start + 1, problem)
             if word.group() in KEYS:
                 self.read_definition(number, line, word.group(), start)
-            elif _defined_key(line.lower()) or line.strip().lower() == START:
+            elif defined_key(line.lower()) or line.strip().lower() == START:
                 raise self.fail(
                     number,
                     start + 1,
-                    f"keys are written in lower case: {shown(word.group().lower())},"
-                    f" not {shown(word.group())}",
+                    _("keys are written in lower case: {lower}, not {key}").format(
+                        lower=shown(word.group().lower()), key=shown(word.group())),
                 )
-        raise self.fail(*self.end(), "the file ends without a 'start:' line before the map")
+        raise self.fail(*self.end(), _("the file ends without a 'start:' line before the map"))
 
     def read_definition(self, number: int, line: str, key: str, start: int) -> None:
         after_key = start + len(key)
-        equals = after_key + _indent(line[after_key:])
+        equals = after_key + indent(line[after_key:])
         if not line.startswith("=", equals):
             raise self.fail(
                 number,
                 equals + 1,
-                f"expected '=' after {shown(key)}: a line that starts with a key is a definition"
-                " (start a comment line with ';')",
+                _("expected '=' after {key}: a line that starts with a key is a definition"
+                  " (start a comment line with ';')").format(key=shown(key)),
             )
         semicolon = line.find(";", equals + 1)
         if semicolon < 0:
-            raise self.fail(
-                number, len(line.rstrip()) + 1, f"the definition of {shown(key)} must end with ';'"
-            )
+            raise self.fail(number, len(line.rstrip()) + 1,
+                            _("the definition of {key} must end with ';'").format(key=shown(key)))
         if key in self.places:
-            raise self.fail(
-                number, start + 1, f"{shown(key)} is defined twice, first on line {self.places[key][0]}"
-            )
+            raise self.fail(number, start + 1, _("{key} is defined twice, first on line {line}").format(
+                key=shown(key), line=self.places[key][0]))
         raw = line[equals + 1 : semicolon]
-        value, column = raw.strip(), equals + 2 + _indent(raw)
+        value, column = raw.strip(), equals + 2 + indent(raw)
         if not value:
-            hint = "" if key in _SIZES else " (whitespace, '\"' and ';' cannot be map characters)"
-            raise self.fail(number, semicolon + 1, f"the value of {shown(key)} is missing{hint}")
+            problem = (
+                _("the value of {key} is missing")
+                if key in _SIZES
+                else _("the value of {key} is missing (whitespace, '\"' and ';' cannot be map characters)")
+            )
+            raise self.fail(number, semicolon + 1, problem.format(key=shown(key)))
         if key in _SIZES:
             self.check_size(number, column, key, value)
         else:
@@ -175,20 +145,19 @@ class _Reader:
     def check_size(self, number: int, column: int, key: str, value: str) -> None:
         digits = value.lstrip("0")
         if not (value.isascii() and value.isdigit()) or not digits:
-            raise self.fail(
-                number, column, f"{key} must be a positive integer, got {_shorten(value)}"
-            )
+            raise self.fail(number, column, _("{key} must be a positive integer, got {value}").format(
+                key=key, value=shorten(value)))
         if len(digits) > len(str(MAX_SIDE)) or int(digits) > MAX_SIDE:
-            raise self.fail(
-                number, column, f"{key} must be at most {MAX_SIDE}, got {_shorten(value)}"
-            )
+            raise self.fail(number, column, _("{key} must be at most {high}, got {value}").format(
+                key=key, high=MAX_SIDE, value=shorten(value)))
 
     def check_character(self, number: int, column: int, key: str, value: str) -> None:
         if len(value) != 1:
             raise self.fail(
                 number,
                 column,
-                f"the value of {shown(key)} must be exactly one character, got {_shorten(value)}",
+                _("the value of {key} must be exactly one character, got {value}").format(
+                    key=shown(key), value=shorten(value)),
             )
         problem = character_problem(value)
         if problem:
@@ -198,25 +167,24 @@ class _Reader:
                 raise self.fail(
                     number,
                     column,
-                    f"{shown(value)} is already the character for {shown(other)}"
-                    f" (line {self.places[other][0]}); it cannot stand for {shown(key)} too",
+                    _("{char} is already the character for {other} (line {line});"
+                      " it cannot stand for {key} too").format(
+                        char=shown(value), other=shown(other), line=self.places[other][0], key=shown(key)),
                 )
 
     def check_comment(self, number: int, line: str, start: int) -> None:
         """Refuse a definition or ``start:`` hidden in the comment after a ``;``."""
         comment = line[start:]
-        found = _defined_key(comment)
+        found = defined_key(comment)
         if found:
             raise self.fail(
                 number,
                 start + found[1] + 1,
-                f"one definition per line: after ';' comes a comment, so this {shown(found[0])}"
-                " would be ignored",
+                _("one definition per line: after ';' comes a comment, so this {key}"
+                  " would be ignored").format(key=shown(found[0])),
             )
         if comment.strip().startswith(START):
-            raise self.fail(
-                number, start + _indent(comment) + 1, "'start:' must stand alone on its line"
-            )
+            raise self.fail(number, start + indent(comment) + 1, _("'start:' must stand alone on its line"))
 
     def check_complete(self, number: int, column: int) -> None:
         missing = [key for key in _REQUIRED if key not in self.values]
@@ -225,133 +193,9 @@ class _Reader:
             raise self.fail(
                 number,
                 column,
-                f"missing definition of {names} before 'start:'"
-                " (a misspelt key is read as a comment)",
+                _("missing definition of {names} before 'start:'"
+                  " (a misspelt key is read as a comment)").format(names=names),
             )
-
-    # -- the map -----------------------------------------------------------------------
-
-    def read_map(self, start_index: int) -> CursorMap:
-        defined = self.values
-        chars = MapCharacters(
-            one=defined["one"],
-            two=defined["two"],
-            none=defined["none"],
-            on=defined["on"],
-            off=defined["off"],
-            empty=defined["empty"],
-            penguin=defined.get("penguin"),
-        )
-        width, height = int(self.values["width"]), int(self.values["height"])
-        index = start_index + 1
-        while index < len(self.lines) and not self.lines[index].strip():
-            index += 1
-        first_line = index + 1
-        owners: list[str] = []
-        values: list[str] = []
-        for count in range(2 * height):
-            text = self.quoted_line(index, count, height, width)
-            kind = "owner" if count % 2 == 0 else "value"
-            self.check_characters(index + 1, text, kind, count // 2 + 1, chars)
-            (owners if kind == "owner" else values).append(text)
-            index += 1
-        self.read_trailer(index, height)
-        grid = tuple(
-            tuple(
-                Field(Owner(chars.role_of(o)), Value(chars.role_of(v)))  # both checked by check_characters
-                for o, v in zip(owner_row, value_row, strict=True)
-            )
-            for owner_row, value_row in zip(owners, values, strict=True)
-        )
-        for player in PLAYERS:
-            if not any(f.owner is player and f.switchable for row in grid for f in row):
-                raise self.fail(
-                    first_line,
-                    _indent(self.lines[first_line - 1]) + 1,
-                    f"{player} owns no field that can be switched: give"
-                    f" {shown(chars.owner_char(player))} at least one field that is {shown(chars.on)} (on)"
-                    f" or {shown(chars.off)} (off)",
-                )
-        return CursorMap(grid, chars)
-
-    def quoted_line(self, index: int, count: int, height: int, width: int) -> str:
-        """The text between the quotes of map line ``count`` (0-based), found at ``index``."""
-        kind = "owner" if count % 2 == 0 else "value"
-        what = f"the {kind} line of row {count // 2 + 1}"
-        rest = self.lines[index:]
-        if not any(line.strip() for line in rest):
-            number, column = (index + 1, 1) if rest else self.end()
-            raise self.fail(
-                number,
-                column,
-                f"the map ends after {count} of its {2 * height} lines: {what} is missing"
-                f" (height is {height}, and each row is an owner line and a value line)",
-            )
-        line = self.lines[index]
-        start = _indent(line)
-        if not line.startswith(QUOTE, start):
-            found = _defined_key(line)
-            if found:
-                problem = f"{shown(found[0])} is defined after 'start:'; definitions come before it"
-            elif not line.strip():
-                problem = f"a blank line cannot stand between map lines; expected {what}"
-            elif count == 0:
-                problem = (
-                    f"expected {what} in double quotes: only blank lines may stand between"
-                    " 'start:' and the map"
-                )
-            else:
-                problem = (
-                    f"expected {what} (height is {height}) in double quotes: a comment cannot"
-                    " stand between map lines (write it after the closing quote)"
-                )
-            raise self.fail(index + 1, start + 1, problem)
-        close = line.find(QUOTE, start + 1)
-        if close < 0:
-            raise self.fail(index + 1, start + 1, f"unclosed quote: {what} has no closing '\"'")
-        text = line[start + 1 : close]
-        if len(text) != width:
-            column = start + 2 + width if len(text) > width else close + 1
-            raise self.fail(
-                index + 1,
-                column,
-                f"{what} has {len(text)} characters between the quotes; width is {width}",
-            )
-        return text
-
-    def check_characters(
-        self, number: int, text: str, kind: str, row: int, chars: MapCharacters
-    ) -> None:
-        keys, other = (OWNER_KEYS, "value") if kind == "owner" else (VALUE_KEYS, "owner")
-        column = _indent(self.lines[number - 1]) + 2
-        for offset, char in enumerate(text):
-            role = chars.role_of(char)
-            if role in keys:
-                continue
-            takes = f"the {kind} line of row {row} takes {chars.listing(keys)}"
-            if role is None:
-                problem = f"{shown(char)} is not a defined character; {takes}"
-            else:
-                problem = f"{shown(char)} is the {other} character for {shown(role)}; {takes}"
-            raise self.fail(number, column + offset, problem)
-
-    def read_trailer(self, index: int, height: int) -> None:
-        for number, line in enumerate(self.lines[index:], start=index + 1):
-            start = _indent(line)
-            if line.startswith(QUOTE, start):
-                raise self.fail(
-                    number,
-                    start + 1,
-                    f"a map line too many: height is {height}, so the map has {2 * height}"
-                    " lines (an owner line and a value line for each row)",
-                )
-            found = _defined_key(line)
-            if found:
-                raise self.fail(
-                    number,
-                    start + 1,
-                    f"{shown(found[0])} is defined after 'start:'; definitions come before it",
-                )
 
 
 @student
@@ -364,7 +208,7 @@ def parse_map(text: str, source: str | None = None) -> CursorMap:
      0  B1 R0
     """
     reader = _Reader(text, source)
-    return reader.read_map(reader.read_definitions())
+    return read_map(reader, reader.read_definitions(), reader.values)
 
 
 @student
@@ -373,17 +217,15 @@ def load_map(path: str | os.PathLike[str]) -> CursorMap:
     than :data:`MAX_FILE_BYTES`, and bytes that are not UTF-8 raise :class:`MapFileError` too."""
     name = os.fsdecode(path)
     if "\0" in name:
-        raise MapFileError(f"{shown(name)} is not a file path: it holds a NUL character")
+        raise MapFileError(_("{path} is not a file path: it holds a NUL character").format(path=shown(name)))
     try:
         data = read_bounded(path, MAX_FILE_BYTES)
     except (OSError, ValueError) as error:
-        raise MapFileError(
-            f"cannot read the file: {getattr(error, 'strerror', None) or error}", source=name
-        ) from None
+        reason = getattr(error, "strerror", None) or error
+        raise MapFileError(_("cannot read the file: {reason}").format(reason=reason), source=name) from None
     if len(data) > MAX_FILE_BYTES:
-        raise MapFileError(
-            f"the file is larger than {MAX_FILE_BYTES:,} bytes, far more than a map", source=name
-        )
+        raise MapFileError(_("the file is larger than {limit:,} bytes, far more than a map").format(
+            limit=MAX_FILE_BYTES), source=name)  # fmt: skip
     return parse_map(_decode(data, name), source=name)
 
 
@@ -393,5 +235,5 @@ def _decode(data: bytes, name: str) -> str:
     except UnicodeDecodeError as error:
         before = data[: error.start]
         column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8").removeprefix("\ufeff")) + 1
-        problem = f"the file is not UTF-8 text: byte 0x{data[error.start]:02x} cannot be decoded"
+        problem = _("the file is not UTF-8 text: byte 0x{byte:02x} cannot be decoded").format(byte=data[error.start])
         raise MapFileError(problem, before.count(b"\n") + 1, column, name) from None

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from reversi.cursormap.errors import CursorChoice, MapError, student
 from reversi.errors import shown
-from reversi.i18n import _
+from reversi.i18n import N_, _
 
 MAX_SIDE = 64
 """The largest width or height a map may have."""
@@ -36,6 +36,8 @@ VALUE_KEYS = ("on", "off", "empty", "penguin")
 START = "start:"
 QUOTE = '"'
 FORBIDDEN_CHARACTERS = '";'
+# Each owner in words, translated where it is said (:meth:`Owner.said`).
+_SAID = {"one": N_("player one (blue)"), "two": N_("player two (red)"), "none": N_("nobody (grey)")}
 
 
 class Owner(CursorChoice):
@@ -64,7 +66,7 @@ class Owner(CursorChoice):
         <Owner.TWO: 'two'>
         """
         if self is Owner.NONE:
-            raise ValueError("grey fields belong to nobody, so Owner.NONE has no opponent")
+            raise ValueError(_("grey fields belong to nobody, so Owner.NONE has no opponent"))
         return Owner.TWO if self is Owner.ONE else Owner.ONE
 
     @property
@@ -72,10 +74,12 @@ class Owner(CursorChoice):
         """``'B'``, ``'R'`` or ``'G'`` (the colour's initial), as in ``print(map)``."""
         return self.color[0].upper()
 
+    def said(self) -> str:
+        """The owner in the reader's language: ``'player one (blue)'``, ``'joueur un (bleu)'``."""
+        return _(_SAID[self.value])
+
     def __str__(self) -> str:
-        if self is Owner.NONE:
-            return "nobody (grey)"
-        return f"player {self.value} ({self.color})"
+        return _SAID[self.value]
 
 
 PLAYERS = (Owner.ONE, Owner.TWO)
@@ -148,13 +152,13 @@ def character_problem(char: str) -> str | None:
     "';' cannot be a map character: it ends a definition"
     """
     if len(char) != 1:
-        return f"a map character is exactly one character, got {shown(char)}"
+        return _("a map character is exactly one character, got {value}").format(value=shown(char))
     if char == QUOTE:
-        return "'\"' cannot be a map character: it quotes the map lines"
+        return _("'\"' cannot be a map character: it quotes the map lines")
     if char == ";":
-        return "';' cannot be a map character: it ends a definition"
+        return _("';' cannot be a map character: it ends a definition")
     if char.isspace() or not char.isprintable():
-        return f"{shown(char)} cannot be a map character: use a visible character"
+        return _("{char} cannot be a map character: use a visible character").format(char=shown(char))
     return None
 
 
@@ -180,7 +184,7 @@ class MapCharacters:
         for key, char in self.roles().items():
             problem = character_problem(char)
             if problem:
-                raise MapError(f"{key}: {problem}")
+                raise MapError(_("{key}: {problem}").format(key=key, problem=problem))
             if char in seen:
                 raise MapError(_("{char} cannot stand for both {first} and {second}").format(
                     char=shown(char), first=shown(seen[char]), second=shown(key)))  # fmt: skip
@@ -221,8 +225,8 @@ class MapCharacters:
         roles = self.roles()
         parts = [f"{shown(roles[k])} ({k})" for k in keys if k in roles]
         if not parts:
-            return "no character"
-        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" or {parts[-1]}"
+            return _("no character")
+        return parts[0] if len(parts) == 1 else _("{first} or {second}").format(first=", ".join(parts[:-1]), second=parts[-1])
 
 
 @student
@@ -254,7 +258,7 @@ class CursorMap:
             raise MapError(_("the map has penguins but no character is defined for 'penguin'"))
         for player in PLAYERS:
             if self.switchable(player) == 0:
-                raise MapError(f"{player} owns no field that can be switched (on or off)")
+                raise MapError(_("{player} owns no field that can be switched (on or off)").format(player=player.said()))
 
     @classmethod
     def from_strings(
@@ -302,7 +306,8 @@ class CursorMap:
     def __getitem__(self, position: tuple[int, int]) -> Field:
         row, col = position
         if not self.contains(position):
-            raise IndexError(f"{tuple(position)} is off the {self.width}x{self.height} map")
+            raise IndexError(_("{position} is off the {width}x{height} map").format(
+                position=tuple(position), width=self.width, height=self.height))  # fmt: skip
         return self.fields[row][col]
 
     def __iter__(self) -> Iterator[Field]:

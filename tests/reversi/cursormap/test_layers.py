@@ -10,7 +10,7 @@ import reversi.cursormap
 from tests.imports import imported_names
 
 PACKAGE = Path(reversi.cursormap.__file__).parent
-CHAIN = ["errors", "model", "rules", "mapfile", "samples", "game"]
+CHAIN = ["errors", "model", "rules", "maplines", "mapfile", "samples", "game"]
 
 
 def imports(path):
