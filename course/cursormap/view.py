@@ -24,6 +24,7 @@ from course.board.keys import pass_focus
 from course.cursormap.controller import DEFAULT_MAP, CursorMapController
 from course.cursormap.scene import FONT, Ellipse, Layout, Pixels, Polygon, Rect, Shape, Text, scene
 from course.cursormap.svg import cursormap_svg
+from course.i18n import N_, _
 from reversi.cursormap import CursorMap, sample_text
 from reversi.surface import student
 
@@ -33,7 +34,7 @@ BUTTONS = {  # css suffix: (label, tooltip)
     "right": ("→", "Move the cursor right (arrow right)"),
     "down": ("↓", "Move the cursor down (arrow down)"),
     "apply": ("Apply", "Apply the cursor here (Enter)"),
-    "new": ("New game", "Start again on this map"),
+    "new": (N_("New game"), "Start again on this map"),
 }
 
 
@@ -93,7 +94,7 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         self.picker = self._make_picker()
         controls = w.VBox([
             self.turn, self.status, self.remaining, self.message, self._button_pad(),
-            w.HTML("<b>Game log</b>"), self.log_panel,
+            w.HTML(f"<b>{html.escape(_('Game log'))}</b>"), self.log_panel,
         ], layout=w.Layout(width="420px", margin="0 0 0 12px"))  # fmt: skip
         super().__init__([w.HBox([self.canvas, controls]), self.error, self.picker])
         self.add_class("cursormap-game")
@@ -198,7 +199,7 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         for key, (label, tooltip) in BUTTONS.items():
             wide = key in ("apply", "new")
             button = w.Button(
-                description=label, tooltip=tooltip,
+                description=_(label), tooltip=tooltip,
                 layout=w.Layout(width="90px" if wide else "40px"),
             )  # fmt: skip
             button.add_class(f"cursormap-{key}")
