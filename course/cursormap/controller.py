@@ -5,6 +5,8 @@ The controller turns what a player does into calls on :class:`~reversi.cursormap
 and keeps the words a view shows (whose turn, where the cursor is, what just happened).
 A refused action (a key after the game ended, a map file with a mistake) becomes a
 message and leaves the game as it was.  Views call :meth:`on_change` to hear of changes.
+Every text is in the reader's language (:mod:`course.i18n`), a player named by
+:meth:`~reversi.cursormap.Owner.said`; a text is put into words when it is made.
 
 >>> controller = CursorMapController("01_first_steps", seed=2024)
 >>> controller.position_text
@@ -20,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from course.cursormap.svg import point_at
+from course.i18n import N_, _, ngettext
 from reversi.cursormap import (
     PLAYERS,
     CursorGame,
@@ -27,6 +30,7 @@ from reversi.cursormap import (
     CursorMapError,
     Direction,
     MapFileError,
+    Owner,
     load_sample,
     parse_map,
     sample_maps,
@@ -40,6 +44,19 @@ KEY_DIRECTIONS = {
 }
 APPLY_KEYS = ("Enter",)
 DEFAULT_MAP = "01_first_steps"
+#: The name of a map that is not a sample, translated where it is shown.
+YOUR_MAP = N_("your map")
+# Each direction as it ends "Moved {direction}." and "cannot move {direction}.".
+_DIRECTION_SAID = {
+    # TRANSLATORS: where the cursor goes, as in "Moved up." (French: "vers le haut")
+    Direction.UP: N_("up"),
+    # TRANSLATORS: where the cursor goes, as in "Moved down." (French: "vers le bas")
+    Direction.DOWN: N_("down"),
+    # TRANSLATORS: where the cursor goes, as in "Moved left." (French: "vers la gauche")
+    Direction.LEFT: N_("left"),
+    # TRANSLATORS: where the cursor goes, as in "Moved right." (French: "vers la droite")
+    Direction.RIGHT: N_("right"),
+}
 
 
 class CursorMapController:
@@ -54,13 +71,14 @@ class CursorMapController:
         max_turns: int | None = None,
     ) -> None:
         if isinstance(map_or_name, CursorMap):
-            cursor_map, name = map_or_name, "your map"
+            cursor_map, name = map_or_name, _(YOUR_MAP)
         else:
             cursor_map, name = load_sample(map_or_name), map_or_name.removesuffix(".map")
         self.max_turns = max_turns
         self.map_name = name
         self.game = CursorGame(cursor_map, seed=seed, max_turns=max_turns)
-        self.message = f"Map {name}: {self.game.player} begins."
+        self.message = _("Map {name}: {player} begins.").format(
+            name=name, player=self.game.player.said())  # fmt: skip
         self.error = ""
         self._listeners: list[Callable[[], None]] = []
 
@@ -95,8 +113,11 @@ class CursorMapController:
         if self._refuse_when_over():
             return False
         moved = self.game.move(direction)
-        name = Direction.parse(direction).name.lower()
-        self._changed(f"Moved {name}." if moved else f"The edge of the map: cannot move {name}.")
+        said = _(_DIRECTION_SAID[Direction.parse(direction)])
+        if moved:
+            self._changed(_("Moved {direction}.").format(direction=said))
+        else:
+            self._changed(_("The edge of the map: cannot move {direction}.").format(direction=said))
         return moved
 
     def click_field(self, row: int, col: int) -> bool:
@@ -106,9 +127,9 @@ class CursorMapController:
         try:
             self.game.move_to(row, col)
         except CursorMapError as error:
-            self._changed(f"Not moved: {error}.")
+            self._changed(_("Not moved: {error}.").format(error=error))
             return False
-        self._changed(f"Cursor placed on ({row}, {col}).")
+        self._changed(_("Cursor placed on ({row}, {col}).").format(row=row, col=col))
         return True
 
     def apply(self) -> bool:
@@ -128,19 +149,21 @@ class CursorMapController:
         try:
             cursor_map = load_sample(name)
         except MapFileError as error:
-            self._changed(self.message, f"Map not loaded: {error}")
+            self._changed(self.message, _("Map not loaded: {error}").format(error=error))
             return False
         self._start(cursor_map, name.removesuffix(".map"))
         return True
 
-    def load_text(self, text: str, source: str = "your map") -> bool:
-        """Start a new game on the map written in ``text``.  A mistake in it is shown with
-        its line and column, and the current game goes on unchanged."""
+    def load_text(self, text: str, source: str | None = None) -> bool:
+        """Start a new game on the map written in ``text``, named ``source`` (by default
+        "your map", in the reader's language).  A mistake in it is shown with its line and
+        column, and the current game goes on unchanged."""
+        source = _(YOUR_MAP) if source is None else source
         try:
             cursor_map = parse_map(text, source=source)
         except MapFileError as error:
             pointer = point_at(text, error) if isinstance(text, str) else ""
-            details = f"Map not loaded: {error}"
+            details = _("Map not loaded: {error}").format(error=error)
             self._changed(self.message, f"{details}\n{pointer}" if pointer else details)
             return False
         self._start(cursor_map, source)
@@ -149,11 +172,12 @@ class CursorMapController:
     def _start(self, cursor_map: CursorMap, name: str, seed: int | None = None) -> None:
         self.game = CursorGame(cursor_map, seed=seed, max_turns=self.max_turns)
         self.map_name = name
-        self._changed(f"New game on map {name}: {self.game.player} begins.")
+        self._changed(_("New game on map {name}: {player} begins.").format(
+            name=name, player=self.game.player.said()))  # fmt: skip
 
     def _refuse_when_over(self) -> bool:
         if self.game.is_over:
-            self._changed("The game is over: press New game to play again.")
+            self._changed(_("The game is over: press New game to play again."))
         return self.game.is_over
 
     # -- what a view shows -------------------------------------------------------------
@@ -167,21 +191,30 @@ class CursorMapController:
         """Whose turn it is, or how the game ended."""
         if self.game.outcome is not None:
             return str(self.game.outcome)
-        return f"Turn {self.game.turn}: {self.game.player} to play"
+        return _("Turn {turn}: {player} to play").format(
+            turn=self.game.turn, player=self.game.player.said())  # fmt: skip
 
     @property
     def position_text(self) -> str:
         """The cursor's face (``?`` for a hidden operator) and where its centre stands."""
         row, col = self.game.position
-        return f"Cursor {self.game.cursor.label} at ({row}, {col})"
+        return _("Cursor {label} at ({row}, {col})").format(
+            label=self.game.cursor.label, row=row, col=col)  # fmt: skip
 
     @property
     def remaining_text(self) -> str:
         """How many fields each player still has to switch on."""
-        return "; ".join(
-            f"{player}: {self.game.remaining(player)} of {self.game.switchable(player)} still off"
-            for player in PLAYERS
-        )
+        one, two = (self._remaining_said(player) for player in PLAYERS)
+        # TRANSLATORS: the two players' counts side by side
+        return _("{one}; {two}").format(one=one, two=two)
+
+    def _remaining_said(self, player: Owner) -> str:
+        remaining = self.game.remaining(player)
+        # TRANSLATORS: how many of a player's fields are still off (one form in English)
+        said = ngettext("{player}: {remaining} of {switchable} still off",
+                        "{player}: {remaining} of {switchable} still off", remaining)  # fmt: skip
+        switchable = self.game.switchable(player)
+        return said.format(player=player.said(), remaining=remaining, switchable=switchable)
 
     @property
     def log(self) -> list[str]:

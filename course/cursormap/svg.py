@@ -23,6 +23,7 @@ from course.cursormap.scene import (
     check_cursor,
     scene,
 )
+from course.i18n import _
 from reversi.cursormap import Cursor, CursorGame, CursorMap, MapFileError, parse_map
 from reversi.surface import student
 
@@ -130,7 +131,8 @@ def point_at(text: str, error: MapFileError) -> str:
     lines = text.split("\n")
     if not 1 <= error.line <= len(lines):
         return ""
-    prefix = f"line {error.line} | "
+    # TRANSLATORS: before a line of a map text, its number (keep the " | ")
+    prefix = _("line {line} | ").format(line=error.line)
     caret = " " * (len(prefix) + max(error.column - 1, 0)) + "^"
     return f"{prefix}{lines[error.line - 1].rstrip()}\n{caret}"
 
@@ -144,7 +146,8 @@ class MapErrorReport:
 
     def __str__(self) -> str:
         pointer = point_at(self.text, self.error)
-        return f"Map error: {self.error}" + (f"\n{pointer}" if pointer else "")
+        said = _("Map error: {error}").format(error=self.error)
+        return said + (f"\n{pointer}" if pointer else "")
 
     def __repr__(self) -> str:
         return str(self)

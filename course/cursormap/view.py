@@ -5,7 +5,8 @@ The view only translates: a key or a click becomes a controller call, and every 
 of the controller repaints the canvas from :func:`~course.cursormap.scene.scene` and
 refreshes the texts.  Each callback is guarded, so an exception is shown under the board
 instead of vanishing into the browser console.  Nothing is kept at module level: several
-boards in one notebook are independent.
+boards in one notebook are independent.  Labels, tooltips and messages are in the reader's
+language (:mod:`course.i18n`), chosen when the board is made.
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ from course.i18n import N_, _
 from reversi.cursormap import CursorMap, sample_text
 from reversi.surface import student
 
-BUTTONS = {  # css suffix: (label, tooltip)
-    "up": ("↑", "Move the cursor up (arrow up)"),
-    "left": ("←", "Move the cursor left (arrow left)"),
-    "right": ("→", "Move the cursor right (arrow right)"),
-    "down": ("↓", "Move the cursor down (arrow down)"),
-    "apply": ("Apply", "Apply the cursor here (Enter)"),
-    "new": (N_("New game"), "Start again on this map"),
+BUTTONS = {  # css suffix: (label, tooltip), each translated where the button is made
+    "up": ("↑", N_("Move the cursor up (arrow up)")),
+    "left": ("←", N_("Move the cursor left (arrow left)")),
+    "right": ("→", N_("Move the cursor right (arrow right)")),
+    "down": ("↓", N_("Move the cursor down (arrow down)")),
+    # TRANSLATORS: the button that applies the cursor (a short word: the button is narrow)
+    "apply": (N_("Apply"), N_("Apply the cursor here (Enter)")),
+    "new": (N_("New game"), N_("Start again on this map")),
 }
 
 
@@ -122,10 +124,12 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
     def show_error(self, error: BaseException, where: str) -> None:
         """Show ``error`` (raised in the callback named ``where``) under the board."""
         details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        heading, summary = _("Error in {where}:").format(where=where), _("Traceback")
         self.error.value = (
-            f"<div style='color:#b00020'><b>Error in {html.escape(where)}:</b> "
+            f"<div style='color:#b00020'><b>{html.escape(heading)}</b> "
             f"{html.escape(type(error).__name__)}: {html.escape(str(error))}</div>"
-            f"<details><summary>Traceback</summary><pre>{html.escape(details)}</pre></details>"
+            f"<details><summary>{html.escape(summary)}</summary>"
+            f"<pre>{html.escape(details)}</pre></details>"
         )
 
     def _on_mouse_down(self, x: float, y: float) -> None:
@@ -199,7 +203,7 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         for key, (label, tooltip) in BUTTONS.items():
             wide = key in ("apply", "new")
             button = w.Button(
-                description=_(label), tooltip=tooltip,
+                description=_(label), tooltip=_(tooltip),
                 layout=w.Layout(width="90px" if wide else "40px"),
             )  # fmt: skip
             button.add_class(f"cursormap-{key}")
@@ -222,23 +226,23 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         samples = c.samples
         self.sample_picker = w.Dropdown(
             options=samples, value=c.map_name if c.map_name in samples else None,
-            description="Sample map",
+            description=_("Sample map"), style={"description_width": "initial"},
         )  # fmt: skip
         self.sample_picker.add_class("cursormap-samples")
         text = sample_text(c.map_name) if c.map_name in samples else c.game.map.to_text()
         self.map_text = w.Textarea(value=text, layout=w.Layout(width="600px", height="240px"))
         self.map_text.add_class("cursormap-map-text")
         self.load_button = load = w.Button(
-            description="Play this map", tooltip="Read the text above and play on it"
+            description=_("Play this map"), tooltip=_("Read the text above and play on it")
         )
         load.add_class("cursormap-load-text")
-        self.upload = w.FileUpload(accept=".map,.txt", multiple=False, description="Upload map")
+        self.upload = w.FileUpload(accept=".map,.txt", multiple=False, description=_("Upload map"))
         self.upload.add_class("cursormap-upload")
         self.sample_picker.observe(self._guard(self._on_sample), names="value")
         load.on_click(self._guard(lambda _button: c.load_text(self.map_text.value)))
         self.upload.observe(self._guard(self._on_upload), names="value")
         box = w.VBox([self.sample_picker, self.map_text, w.HBox([load, self.upload])])
-        accordion = w.Accordion(children=[box], titles=("Choose or write a map",))
+        accordion = w.Accordion(children=[box], titles=(_("Choose or write a map"),))
         accordion.selected_index = None
         accordion.add_class("cursormap-picker")
         return accordion
@@ -253,7 +257,8 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
             try:
                 text = bytes(upload["content"]).decode("utf-8")
             except UnicodeDecodeError:
-                self.controller.error = f"{upload['name']} is not a text file (UTF-8)."
+                self.controller.error = _("{name} is not a text file (UTF-8).").format(
+                    name=upload["name"])  # fmt: skip
                 self.refresh()
                 continue
             self.map_text.value = text
