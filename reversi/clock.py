@@ -25,7 +25,7 @@ from typing import Annotated
 
 from reversi.callables import guarded_clock
 from reversi.errors import ArgumentError, shown
-from reversi.i18n import N_
+from reversi.i18n import N_, _
 from reversi.surface import Satisfies
 from reversi.typecheck import words
 
@@ -47,9 +47,9 @@ class MoveClock:
     def __init__(self, time_per_move: float | None = None, clock: Clock = time.monotonic) -> None:
         if time_per_move is not None and not 0 < time_per_move <= MAX_TIME_PER_MOVE:  # a saved game's too
             raise ArgumentError(
-                f"time_per_move must be a positive number of seconds (at most {MAX_TIME_PER_MOVE:g}) "
-                f"or None, not {shown(time_per_move)}"
-            )
+                _("time_per_move must be a positive number of seconds (at most {high:g}) or None, "
+                  "not {value}").format(high=MAX_TIME_PER_MOVE, value=shown(time_per_move))
+            )  # fmt: skip
         self._read = guarded_clock(clock)
         self.time_per_move = time_per_move
         self.clock = clock

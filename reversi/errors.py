@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import reprlib
 
+from reversi.i18n import _
+
 
 class ReversiError(Exception):
     """Base class of every error the reversi package raises."""
@@ -65,7 +67,7 @@ class SearchStopped(ReversiError):
     """
 
     def __str__(self) -> str:
-        return "the search stopped before it had an answer: out of time, or asked to stop"
+        return _("the search stopped before it had an answer: out of time, or asked to stop")
 
 
 class _Short(reprlib.Repr):

@@ -30,6 +30,7 @@ from reversi.clock import Clock
 from reversi.errors import NotationError, ReversiError, SaveFileError, shown
 from reversi.files import read_bounded
 from reversi.game import Game
+from reversi.i18n import N_, _
 from reversi.notation import BLACK, WHITE, Color
 from reversi.outcome import NoMovePolicy
 from reversi.players import Player, make_player
@@ -123,7 +124,7 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
     A path that cannot hold a file (under a file, with a NUL byte, not a path at
     all) raises :class:`SaveFileError`, and any old save at ``path`` stays as it was.
     """
-    path = _path(path, "save to")
+    path = _path(path, _SAVE_TO)
     text = json.dumps(game_to_dict(game), indent=1)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -131,7 +132,7 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
             prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
         )
     except (OSError, ValueError) as error:
-        raise SaveFileError(f"cannot save to {str(path)!r}: {_reason(error)}") from None
+        raise SaveFileError(_(_SAVE_TO).format(path=repr(str(path)), reason=_reason(error))) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
@@ -141,7 +142,7 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
     except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
         if isinstance(error, OSError):
-            raise SaveFileError(f"cannot save to {str(path)!r}: {_reason(error)}") from None
+            raise SaveFileError(_(_SAVE_TO).format(path=repr(str(path)), reason=_reason(error))) from None
         raise
     return path
 
@@ -149,22 +150,24 @@ def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
 @student
 def load_game(path: str | os.PathLike[str], clock: Clock | None = None) -> Game:
     """Read a game saved by :func:`save_game`; raises :class:`SaveFileError` naming any problem."""
-    path = _path(path, "load")
+    path = _path(path, _LOAD)
     name = repr(str(path))
     try:
         data = read_bounded(path, MAX_SAVE_BYTES)
     except FileNotFoundError:
-        raise SaveFileError(f"cannot load {name}: there is no such file") from None
+        raise SaveFileError(_(_LOAD).format(path=name, reason=_("there is no such file"))) from None
     except (OSError, ValueError) as error:
-        raise SaveFileError(f"cannot load {name}: {_reason(error)}") from None
+        raise SaveFileError(_(_LOAD).format(path=name, reason=_reason(error))) from None
     if len(data) > MAX_SAVE_BYTES:
         raise SaveFileError(
-            f"cannot load {name}: it is larger than {MAX_SAVE_BYTES:,} bytes, far more than a save"
+            _(_LOAD).format(path=name, reason=_("it is larger than {high:,} bytes, far more than a save").format(
+                high=MAX_SAVE_BYTES))
         )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise SaveFileError(f"cannot load {name}: it is not a text file ({error.reason})") from None
+        raise SaveFileError(_(_LOAD).format(
+            path=name, reason=_("it is not a text file ({why})").format(why=error.reason))) from None
     return game_from_dict(parse_save_text(text, name), clock=clock, source=name)
 
 
@@ -177,17 +180,19 @@ def parse_save_text(text: str, source: str = "the save") -> object:
         deepest = max(deepest, depth)
     if deepest > MAX_DEPTH:
         raise SaveFileError(
-            f"cannot load {source}: its JSON nests {deepest} levels deep (a save nests at most {MAX_DEPTH})"
+            _(_LOAD).format(path=source, reason=_("its JSON nests {depth} levels deep (a save nests at most {high})").format(
+                depth=deepest, high=MAX_DEPTH))
         )
     try:
         return json.loads(text, parse_int=_small_int, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise SaveFileError(
-            f"cannot load {source}: it is not valid JSON (line {error.lineno}, "
-            f"column {error.colno}: {error.msg}); the file may be truncated or damaged"
+            _(_LOAD).format(path=source, reason=_(
+                "it is not valid JSON (line {line}, column {column}: {why}); the file may be truncated or damaged"
+            ).format(line=error.lineno, column=error.colno, why=error.msg))
         ) from None
     except (_HugeNumber, RecursionError) as error:
-        raise SaveFileError(f"cannot load {source}: {error}") from None
+        raise SaveFileError(_(_LOAD).format(path=source, reason=error)) from None
 
 
 class _HugeNumber(ValueError):
@@ -196,24 +201,33 @@ class _HugeNumber(ValueError):
 
 def _small_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_DIGITS:
-        raise _HugeNumber(f"it holds a {len(digits)}-digit number (at most {MAX_DIGITS} digits)")
+        raise _HugeNumber(_("it holds a {count}-digit number (at most {high} digits)").format(
+            count=len(digits), high=MAX_DIGITS))
     return int(digits)
 
 
 def _no_constant(word: str) -> float:
-    raise _HugeNumber(f"it holds {word}, which is not a number a save can use")
+    raise _HugeNumber(_("it holds {word}, which is not a number a save can use").format(word=word))
 
 
-def _path(path: str | os.PathLike[str], doing: str) -> Path:
+# What could not be done with a path, as whole sentences ending in the reason.
+_SAVE_TO = N_("cannot save to {path}: {reason}")
+_LOAD = N_("cannot load {path}: {reason}")
+_KEEP_SAVES_IN = N_("cannot keep saves in {path}: {reason}")
+
+
+def _path(path: str | os.PathLike[str], cannot: str) -> Path:
+    """``path`` as a Path; a SaveFileError saying ``cannot`` (one of the sentences above) if
+    it cannot name a file."""
     try:
         result = Path(path)
         os.fspath(result).encode("utf-8")
     except (TypeError, UnicodeError) as error:
-        raise SaveFileError(f"cannot {doing} {shown(path)}: {_reason(error)}") from None
+        raise SaveFileError(_(cannot).format(path=shown(path), reason=_reason(error))) from None
     if "\0" in str(result):
-        raise SaveFileError(f"cannot {doing} {str(result)!r}: a path cannot hold a NUL character")
+        raise SaveFileError(_(cannot).format(path=repr(str(result)), reason=_("a path cannot hold a NUL character")))
     if not str(result) or result.name in ("", ".", ".."):
-        raise SaveFileError(f"cannot {doing} {str(result)!r}: it does not name a file")
+        raise SaveFileError(_(cannot).format(path=repr(str(result)), reason=_("it does not name a file")))
     return result
 
 
@@ -232,15 +246,15 @@ class SaveFolder:
     """
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
-        self.folder = _path(folder, "keep saves in")
+        self.folder = _path(folder, _KEEP_SAVES_IN)
 
     @student
     def path(self, name: str) -> Path:
         """The file that holds the save called ``name``."""
         if not SAVE_NAME.match(name):
             raise SaveFileError(
-                f"{shown(name)} is not a save name: use 1 to 40 letters, digits, spaces, '-' or '_', "
-                "starting with a letter or digit"
+                _("{name} is not a save name: use 1 to 40 letters, digits, spaces, '-' or '_', "
+                  "starting with a letter or digit").format(name=shown(name))
             )
         return self.folder / f"{name}.json"
 
@@ -256,10 +270,10 @@ class SaveFolder:
         try:
             found = path.is_file()
         except OSError as error:  # a folder name too long, a folder that cannot be read...
-            raise SaveFileError(f"cannot load the save {shown(name)}: {_reason(error)}") from None
+            raise SaveFileError(_("cannot load the save {name}: {reason}").format(name=shown(name), reason=_reason(error))) from None
         if not found:
-            known = ", ".join(self.names()) or "none yet"
-            raise SaveFileError(f"there is no save called {shown(name)} (saves: {known})")
+            known = ", ".join(self.names()) or _("none yet")
+            raise SaveFileError(_("there is no save called {name} (saves: {known})").format(name=shown(name), known=known))
         return load_game(path, clock=clock)
 
     def names(self) -> list[str]:
@@ -277,7 +291,7 @@ class SaveFolder:
         try:
             path.unlink(missing_ok=True)
         except OSError as error:
-            raise SaveFileError(f"cannot delete the save {shown(name)}: {_reason(error)}") from None
+            raise SaveFileError(_("cannot delete the save {name}: {reason}").format(name=shown(name), reason=_reason(error))) from None
 
 
 # -- reading, with errors that say where --------------------------------------------------
@@ -290,7 +304,7 @@ class _Reader:
         self.source = source
 
     def fail(self, problem: str) -> NoReturn:
-        raise SaveFileError(f"cannot load {self.source}: {problem}")
+        raise SaveFileError(_(_LOAD).format(path=self.source, reason=problem))
 
     def mapping(self, value: object, what: str) -> dict[str, Any]:
         if not isinstance(value, dict):

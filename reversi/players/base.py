@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from reversi.board import Board
 from reversi.errors import PlayerError, shown
+from reversi.i18n import _
 from reversi.notation import Color, Move
 
 #: The longest name a player may have: room for it on a screen and on a notebook board.
@@ -32,18 +33,19 @@ def validate_name(name: object) -> str:
     reversi.errors.PlayerError: player name 'Ann\\nBob' contains the control character '\\n'
     """
     if not isinstance(name, str):
-        raise PlayerError(f"player name {shown(name)} is not text")
+        raise PlayerError(_("player name {name} is not text").format(name=shown(name)))
     stripped = name.strip()
     if not stripped:
-        raise PlayerError(f"player name {shown(name)} is blank: a player needs a name")
+        raise PlayerError(_("player name {name} is blank: a player needs a name").format(name=shown(name)))
     if len(stripped) > MAX_NAME_LENGTH:
         raise PlayerError(
-            f"player name {shown(stripped)} is too long: it has {len(stripped)} characters, "
-            f"at most {MAX_NAME_LENGTH} are allowed"
+            _("player name {name} is too long: it has {count} characters, at most {high} are allowed").format(
+                name=shown(stripped), count=len(stripped), high=MAX_NAME_LENGTH)
         )
     for char in stripped:
         if not char.isprintable():
-            raise PlayerError(f"player name {shown(name)} contains the control character {shown(char)}")
+            raise PlayerError(_("player name {name} contains the control character {char}").format(
+                name=shown(name), char=shown(char)))
     return stripped
 
 
@@ -77,7 +79,8 @@ class Player(abc.ABC):
         """Restore what :meth:`get_state` returned; :class:`PlayerError` if it is not valid."""
         if state is not None:
             raise PlayerError(
-                f"a {self.label} player keeps no state, but was given {shown(state)}"
+                _("a {label} player keeps no state, but was given {state}").format(
+                    label=self.label, state=shown(state))
             )
 
     def __repr__(self) -> str:

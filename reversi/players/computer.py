@@ -9,6 +9,7 @@ from typing import Any, cast
 from reversi.board import Board
 from reversi.errors import PlayerError, shown
 from reversi.evaluation import positional
+from reversi.i18n import _
 from reversi.notation import PASS, Color, Move, Square
 from reversi.players.base import Player
 from reversi.surface import student
@@ -38,8 +39,8 @@ class RandomPlayer(Player):
             not isinstance(seed, int) or isinstance(seed, bool) or not -MAX_SEED <= seed <= MAX_SEED
         ):
             raise PlayerError(
-                f"seed {shown(seed)} is not a whole number of at most {len(str(MAX_SEED))} digits "
-                "(or None for a random start)"
+                _("seed {seed} is not a whole number of at most {digits} digits (or None for a random start)").format(
+                    seed=shown(seed), digits=len(str(MAX_SEED)))
             )
         self.seed = seed
         self._random = random.Random(seed)
@@ -64,13 +65,13 @@ class RandomPlayer(Player):
             return
         problem = _random_state_problem(state)
         if problem:
-            raise PlayerError(f"{self.name}'s random state is not valid: {problem}")
+            raise PlayerError(_("{name}'s random state is not valid: {problem}").format(name=self.name, problem=problem))
         checked = cast("tuple[int, list[int], float | None]", state)  # checked just above
         version, internal, gauss_next = checked
         try:
             self._random.setstate((version, tuple(internal), gauss_next))
         except (TypeError, ValueError) as error:
-            raise PlayerError(f"{self.name}'s random state is not valid: {error}") from error
+            raise PlayerError(_("{name}'s random state is not valid: {problem}").format(name=self.name, problem=error)) from error
 
 
 def _random_state_problem(state: object) -> str | None:

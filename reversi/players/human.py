@@ -9,6 +9,7 @@ from typing import ClassVar
 from reversi.board import Board
 from reversi.callables import require_callable
 from reversi.errors import InputEnded, NotationError, PlayerError, ReversiError, shown
+from reversi.i18n import _
 from reversi.notation import PASS, Color, Move, Pass, parse_move
 from reversi.players.base import Player
 from reversi.surface import student
@@ -56,14 +57,14 @@ class HumanPlayer(Player):
         try:
             text = self._input(prompt)
         except EOFError:
-            raise InputEnded(f"{self.name}'s input ended, so {self.name} can make no more moves and resigns") from None
+            raise InputEnded(_("{name}'s input ended, so {name} can make no more moves and resigns").format(name=self.name)) from None
         except (KeyboardInterrupt, ReversiError):
             raise
         except Exception as error:  # the input function is the caller's: it can raise anything
-            raise PlayerError(f"cannot read {self.name}'s move: {type(error).__name__}: "
-                              f"{shown(str(error))}") from error
+            raise PlayerError(_("cannot read {name}'s move: {kind}: {error}").format(
+                name=self.name, kind=type(error).__name__, error=shown(str(error)))) from error
         if not isinstance(text, str):
-            raise PlayerError(f"{self.name}'s input gave {shown(text)}, not a line of text")
+            raise PlayerError(_("{name}'s input gave {text}, not a line of text").format(name=self.name, text=shown(text)))
         return text
 
     @student

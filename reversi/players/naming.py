@@ -35,9 +35,9 @@ from reversi.notation import BLACK, WHITE, Color
 
 def seat_labels(black_name: str, white_name: str) -> dict[Color, str]:
     """A distinct, readable name for each seat (for scores and congratulations)."""
-    for seat, name in (("Black", black_name), ("White", white_name)):
+    for seat, name in ((BLACK, black_name), (WHITE, white_name)):
         if not isinstance(name, str):
-            raise ArgumentError(f"{seat}'s name must be text, not {shown(name)}")
+            raise ArgumentError(_("{seat}'s name must be text, not {name}").format(seat=colour(seat), name=shown(name)))
     names = {BLACK: black_name, WHITE: white_name}
     return {color: _label(color, name, names[color.opponent]) for color, name in names.items()}
 

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from reversi.errors import PlayerError, shown
+from reversi.i18n import _
 from reversi.players.base import Player
 from reversi.players.computer import GreedyPlayer, PositionalPlayer, RandomPlayer
 from reversi.players.human import HumanPlayer
@@ -61,11 +62,13 @@ def make_player(kind: str, name: str | None = None, **options: Any) -> Player:
         kind = DEFAULT_COMPUTER
     cls = PLAYER_KINDS.get(kind)
     if cls is None:
-        raise PlayerError(f"unknown player kind {shown(kind)}: choose one of {', '.join(PLAYER_KINDS)}")
+        raise PlayerError(_("unknown player kind {kind}: choose one of {kinds}").format(
+            kind=shown(kind), kinds=", ".join(PLAYER_KINDS)))
     accepted = [p for p in inspect.signature(cls).parameters if p != "name"]
     unknown = sorted(set(options) - set(accepted))
     if unknown:
-        allowed = ", ".join(accepted) if accepted else "none"
+        allowed = ", ".join(accepted) if accepted else _("none")
         names = ", ".join(map(repr, unknown))
-        raise PlayerError(f"a {kind} player has no setting {names} (its settings: {allowed})")
+        raise PlayerError(_("a {kind} player has no setting {names} (its settings: {allowed})").format(
+            kind=kind, names=names, allowed=allowed))
     return cls(name, **options)

@@ -11,6 +11,7 @@ from typing import Any
 from reversi.board import Board
 from reversi.engine import Thought, think
 from reversi.errors import PlayerError, shown
+from reversi.i18n import _
 from reversi.notation import PASS, Color, Move
 from reversi.players.base import Player
 from reversi.search import MAX_DEPTH, Clock, SearchResult, alphabeta, iterative_deepening, minimax
@@ -125,20 +126,22 @@ class StrongPlayer(Player):
         super().__init__(name)
         limit = _checked_time_limit(time_limit)
         if limit is None:
-            raise PlayerError("time limit None is not allowed: a strong player needs seconds per move")
+            raise PlayerError(_("time limit None is not allowed: a strong player needs seconds per move"))
         self.time_limit: float = limit
         if not isinstance(max_depth, int) or isinstance(max_depth, bool) or not 1 <= max_depth <= 60:
-            raise PlayerError(f"depth {shown(max_depth)} is not a whole number from 1 to 60")
+            raise PlayerError(_("depth {depth} is not a whole number from 1 to {high}").format(depth=shown(max_depth), high=60))
         self.max_depth = max_depth
         if not isinstance(solve_empties, int) or isinstance(solve_empties, bool) or not (
             0 <= solve_empties <= 20
         ):
-            raise PlayerError(f"solve_empties {shown(solve_empties)} is not a whole number from 0 to 20")
+            raise PlayerError(_("{setting} {value} is not a whole number from 0 to {high}").format(
+                setting="solve_empties", value=shown(solve_empties), high=20))
         self.solve_empties = solve_empties
         if not isinstance(wld_empties, int) or isinstance(wld_empties, bool) or not (
             0 <= wld_empties <= 24
         ):
-            raise PlayerError(f"wld_empties {shown(wld_empties)} is not a whole number from 0 to 24")
+            raise PlayerError(_("{setting} {value} is not a whole number from 0 to {high}").format(
+                setting="wld_empties", value=shown(wld_empties), high=24))
         self.wld_empties = wld_empties
         self.clock = _checked_clock(clock)
         self.on_thought: Callable[[Thought], object] | None = None
@@ -172,13 +175,13 @@ class StrongPlayer(Player):
 
 def _checked_clock(clock: object) -> Clock:
     if not callable(clock):
-        raise PlayerError(f"clock must be a function returning seconds, not {shown(clock)}")
+        raise PlayerError(_("clock must be a function returning seconds, not {value}").format(value=shown(clock)))
     return clock
 
 
 def _checked_depth(depth: object) -> int:
     if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
-        raise PlayerError(f"depth {shown(depth)} is not a whole number from 1 to {MAX_DEPTH}")
+        raise PlayerError(_("depth {depth} is not a whole number from 1 to {high}").format(depth=shown(depth), high=MAX_DEPTH))
     return depth
 
 
@@ -191,9 +194,9 @@ def _checked_time_limit(limit: object) -> float | None:
         or not isinstance(limit, (int, float))
         or not math.isfinite(_float_or_nan(limit))
     ):
-        raise PlayerError(f"time limit {shown(limit)} is not a number of seconds")
+        raise PlayerError(_("time limit {limit} is not a number of seconds").format(limit=shown(limit)))
     if limit <= 0:
-        raise PlayerError(f"time limit {shown(limit)} is not positive: give seconds per move, or None")
+        raise PlayerError(_("time limit {limit} is not positive: give seconds per move, or None").format(limit=shown(limit)))
     return limit
 
 
