@@ -13,8 +13,8 @@ from course.grading.precheck import KIT, kit_import
 from course.grading.records import Case, CheckResult, Failure, Question, Raised, Reply
 from course.grading.runner import verdict
 from course.grading.table import earned
-from course.grading.views import BoardView
-from course.grading.wire import Counter, load_answer
+from course.grading.views import BoardView, view_of
+from course.grading.wire import Counter, load_answer, load_discs
 from course.i18n import gettext as _
 from reversi import Board
 from reversi.cursormap import MapFileError
@@ -157,12 +157,15 @@ def _reply(case: Case, data: Any) -> Reply:
 
 def _after(original: Any, state: Any) -> Any:
     """An argument as it was after the call: a board rebuilt from its discs, a counter's count."""
-    if isinstance(original, (Board, BoardView)):
+    if isinstance(original, BoardView):  # made from the discs sent, no Board on the way
+        rows = load_discs(state)
+        if rows is None or len(rows) != original.size:
+            return None  # a board that came back broken counts as changed
+        return view_of(rows, original.allowed, original.writable)
+    if isinstance(original, Board):
         board = load_answer(state)
         if not isinstance(board, Board) or board.size != original.size:
-            return None  # a board that came back broken counts as changed
-        if isinstance(original, BoardView):
-            return BoardView(board, original.allowed, original.writable)
+            return None
         return board
     if type(original).__name__ == "NodeCounter":
         counted = load_answer(state)

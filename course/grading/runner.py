@@ -37,10 +37,10 @@ from course.grading.records import (
     Show,
     Spec,
 )
-from course.grading.views import BoardView, board_differences, board_text, position
+from course.grading.views import BoardView, board_differences, board_text, discs, view_discs
 from course.i18n import N_
 from course.i18n import gettext as _
-from reversi import Board
+from reversi import Board, Color
 
 SELF_CHECK = N_("(self-check; the grade is computed separately)")
 #: Why every case failed when the function is still the stub.
@@ -153,8 +153,8 @@ def verdict(spec: Spec, case: Case, reply: Reply) -> Failure | None:
     The reply's arguments are the ones the function saw, after the call; the case's own
     arguments are the originals, never handed to student code.
     """
-    before = [board for arg in case.args if (board := _board_of(arg)) is not None]
-    after = [board for arg in reply.args if (board := _board_of(arg)) is not None]
+    before = [board for arg in case.args if (board := _discs_of(arg)) is not None]
+    after = [board for arg in reply.args if (board := _discs_of(arg)) is not None]
     changed = len(before) != len(after) or any(a != b for a, b in zip(after, before, strict=False))
     answer, raised = reply.answer, reply.raised
     if raised is not None and spec.catch is not None:
@@ -369,12 +369,12 @@ def _fresh(arg: Any) -> Any:
     return arg
 
 
-def _board_of(arg: Any) -> Board | None:
-    """The board in an argument (a Board or a view of one), else None."""
+def _discs_of(arg: Any) -> list[list[Color | None]] | None:
+    """The discs of the board in an argument (a Board or a view of one) row by row, else None."""
     if isinstance(arg, Board):
-        return arg
+        return discs(arg)
     if isinstance(arg, BoardView):
-        return position(arg)
+        return view_discs(arg)
     return None
 
 

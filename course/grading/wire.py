@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course import schema
-from course.grading.views import BoardView, discs, position
+from course.grading.views import BoardView, discs, view_discs
 from reversi import BLACK, PASS, WHITE, Board, Color, Square
 from reversi.errors import ArgumentError, shown
 
@@ -37,6 +37,7 @@ MAX_TEXT = 100_000
 _COLORS = {"black": BLACK, "white": WHITE}
 _DISCS = {BLACK: "B", WHITE: "W", None: "."}
 _FROM_DISC = {"B": BLACK, "W": WHITE, ".": None}
+_LETTERS = frozenset(_FROM_DISC)
 
 
 @dataclass(frozen=True)
@@ -57,27 +58,42 @@ class Counter:
 
 
 def _rows(board: Board | BoardView) -> list[str]:
-    # a view is read through position(), not board[r, c]: a checked read of each square cost
-    # 04_flips's grading 20 s of its 22 (6,000 boards)
-    grid = discs(position(board) if isinstance(board, BoardView) else board)
+    # a view's own rows, not board[r, c]: a checked read of each square cost 04_flips's
+    # grading 20 s of its 22 (6,000 boards)
+    grid = view_discs(board) if isinstance(board, BoardView) else discs(board)
     return ["".join(_DISCS[color] for color in row) for row in grid]
 
 
 def _board(size: Any, rows: Any) -> Board:
+    black = white = 0
+    for r, row in enumerate(_discs(size, rows)):
+        for c, color in enumerate(row):
+            if color is BLACK:
+                black |= 1 << (r * size + c)
+            elif color is WHITE:
+                white |= 1 << (r * size + c)
+    return Board.from_bits(size, black, white)
+
+
+def _discs(size: Any, rows: Any) -> list[list[Color | None]]:
+    """The discs of a board sent as its size and rows of ``B``, ``W`` and ``.``; ValueError if not one."""
     if type(size) is not int or not 4 <= size <= 16 or size % 2:
         raise ValueError("not a board size")
     if type(rows) is not list or len(rows) != size:
         raise ValueError("not a board")
-    black = white = 0
-    for r, text in enumerate(rows):
-        if type(text) is not str or len(text) != size or set(text) - set(_FROM_DISC):
-            raise ValueError("not a row of a board")
-        for c, letter in enumerate(text):
-            if letter == "B":
-                black |= 1 << (r * size + c)
-            elif letter == "W":
-                white |= 1 << (r * size + c)
-    return Board.from_bits(size, black, white)
+    if any(type(text) is not str or len(text) != size or set(text) - _LETTERS for text in rows):
+        raise ValueError("not a row of a board")
+    return [[_FROM_DISC[letter] for letter in text] for text in rows]
+
+
+def load_discs(data: Json) -> list[list[Color | None]] | None:
+    """The discs of a board the sandbox sent back (row by row), or None if it is not a board."""
+    if type(data) is not dict or len(data) != 2 or "board" not in data or "rows" not in data:
+        return None
+    try:
+        return _discs(data["board"], data["rows"])
+    except ValueError:
+        return None
 
 
 # -- grader to sandbox: the arguments of a case -----------------------------------------------
