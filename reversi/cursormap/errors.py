@@ -45,7 +45,7 @@ class MapFileError(MapError):
         self.column = column
         self.source = source
         where = _("line {line}, column {column}: ").format(line=line, column=column) if line > 0 else ""
-        prefix = f"{source}: " if source else ""
+        prefix = _("{source}: ").format(source=source) if source else ""
         super().__init__(f"{prefix}{where}{problem}")
 
     def __reduce__(self) -> tuple[type[MapFileError], tuple[str, int, int, str | None]]:

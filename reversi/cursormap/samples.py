@@ -13,6 +13,7 @@ from reversi.cursormap.errors import MapFileError, student
 from reversi.cursormap.mapfile import parse_map
 from reversi.cursormap.model import CursorMap
 from reversi.errors import shown
+from reversi.i18n import _
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -38,7 +39,8 @@ def sample_text(name: str) -> str:
     stem = name.removesuffix(".map")
     if stem not in sample_maps():
         raise MapFileError(
-            f"there is no sample map {shown(name)}; the samples are {', '.join(sample_maps())}"
+            _("there is no sample map {name}; the samples are {samples}").format(
+                name=shown(name), samples=", ".join(sample_maps()))
         )
     return _samples_folder().joinpath(stem + ".map").read_text(encoding="utf-8")
 
