@@ -36,7 +36,7 @@ Three kinds of sandbox, chosen by ``Sandbox(kind)``:
 
 ``"auto"`` (the default) is bubblewrap where it works, else Pyodide: both give the same
 grades (tests/course/grading/test_portable.py), bubblewrap starts in milliseconds where
-Pyodide takes 1.7 s (benchmarks/grading.py prints both).
+Pyodide takes about half a second from its snapshot (benchmarks/grading.py prints both).
 
 :class:`~course.grading.runs.Run` is the pipe, the same for every kind and every system
 (:mod:`course.grading.runs`); the program's standard error is discarded.
@@ -64,7 +64,7 @@ from reversi.errors import ReversiError
 
 NOBODY = 65534
 INSIDE = "/sandbox"
-#: Seconds a run of each kind may take to start (Pyodide loads in about 1.7 s on an idle
+#: Seconds a run of each kind may take to start (Pyodide loads in under a second on an idle
 #: machine; a class graded on two cores at once takes longer).
 STARTUP = {"pyodide": 10.0, "bubblewrap": 0.0, "none": 0.0}
 #: The kinds of sandbox :class:`Sandbox` takes (``auto``: bubblewrap where it works, else pyodide).
