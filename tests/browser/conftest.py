@@ -685,6 +685,11 @@ class NotebookPage:
         px, py = self._client_point(canvas, x, y)
         self.page.mouse.click(px, py, button=button)
 
+    def tap_canvas(self, canvas: Any, x: float, y: float) -> None:
+        """A finger's tap at canvas pixel (x, y) (the page's context must have ``has_touch``)."""
+        __tracebackhide__ = True
+        self.page.touchscreen.tap(*self._client_point(canvas, x, y))
+
     def mouse_move(self, canvas: Any, x: float, y: float) -> None:
         px, py = self._client_point(canvas, x, y)
         self.page.mouse.move(px, py)

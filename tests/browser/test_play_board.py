@@ -215,3 +215,23 @@ def test_an_error_in_a_callback_shows_in_the_board_and_a_computer_game_plays_out
     details = board.locator(".reversi-error").text_content()  # folded: not in inner_text
     assert "this player is broken on purpose" in details and "Traceback" in details, details
     assert nb.callback_log() == []  # caught and shown, not lost in the browser console
+
+
+def test_a_finger_on_the_board_plays_as_a_click(browser, jupyter_server):
+    """On a touch screen ipycanvas cancels the browser's mouse press: the board takes the touch."""
+    from tests.browser.conftest import VIEWPORT, open_notebook
+
+    context = browser.new_context(viewport=VIEWPORT, has_touch=True)
+    try:
+        nb = open_notebook(context.new_page(), jupyter_server, NOTEBOOK)
+        nb.run_all()
+        canvas = nb.canvas(0)
+        nb.wait_pixel(canvas, *centre("e4"), DARK, tolerance=8)
+        canvas.scroll_into_view_if_needed()
+        nb.tap_canvas(canvas, *centre("d3"))
+        expect_text(game(nb, 0).locator(".reversi-log"), r"1\. Black d3 flips d4")
+        nb.wait_pixel(canvas, *centre("d3"), DARK, tolerance=8)
+        assert counts(game(nb, 0)) == (4, 1)
+        assert nb.errors() == []
+    finally:
+        context.close()
