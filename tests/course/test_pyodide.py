@@ -102,9 +102,14 @@ def test_runs_start_from_the_cores_snapshot_each_with_a_fresh_python() -> None:
         "print(hasattr(runpy, 'kit_mark'), os.path.exists('/tmp/kit_mark'), 'kit_mark' in sys.modules)\n"
         "runpy.kit_mark = 1\nopen('/tmp/kit_mark', 'w').write('1')\nsys.modules['kit_mark'] = runpy\n"
         "print(sys.stdin.readline().strip())\n"
+        "import random\nprint(random.random())\n"
     )
+    draws = []
     for word in (b"first", b"second"):
         with sandbox.start({"p.py": marks}, "p.py") as run:
             run.send(word + b"\n")
             run.close_input()
-            assert run.lines().lines == [b"False False False", word]
+            *said, draw = run.lines().lines
+            assert said == [b"False False False", word]
+            draws.append(draw)
+    assert draws[0] != draws[1]  # each run its own random sequence, not the snapshot's

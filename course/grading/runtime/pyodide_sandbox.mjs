@@ -42,7 +42,8 @@ pyodide.FS.chdir("/home/sandbox");
 pyodide.globals.set("main_file", `/sandbox/${main}`);
 try {
   pyodide.runPython(`
-import runpy, sys
+import random, runpy, sys
+random.seed()  # Pyodide's start imported random: a snapshot would give every run its sequence
 sys.argv = [main_file]
 sys.path.insert(0, "/sandbox")
 del main_file
