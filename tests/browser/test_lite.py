@@ -39,6 +39,12 @@ REPO = Path(__file__).resolve().parents[2]
 KERNEL_TIMEOUT = 120_000  # ms: a cold Pyodide kernel took 15 s on 2 cores; 4 kernels may share them
 CELL_TIMEOUT = 60_000
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+#: Whether the notebook at the given path is the page's current, shown, only shown notebook panel.
+CURRENT = """path => {
+  const shown = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const widget = window.jupyterapp?.shell?.currentWidget;
+  return widget?.context?.path === path && widget.isVisible && shown.length === 1 && shown[0] === widget.node;
+}"""
 GRACE = 8  # seconds the server holds a seat: lesson 06 waits that long for a resignation
 D3 = (178, 134)  # the centre of d3 on the 400-pixel board (margin 24, cell 44)
 C5 = (134, 222)
@@ -112,6 +118,9 @@ class LitePage:
         page.on("console", lambda m: self.console.append(f"[{m.type}] {m.text}"))
         page.on("pageerror", lambda e: self.console.append(f"[pageerror] {e}"))
         page.goto(f"{server.base}/lab/index.html?path={path}")
+        # A page of a browser that has opened another notebook restores it first: wait until the
+        # notebook asked for is the one in front, so no step acts on the restored one.
+        page.wait_for_function(CURRENT, arg=path, timeout=KERNEL_TIMEOUT, polling=100)
         page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
 
     def cells(self) -> Any:
