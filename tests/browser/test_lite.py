@@ -39,6 +39,18 @@ REPO = Path(__file__).resolve().parents[2]
 KERNEL_TIMEOUT = 120_000  # ms: a cold Pyodide kernel took 15 s on 2 cores; 4 kernels may share them
 CELL_TIMEOUT = 60_000
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+#: The page point of canvas pixel ``[x, y]`` if the canvas has not moved for two frames and is
+#: the element at that point, else null (or "out of square" for a board drawn out of square).
+STEADY_POINT = """async (c, [x, y]) => {
+  const at = () => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.width / c.width, r.height / c.height]; };
+  const before = at();
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const [left, top, sx, sy] = at();
+  if (Math.abs(sx - sy) >= 0.01) return "out of square";
+  if (left !== before[0] || top !== before[1]) return null;
+  const point = [left + x * sx, top + y * sx];
+  return document.elementFromPoint(...point) === c ? point : null;
+}"""
 #: Whether the notebook at the given path is the page's current, shown, only shown notebook panel.
 CURRENT = """path => {
   const shown = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden)');
@@ -247,12 +259,20 @@ class LitePage:
         return canvas
 
     def click_square(self, canvas: Any, x: float, y: float) -> None:
+        """Click the canvas pixel ``(x, y)`` once the board holds still under the mouse.
+
+        Cells above a board may still be taking their height after a run (JupyterLab lays a
+        notebook out as its cells show), moving the board by a cell's height: the point is
+        taken when the canvas has not moved for two frames and is the element there.
+        """
         canvas.scroll_into_view_if_needed()
-        box = canvas.evaluate(
-            "c => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.width / c.width, r.height / c.height]; }"
-        )
-        assert abs(box[2] - box[3]) < 0.01, f"the board is drawn out of square: {box}"
-        self.page.mouse.click(box[0] + x * box[2], box[1] + y * box[2])
+        for _ in range(50):
+            point = canvas.evaluate(STEADY_POINT, [x, y])
+            assert point != "out of square", "the board is drawn out of square"
+            if point is not None:
+                self.page.mouse.click(*point)
+                return
+        raise AssertionError(f"{self.path}: the board did not hold still to be clicked")
 
     def wait_text(self, selector: str, pattern: str, timeout: int = 30_000) -> str:
         """Wait until an element matching ``selector`` has text matching ``pattern``; returns the texts."""
@@ -1163,3 +1183,39 @@ def test_a_board_answers_a_click_while_another_boards_search_runs(
     assert "played" not in games.nth(0).locator(".reversi-status").inner_text()
     games.nth(0).locator("button.reversi-stop").click()  # the search ends here, not before
     lesson.wait_text(".reversi-status", "[Ss]topped")
+
+
+#: Counts the messages the page's workers post to it (the kernel's worker is made after this runs).
+WORKER_SPY = """window.$kitHeard = 0;
+window.Worker = class extends window.Worker {
+  constructor(...args) { super(...args); this.addEventListener('message', () => window.$kitHeard++); }
+};"""
+ACTIVE_CELL = "() => window.jupyterapp.shell.currentWidget.content.activeCellIndex"
+
+
+def test_a_click_on_a_board_comes_back_in_two_messages_and_leaves_the_active_cell(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    """A move changes the canvas and five texts: the redraw comes at once, the rest in one more
+    message (course.site.batching), not one call each; and the press does not make the board's
+    cell the active one, which cost the page 60-90 ms of layout (course.site.canvas_events)."""
+    page = context_factory()
+    page.add_init_script(WORKER_SPY)
+    lesson = LitePage(page, lite, "lessons/00_welcome.ipynb")
+    lesson.wait_kernel()
+    cell = lesson.add_cell("from course import play\nplay(animate=False)")
+    canvas = lesson.canvas()
+    active = page.evaluate(ACTIVE_CELL)
+    assert active == 1  # the run went on to the next cell
+    page.wait_for_timeout(500)  # nothing more is on its way
+    heard = page.evaluate("() => window.$kitHeard")
+    lesson.click_square(canvas, *D3)
+    page.wait_for_function(
+        "c => /White to move/.test(c.querySelector('.reversi-turn').textContent)"
+        " && /d3/.test(c.querySelector('.reversi-status').textContent)",
+        arg=cell.element_handle(), timeout=30_000, polling=50,
+    )  # fmt: skip
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.$kitHeard") - heard == 2
+    assert page.evaluate(ACTIVE_CELL) == active
+    assert lesson.errors() == []
