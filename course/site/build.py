@@ -25,6 +25,7 @@ from typing import Any
 from course import i18n, pyodide
 from course.grading.notebook import BEGIN_SOLUTION
 from course.site import SiteError, languages
+from course.site.batching import patch_batching
 from course.site.bytecode import compile_wheels
 from course.site.canvas_events import patch_canvas
 from course.site.compression import compress_site, size_report
@@ -34,8 +35,7 @@ from course.site.prewarm import patch_prewarm
 from course.site.stamp import STAMP_FILE, kit_stamp
 from course.site.wheels import STANDINS, build_standin, canonical_name, file_sha256, read_wheel
 
-#: Its face is the command ``python -m course site build`` (:mod:`course.site.cli`); the build
-#: itself and its helpers are the inside of ``course.site``.
+#: Its face is ``python -m course site build`` (course.site.cli); the rest is course.site's inside.
 
 REPO = Path(__file__).resolve().parents[2]
 LESSONS = REPO / "notebooks"
@@ -164,10 +164,10 @@ class SiteBuild:
         self._prepare_lite(lessons, exercises)
         self._lay_out_pyodide(core, lock, pinned, lock_wheels, [kit, *runtime])
         self._jupyter_lite_build()
-        patch_kernel(self.out)  # the kernel's files on any address (see course.site.patches)
-        patch_lab(self.out)  # no lost first cell
-        patch_prewarm(self.out)  # the kernel starts with the page
-        patch_canvas(self.out)  # the kit's boards send presses, not every mouse move
+        # the kernel's files on any address, no lost first cell, the kernel started with the page,
+        # a click's answer in one message, the boards' presses only: each module says why
+        for patch in (patch_kernel, patch_lab, patch_prewarm, patch_batching, patch_canvas):
+            patch(self.out)
         (self.out / STAMP_FILE).write_text(kit_stamp(self.lessons, self.exercises) + "\n")
         self.say(size_report(self.out))
         compress_site(self.out)

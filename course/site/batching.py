@@ -1,0 +1,94 @@
+"""A board's answer to a click reaches the page as one message, not one per change.
+
+In the browser classroom served with the class server's headers (a cross-origin
+isolated page), the Pyodide kernel's worker calls the page through the ``coincident``
+library for every message it sends, and waits each time for the page to answer.  A move
+on a board changes its canvas, turn, status, counts, log and live region: six calls,
+measured at 8-44 ms of a click's 15-52 ms in the kernel (jupyterlite-pyodide-kernel
+0.8.6, Chromium, an idle 2-core machine).
+
+:func:`patch_batching` changes the kernel's bundles so that the messages the kernel sends
+while it handles one message from the page (a click, a key, a button: a *comm message*)
+go to the page together when it is done, in their order, as one list; the page's kernel
+takes a list as its messages one after another.  Everything else (a cell's prints and
+displays, a computer player's moves between two slices of its search) is sent at once,
+as before.  On a plain-http LAN address the worker posts its messages without waiting
+(``comlink``), and nothing is batched there.
+
+>>> _fix_page('_processWorkerMessage(e){var t;if(e.type)')[1]
+1
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from course.site import SiteError
+from course.site.patches import KERNEL_STATIC, rewrite
+
+#: The worker keeps the page's callback: ``registerWorkerMessageCallback(CB){this._sendWorkerMessage=CB}``.
+REGISTER = re.compile(r"registerWorkerMessageCallback\(([\w$]+)\)\{this\._sendWorkerMessage=\1\}")
+#: With it, a batch: while ``$kitBatch(f)`` runs ``f``, its first message goes at once (the
+#: board's redraw: the page draws it while the kernel goes on) and the others wait in a
+#: list sent at its end.
+BATCHING = (
+    "registerWorkerMessageCallback(S){let q=null;"
+    "this.$kitBatch=f=>{if(q)return f();q=[];try{return f()}"
+    "finally{let m=q;q=null;m.length&&S(m.length>1?m:m[0])}};"
+    "this._sendWorkerMessage=m=>q?(q.sent?q.push(m):(q.sent=1,S(m))):S(m)}"
+)
+#: The worker hands a comm message to Python: ``let R=this._kernel.comm_manager.comm_msg(ARGS);``.
+COMM_MSG = re.compile(r"let ([\w$]+)=(this\._kernel\.comm_manager\.comm_msg\([^;]*\));")
+#: The page takes each message of the worker: ``_processWorkerMessage(MESSAGE){``.
+PROCESS = re.compile(r"_processWorkerMessage\(([\w$]+)\)\{")
+
+
+def _fix_worker(source: str) -> tuple[str, int]:
+    """``source`` with the worker's messages batched during a comm message; and how many places."""
+    source, registers = REGISTER.subn(BATCHING, source)
+    source, handlers = COMM_MSG.subn(
+        lambda m: f"let {m[1]}=(this.$kitBatch||(f=>f()))(()=>{m[2]});", source
+    )
+    return source, registers + handlers
+
+
+def _fix_page(source: str) -> tuple[str, int]:
+    """``source`` with the page's kernel taking a list of messages; and how many places."""
+    return PROCESS.subn(
+        lambda m: (
+            f"{m[0]}if(Array.isArray({m[1]})){{for(let m of {m[1]})this._processWorkerMessage(m);return}}"
+        ),
+        source,
+    )
+
+
+def patch_batching(site: Path) -> int:
+    """Batch a comm message's answers in the built ``site``; returns how many places changed.
+
+    The page bundle holds the page's kernel (and a copy of the worker's), each worker bundle
+    the worker's: 7 places in jupyterlite-pyodide-kernel 0.8.6.  Raises :class:`SiteError`,
+    and changes nothing, when they are not found so (another kernel version).
+    """
+    static = Path(site) / KERNEL_STATIC
+    fixes: dict[Path, str] = {}
+    workers = pages = 0
+    for bundle in sorted(static.glob("*.js")):
+        source = bundle.read_text(encoding="utf-8")
+        if "$kitBatch" in source:
+            raise SiteError(f"{bundle} is already patched: build the site again from scratch")
+        fixed, worker = _fix_worker(source)
+        fixed, page = _fix_page(fixed)
+        if worker or page:
+            fixes[bundle] = fixed
+            workers += worker
+            pages += page
+    if workers != 6 or pages != 1:
+        raise SiteError(
+            f"the kernel's message sending was found in {workers} places of its bundles and its "
+            f"page's taking in {pages} (6 and 1 expected) in {static}: the kernel is not the one "
+            "the build pins"
+        )
+    for bundle, fixed in fixes.items():  # written only once every place was found
+        rewrite(bundle, fixed)
+    return workers + pages

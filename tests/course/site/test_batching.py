@@ -1,0 +1,110 @@
+"""A comm message's answers reach the page batched (course.site.batching), run in Node.
+
+The browser proof (a click on a board comes back to the page in two messages from the
+kernel) is in tests/browser/test_lite.py.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from course.site import SiteError
+from course.site.batching import _fix_page, _fix_worker, patch_batching
+from course.site.patches import KERNEL_STATIC
+
+#: jupyterlite-pyodide-kernel 0.8.6's worker, cut short: its callback and its comm message.
+WORKER = (
+    "class K{registerWorkerMessageCallback(e){this._sendWorkerMessage=e}"
+    "async commMsg(e,t){await this.setup(t);"
+    "let i=this._kernel.comm_manager.comm_msg(this._pyodide.toPy(null),this._pyodide.toPy(e));"
+    "return this.formatResult(i)}"
+    "async setup(t){}formatResult(i){return i}}"
+)
+#: The page's kernel, cut short: how it takes one message of the worker.
+PAGE = "class P{constructor(){this.taken=[]}_processWorkerMessage(e){var t;if(e.type)this.taken.push(e.type)}}"
+
+#: A worker whose Python sends ``sends`` messages per comm message (and two from a cell);
+#: every call of the page's callback is one message between the worker and the page.
+RUN = """
+WORKER
+PAGE
+const page = new P(), calls = [];
+const worker = new K();
+worker._pyodide = {toPy: (x) => x};
+worker._kernel = {comm_manager: {comm_msg: (a, n) => {
+  for (let i = 0; i < n; i++) worker._sendWorkerMessage({type: "comm_msg " + i});
+  return null;
+}}};
+worker.registerWorkerMessageCallback((m) => { calls.push(Array.isArray(m) ? m.length : 1); page._processWorkerMessage(m); });
+await worker.commMsg(6, {});
+await worker.commMsg(1, {});
+worker._sendWorkerMessage({type: "stream"});  // from a cell, not a comm message: at once
+worker._sendWorkerMessage({type: "display_data"});
+await worker.commMsg(0, {});
+console.log(JSON.stringify({calls, taken: page.taken}));
+"""
+
+
+def node(script: str) -> object:
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_in_node_a_comm_messages_first_answer_goes_at_once_and_the_rest_together_in_order() -> None:
+    worker, places = _fix_worker(WORKER)
+    assert places == 2
+    page, taken = _fix_page(PAGE)
+    assert taken == 1
+    found = node(RUN.replace("WORKER", worker).replace("PAGE", page))
+    assert found == {
+        "calls": [1, 5, 1, 1, 1],  # six answers in two calls; one alone; a cell's two as they come
+        "taken": [f"comm_msg {i}" for i in range(6)] + ["comm_msg 0", "stream", "display_data"],
+    }
+    unbatched = node(RUN.replace("WORKER", WORKER).replace("PAGE", page))
+    assert unbatched == {"calls": [1] * 9, "taken": found["taken"]}  # type: ignore[index]
+
+
+def test_in_node_a_worker_without_the_callback_sends_as_before() -> None:
+    """The plain-http (comlink) worker posts its messages itself: its comm messages still run."""
+    worker, _ = _fix_worker(WORKER)
+    script = RUN.replace("WORKER", worker).replace("PAGE", _fix_page(PAGE)[0]).replace(
+        "worker.registerWorkerMessageCallback(",
+        "worker._sendWorkerMessage = (m) => { calls.push(1); page._processWorkerMessage(m); }; (",
+    )
+    assert node(script) == {"calls": [1] * 9, "taken": [f"comm_msg {i}" for i in range(6)]
+                            + ["comm_msg 0", "stream", "display_data"]}  # fmt: skip
+
+
+def kernel_static(root: Path, page: str = PAGE) -> Path:
+    static = root / KERNEL_STATIC
+    static.mkdir(parents=True)
+    (static / "coincident.worker.abc.js").write_text(WORKER)
+    (static / "comlink.worker.def.js").write_text(WORKER)
+    (static / "393.page.js").write_text(page + WORKER)  # the page's chunk holds a worker's copy
+    (static / "393.page.js.gz").write_bytes(b"stale")
+    return static
+
+
+def test_the_site_is_patched_in_every_place_once_and_its_stale_copy_goes(tmp_path: Path) -> None:
+    static = kernel_static(tmp_path)
+    assert patch_batching(tmp_path) == 7
+    assert not (static / "393.page.js.gz").exists()
+    for bundle in static.glob("*.js"):
+        assert bundle.read_text().count("$kitBatch") == 2
+    with pytest.raises(SiteError, match="already patched"):
+        patch_batching(tmp_path)
+
+
+def test_a_site_of_another_kernel_version_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    static = kernel_static(tmp_path, page="class P{}")
+    before = {p.name: p.read_bytes() for p in static.iterdir()}
+    with pytest.raises(SiteError, match="6 and 1 expected"):
+        patch_batching(tmp_path)
+    assert before == {p.name: p.read_bytes() for p in static.iterdir()}
