@@ -1,18 +1,17 @@
 """The playable board: the canvas, the buttons, the settings and the panels around a controller.
 
-This module owns how the board's widgets are put together and laid out, and the
-translation between them and the controller; it may not decide a rule or word a
-status message (the controller and :mod:`.messages` do).  ``play()`` in a notebook
-cell returns a :class:`GameWidget`, which displays itself.  A click is turned into a
-:class:`~reversi.notation.Square` here, once, and becomes
-``controller.click(square)``; a button press becomes a controller call, and each
-controller event a redraw.  Keys and typed moves play too (:mod:`.keys`); a live region
-reads the last move and the counts to a screen reader; the display carries an SVG of the
-position beside the widget (a stored notebook shows its board before anything runs);
-``present()`` is the projector's view.  The board and panels reflow: side by side when
-there is room, the panels below when not, the canvas scaled down (never cut).  Every
-callback is guarded: an exception shows in the status line, never lost in the console.
-What a notebook calls here is checked from its annotations (:func:`reversi.surface.student`).
+This module owns how the board's widgets are put together and laid out, and the translation between
+them and the controller; it may not decide a rule or word a status message (the controller and
+:mod:`.messages` do).  ``play()`` in a notebook cell returns a :class:`GameWidget`, which displays
+itself.  A click is turned into a :class:`~reversi.notation.Square` here, once, and becomes
+``controller.click(square)``; a button press becomes a controller call, and each controller event a
+redraw.  Keys and typed moves play too (:mod:`.keys`); a live region reads the last move and the
+counts to a screen reader; the display carries an SVG of the position beside the widget (a stored
+notebook shows its board before anything runs); ``present()`` is the projector's view.  The board
+and panels reflow: side by side when there is room, the panels below when not, the canvas scaled
+down (never cut).  Every callback is guarded: an exception shows in the status line, never lost in
+the console.  What a notebook calls here is checked from its annotations
+(:func:`reversi.surface.student`).
 """
 
 from __future__ import annotations
@@ -130,6 +129,7 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         )
         self.layout.max_width = "100%"
         self.add_class("reversi-game")
+        self.add_class("kit-own-presses")  # a press leaves the cell as it was: course.site.canvas_events
         if presenter:
             self.add_class("reversi-present")
         for name, box in self.panel_boxes.items():
@@ -258,8 +258,8 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
             return None
         seconds = None
         if isinstance(event, MoveEvent):
+            seconds = self._show_move(event)  # the board first: the page draws it first
             self.sound.play()
-            seconds = self._show_move(event)
         elif kind.redraws_board:
             self.board.resize(c.game.board.size)
             self.board.draw(c.game.board, *self._markers())

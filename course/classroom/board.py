@@ -98,6 +98,7 @@ class RoomBoard(w.VBox):  # type: ignore[misc]
         ])  # fmt: skip
         self.add_class("reversi-game")
         self.add_class("reversi-room")
+        self.add_class("kit-own-presses")  # a press leaves the cell as it was: course.site.canvas_events
         self.board.canvas.on_mouse_down(lambda x, y: self._guarded(self._on_click, x, y))
         self.board.canvas.on_client_ready(lambda: self._guarded(self._draw))
         client.listeners.append(lambda message: self._guarded(self._on_message, message))

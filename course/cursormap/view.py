@@ -100,6 +100,7 @@ class CursorMapWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         ], layout=w.Layout(width="420px", margin="0 0 0 12px"))  # fmt: skip
         super().__init__([w.HBox([self.canvas, controls]), self.error, self.picker])
         self.add_class("cursormap-game")
+        self.add_class("kit-own-presses")  # a press leaves the cell as it was: course.site.canvas_events
         self.canvas.on_client_ready(self._guard(self.redraw))
         self.canvas.on_mouse_down(self._guard(self._on_mouse_down))
         self.canvas.on_touch_start(self._guard(self._on_touch_start))
