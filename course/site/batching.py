@@ -10,9 +10,9 @@ measured at 8-44 ms of a click's 15-52 ms in the kernel (jupyterlite-pyodide-ker
 :func:`patch_batching` changes the kernel's bundles so that the messages the kernel sends
 while it handles one message from the page (a click, a key, a button: a *comm message*)
 go to the page together when it is done, in their order, as one list; the page's kernel
-takes a list as its messages one after another.  Everything else (a cell's prints and
-displays, a computer player's moves between two slices of its search) is sent at once,
-as before.  On a plain-http LAN address the worker posts its messages without waiting
+takes a list as its messages one after another.  The kernel's own Python may hold its
+messages so too (a slice of a computer's search, its move: :func:`course.board.background.one_call`).
+Everything else (a cell's prints and displays) is sent at once, as before.  On a plain-http LAN address the worker posts its messages without waiting
 (``comlink``), and nothing is batched there.
 
 >>> _fix_page('_processWorkerMessage(e){var t;if(e.type)')[1]
@@ -32,10 +32,12 @@ REGISTER = re.compile(r"registerWorkerMessageCallback\(([\w$]+)\)\{this\._sendWo
 #: With it, a batch: while ``$kitBatch(f)`` runs ``f``, its first message goes at once (the
 #: board's redraw: the page draws it while the kernel goes on) and the others wait in a
 #: list sent at its end.
+#: Python holds them all the same way with ``kitHoldMessages()`` (false when held already)
+#: and sends them with ``kitSendHeld()`` (:func:`course.board.background.one_call`).
 BATCHING = (
-    "registerWorkerMessageCallback(S){let q=null;"
-    "this.$kitBatch=f=>{if(q)return f();q=[];try{return f()}"
-    "finally{let m=q;q=null;m.length&&S(m.length>1?m:m[0])}};"
+    "registerWorkerMessageCallback(S){let q=null,send=()=>{let m=q;q=null;m.length&&S(m.length>1?m:m[0])};"
+    "this.$kitBatch=f=>{if(q)return f();q=[];try{return f()}finally{send()}};"
+    "globalThis.kitHoldMessages=()=>!q&&(q=[],q.sent=1,!0);globalThis.kitSendHeld=()=>{q&&send()};"
     "this._sendWorkerMessage=m=>q?(q.sent?q.push(m):(q.sent=1,S(m))):S(m)}"
 )
 #: The worker hands a comm message to Python: ``let R=this._kernel.comm_manager.comm_msg(ARGS);``.

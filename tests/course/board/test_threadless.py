@@ -173,3 +173,72 @@ def test_the_kernels_widget_messages_are_counted_and_still_delivered(monkeypatch
         manager.comm_msg(None, None, {"n": number})
     assert count() == again() == 3
     assert delivered == [{"n": 0}, {"n": 1}, {"n": 2}]
+
+
+class PageCalls:
+    """Pyodide's ``js`` module with the site's batching (course.site.batching) as the worker has
+    it: messages sent while held go to the page in one call when sent."""
+
+    def __init__(self) -> None:
+        self.held: list[str] | None = None
+        self.calls: list[list[str]] = []
+
+    def kitHoldMessages(self) -> bool:  # noqa: N802  # the worker's JavaScript name
+        if self.held is not None:
+            return False
+        self.held = []
+        return True
+
+    def kitSendHeld(self) -> None:  # noqa: N802
+        held, self.held = self.held, None
+        if held:
+            self.calls.append(held)
+
+    def send(self, message: str) -> None:
+        if self.held is not None:
+            self.held.append(message)
+        else:
+            self.calls.append([message])
+
+
+def test_a_slice_and_a_computers_move_reach_the_page_in_one_call_each(no_threads, monkeypatch):
+    page = PageCalls()
+    monkeypatch.setitem(background.sys.modules, "js", page)  # with no_threads: as in Pyodide
+    with background.one_call():
+        page.send("canvas")
+        with background.one_call():  # held already (a click's answer): one call all the same
+            page.send("turn")
+        page.send("status")
+    page.send("a cell's print")
+    assert page.calls == [["canvas", "turn", "status"], ["a cell's print"]]
+
+    page.calls.clear()
+
+    async def game():
+        board = play(black=StrongPlayer(time_limit=0.05), white="greedy", size=4, animate=False)
+        def redraw(event):  # the board redrawn, then its texts: two messages per event
+            page.send(f"{event.kind.name} canvas")
+            page.send(f"{event.kind.name} texts")
+
+        board.controller.listen(redraw)
+        board.controller.start()
+        for _ in range(400):
+            await asyncio.sleep(0.01)
+            if board.controller.game.is_over or board.controller.error:
+                break
+        return board
+
+    board = asyncio.run(game())
+    assert board is not None and board.controller.error is None, board.controller.error
+    played = [call for call in page.calls if {"MOVE canvas", "PASS canvas"} & set(call)]
+    assert board is not None and len(played) == len(board.controller.game.plies), page.calls
+    for call in played:  # each move's (or pass's) messages in one call of their own
+        assert len(call) >= 2 and call[1] == call[0].replace("canvas", "texts"), page.calls
+
+
+def test_outside_the_browser_one_call_changes_nothing(monkeypatch):
+    page = PageCalls()
+    monkeypatch.setitem(background.sys.modules, "js", page)  # with threads: not Pyodide's js
+    with background.one_call():
+        page.send("canvas")
+    assert page.held is None and page.calls == [["canvas"]]

@@ -45,7 +45,13 @@ await worker.commMsg(1, {});
 worker._sendWorkerMessage({type: "stream"});  // from a cell, not a comm message: at once
 worker._sendWorkerMessage({type: "display_data"});
 await worker.commMsg(0, {});
-console.log(JSON.stringify({calls, taken: page.taken}));
+// Python holds a computer's move: all its messages in one call; held already, a hold is refused
+const held = [globalThis.kitHoldMessages?.(), globalThis.kitHoldMessages?.()];
+worker._sendWorkerMessage({type: "move canvas"});
+worker._sendWorkerMessage({type: "move texts"});
+globalThis.kitSendHeld?.();
+globalThis.kitSendHeld?.();  // nothing held: no call
+console.log(JSON.stringify({calls, taken: page.taken, held}));
 """
 
 
@@ -63,12 +69,16 @@ def test_in_node_a_comm_messages_first_answer_goes_at_once_and_the_rest_together
     page, taken = _fix_page(PAGE)
     assert taken == 1
     found = node(RUN.replace("WORKER", worker).replace("PAGE", page))
+    taken = [f"comm_msg {i}" for i in range(6)] + ["comm_msg 0", "stream", "display_data",
+                                                  "move canvas", "move texts"]  # fmt: skip
     assert found == {
-        "calls": [1, 5, 1, 1, 1],  # six answers in two calls; one alone; a cell's two as they come
-        "taken": [f"comm_msg {i}" for i in range(6)] + ["comm_msg 0", "stream", "display_data"],
+        # six answers in two calls; one alone; a cell's two as they come; a held move's in one
+        "calls": [1, 5, 1, 1, 1, 2],
+        "taken": taken,
+        "held": [True, False],
     }
     unbatched = node(RUN.replace("WORKER", WORKER).replace("PAGE", page))
-    assert unbatched == {"calls": [1] * 9, "taken": found["taken"]}  # type: ignore[index]
+    assert unbatched == {"calls": [1] * 11, "taken": taken, "held": [None, None]}
 
 
 def test_in_node_a_worker_without_the_callback_sends_as_before() -> None:
@@ -78,8 +88,8 @@ def test_in_node_a_worker_without_the_callback_sends_as_before() -> None:
         "worker.registerWorkerMessageCallback(",
         "worker._sendWorkerMessage = (m) => { calls.push(1); page._processWorkerMessage(m); }; (",
     )
-    assert node(script) == {"calls": [1] * 9, "taken": [f"comm_msg {i}" for i in range(6)]
-                            + ["comm_msg 0", "stream", "display_data"]}  # fmt: skip
+    found = node(script)
+    assert found["calls"] == [1] * 11 and found["held"] == [None, None]  # type: ignore[index]
 
 
 def kernel_static(root: Path, page: str = PAGE) -> Path:
