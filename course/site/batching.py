@@ -11,9 +11,10 @@ measured at 8-44 ms of a click's 15-52 ms in the kernel (jupyterlite-pyodide-ker
 while it handles one message from the page (a click, a key, a button: a *comm message*)
 go to the page together when it is done, in their order, as one list; the page's kernel
 takes a list as its messages one after another.  The kernel's own Python may hold its
-messages so too (a slice of a computer's search, its move: :func:`course.board.background.one_call`).
-Everything else (a cell's prints and displays) is sent at once, as before.  On a plain-http LAN address the worker posts its messages without waiting
-(``comlink``), and nothing is batched there.
+messages so too (a slice of a computer's search, its move:
+:func:`course.board.background.one_call`).  Everything else (a cell's prints and displays)
+is sent at once, as before.  On a plain-http LAN address the worker posts its messages
+without waiting (``comlink``), and nothing is batched there.
 
 >>> _fix_page('_processWorkerMessage(e){var t;if(e.type)')[1]
 1
@@ -27,7 +28,8 @@ from pathlib import Path
 from course.site import SiteError
 from course.site.patches import KERNEL_STATIC, rewrite
 
-#: The worker keeps the page's callback: ``registerWorkerMessageCallback(CB){this._sendWorkerMessage=CB}``.
+#: The worker keeps the page's callback:
+#: ``registerWorkerMessageCallback(CB){this._sendWorkerMessage=CB}``.
 REGISTER = re.compile(r"registerWorkerMessageCallback\(([\w$]+)\)\{this\._sendWorkerMessage=\1\}")
 #: With it, a batch: while ``$kitBatch(f)`` runs ``f``, its first message goes at once (the
 #: board's redraw: the page draws it while the kernel goes on) and the others wait in a

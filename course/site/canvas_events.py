@@ -33,6 +33,7 @@ from pathlib import Path
 
 from course.site import SiteError
 from course.site.patches import rewrite
+from course.site.prewarm import PAGES
 
 #: The CSS class of a canvas that listens to presses (mouse down, touch start) and keys only.
 PRESSES_ONLY = "kit-presses-only"
@@ -44,8 +45,7 @@ HANDLER = re.compile(r"on(" + "|".join(QUIET) + r")\(([\w$]+)\)\{")
 GUARD = f'if(this.el.classList.contains("{PRESSES_ONLY}"))return;'
 #: The CSS class of a widget whose presses and focus stay inside it (the kit's boards).
 OWN_PRESSES = "kit-own-presses"
-#: The notebook pages the script goes in, after the configuration script.
-PAGES = ("lab/index.html", "notebooks/index.html")
+#: The script goes first in the head of the notebook pages (:data:`PAGES`).
 HEAD = "<head>"
 #: On a press or focus's way in, a marked box is given (once) listeners that stop its way out.
 PAGE_SCRIPT = (

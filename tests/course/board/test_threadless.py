@@ -183,13 +183,13 @@ class PageCalls:
         self.held: list[str] | None = None
         self.calls: list[list[str]] = []
 
-    def kitHoldMessages(self) -> bool:  # noqa: N802  # the worker's JavaScript name
+    def kitHoldMessages(self) -> bool:  # the worker's JavaScript names
         if self.held is not None:
             return False
         self.held = []
         return True
 
-    def kitSendHeld(self) -> None:  # noqa: N802
+    def kitSendHeld(self) -> None:
         held, self.held = self.held, None
         if held:
             self.calls.append(held)
