@@ -306,7 +306,8 @@ class Solver(LastSquares):
         if (self.geo.full & ~(player | opponent)).bit_count() > SMALL_EMPTIES:
             return 0  # too far from the end to solve again here
         limit = self.squares + 1
-        return run_to_end(self.root(player, opponent, -limit, limit))[0]  # a few squares: quick
+        with self.unpaused():  # a few squares: quick
+            return run_to_end(self.root(player, opponent, -limit, limit))[0]
 
     def root(self, player: int, opponent: int, alpha: int, beta: int) -> Steps[tuple[int, int]]:
         """The best move (a bit, 0 to pass) and its value, searched in ``(alpha, beta)``."""

@@ -38,10 +38,9 @@ The search keeps its time limit and stops at once when asked (:mod:`reversi.watc
 After every finished depth it passes a :class:`Thought` (depth, best move, value,
 principal variation, nodes) to a callback.
 
-**One search in slices.**  Without threads (Pyodide in a browser) :func:`thinking`
-runs the same search as a generator that pauses when a slice of time is over and
-goes on where it was, with its table, its move order and its depth: it finds what
-one uninterrupted search finds.
+**One search in slices.**  Without threads (Pyodide in a browser) :func:`thinking` runs the
+same search as a generator that pauses after a slice of time (or sooner, when asked) and goes
+on where it was, with its table, move order and depth: it finds what one search finds.
 """
 
 from __future__ import annotations
@@ -320,11 +319,12 @@ def thinking(
     on_thought: Callable[[Thought], object] | None = None,
     score: Score = strong_score,
     slice_seconds: Annotated[float, Between(0, 60)] | None = None,
+    should_pause: Callable[[], bool] | None = None,
 ) -> Steps[Thought]:
-    """:func:`think` as a generator that pauses (yields ``None``) after each slice of ``slice_seconds``.
-
-    Resumed with ``next()``, it goes on where it stopped; its return value (``StopIteration.value``)
-    is :func:`think`'s answer.  The time limit counts the time between slices too.
+    """:func:`think` as a generator that pauses (yields ``None``) after each slice of ``slice_seconds``
+    (sooner if ``should_pause()`` returns true).  Resumed with ``next()``, it goes on where it stopped;
+    its return value (``StopIteration.value``) is :func:`think`'s answer.  The time limit counts the
+    time between slices too.
     """
     clock = guarded_clock(clock)
     report = guarded_callback(on_thought, "on_thought") or (lambda thought: None)
@@ -332,6 +332,7 @@ def thinking(
     deadline = None if time_limit is None else start + time_limit
     engine = Engine(board.size, clock, deadline, guarded_flag(should_stop), slice_seconds,
                     score if score is strong_score else guarded_score(score, INFINITY))
+    engine.should_pause = guarded_flag(should_pause, "should_pause")
     player, opponent = board.bits(color), board.bits(color.opponent)
     moves = list(engine.ordered(bitboard.legal_moves(player, opponent, engine.geo), 0))
     if not moves:
@@ -381,9 +382,8 @@ def solved(engine: Engine, player: int, opponent: int, start: float) -> Steps[Th
 def proved(engine: Engine, player: int, opponent: int, moves: list[int], thought: Thought) -> Steps[Thought]:
     """``thought`` with a move proved to win (else draw) if there is one, and the outcome.
 
-    ``moves`` are tried in the deepening's order.  Each is a root search for the
-    opponent in a window that only asks if the move beats the best so far: at
-    first "win, draw or loss?", after a draw only "does it win?".
+    ``moves`` are tried in the deepening's order, each by a root search for the opponent in a
+    window asking if it beats the best so far: "win, draw or loss?", after a draw "does it win?".
     """
     best, best_move = -2, moves[0]
     for move in moves:

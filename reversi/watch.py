@@ -16,12 +16,16 @@ that, between two moves, :meth:`Watch.pause` (yield) once a slice of
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from reversi.errors import SearchStopped
 
 #: Check the clock and the stop flag once per this many positions.
 POLL_EVERY = 256
+#: Between two slices' ends, ask ``should_pause`` at most this often (seconds): it may be a
+#: call to the page.
+ASK_EVERY = 0.002
 
 T = TypeVar("T")
 
@@ -58,6 +62,9 @@ class Watch:
         self.away = 0.0  # the longest pause so far (the loop's turn, between two slices)
         self.slice_seconds = slice_seconds
         self.slice_end = None if slice_seconds is None else clock() + slice_seconds
+        #: With slices, ``should_pause()`` true ends one early (the page has a message for the loop).
+        self.should_pause: Callable[[], bool] | None = None
+        self.next_ask = 0.0
 
     def poll(self) -> None:
         """Stop the search (raise :class:`SearchStopped`) if time is (nearly) up or a stop was asked.
@@ -80,13 +87,31 @@ class Watch:
             raise SearchStopped
 
     def pause(self) -> Iterator[None]:
-        """Pause once (yield) if the slice of time is over; the next slice starts on return."""
+        """Pause once (yield) if the slice of time is over, or ``should_pause()`` asks for the
+        loop's turn now; the next slice starts on return."""
         if self.slice_seconds is not None and self.slice_end is not None:
             paused = self.clock()
-            if paused < self.slice_end:
+            if paused < self.slice_end and not self._asked(paused):
                 return
             yield
             resumed = self.clock()
             self.away = max(self.away, resumed - paused)
             self.slice_end = resumed + self.slice_seconds
             self.last_poll = None  # the pause is not a gap between two polls
+
+    @contextmanager
+    def unpaused(self) -> Iterator[None]:
+        """No pause inside: for a quick search run to its end at once (:func:`run_to_end`), where
+        a pause would be no turn for the loop, and would start the next slice anew."""
+        slice_end, self.slice_end = self.slice_end, None
+        try:
+            yield
+        finally:
+            self.slice_end = slice_end
+
+    def _asked(self, now: float) -> bool:
+        """Whether ``should_pause()`` asks for a pause (asked every :data:`ASK_EVERY` at most)."""
+        if self.should_pause is None or now < self.next_ask:
+            return False
+        self.next_ask = now + ASK_EVERY
+        return self.should_pause()

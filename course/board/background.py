@@ -16,7 +16,8 @@ of a second, and between slices the loop gets its turn (clicks, Stop, the clock)
 the other players, quick by design, move after one turn of the loop.
 :func:`threads_available` says which path is taken; tests force the thread-free
 one in CPython.  What a slice or a computer's move changes on the page goes to it in
-one call (:func:`one_call`), so a click waiting for its turn waits less.
+one call (:func:`one_call`), so a click waiting for its turn waits less; and a slice ends
+as soon as the page has a message for the kernel (:func:`page_waiting`).
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ async def _sliced_search(
         board, color, time_limit=_aim(player.time_limit), max_depth=player.max_depth,
         solve_empties=player.solve_empties, wld_empties=player.wld_empties, clock=player.clock,
         should_stop=lambda: not still_wanted(), on_thought=player.on_thought,
-        slice_seconds=SLICE_SECONDS,
+        slice_seconds=SLICE_SECONDS, should_pause=page_waiting(),
     )  # fmt: skip
     while True:
         try:
@@ -180,6 +181,19 @@ def one_call() -> Iterator[None]:
         yield
     finally:
         page.kitSendHeld()
+
+
+def page_waiting() -> Callable[[], bool] | None:
+    """Whether the page sent the kernel a widget message since last asked, read while Python
+    runs; None where no page can say so (a slice then lasts :data:`SLICE_SECONDS`).
+
+    The browser classroom's isolated page raises a flag in memory it shares with the kernel's
+    worker as it sends a widget message (:mod:`course.site.batching`): a slice of a search
+    ends at once, and a click waits for no slice.
+    """
+    page: Any = None if THREADS else sys.modules.get("js")  # Pyodide's own module
+    pending = getattr(page, "kitPending", None)
+    return None if pending is None else lambda: bool(pending())
 
 
 def _aim(time_limit: float | None) -> float | None:

@@ -16,6 +16,12 @@ messages so too (a slice of a computer's search, its move:
 is sent at once, as before.  On a plain-http LAN address the worker posts its messages
 without waiting (``comlink``), and nothing is batched there.
 
+A click must also not wait for a slice of a computer's search to end.  On the isolated page
+the page's kernel shares four bytes with its worker (a ``SharedArrayBuffer``, sent once as
+the worker starts) and raises them as it sends a comm message; the search reads them between
+two moves, through ``kitPending()`` (:func:`course.board.background.page_waiting`), and gives
+the loop its turn at once.
+
 >>> _fix_page('_processWorkerMessage(e){var t;if(e.type)')[1]
 1
 """
@@ -47,6 +53,35 @@ COMM_MSG = re.compile(r"let ([\w$]+)=(this\._kernel\.comm_manager\.comm_msg\([^;
 #: The page takes each message of the worker: ``_processWorkerMessage(MESSAGE){``.
 PROCESS = re.compile(r"_processWorkerMessage\(([\w$]+)\)\{")
 
+#: The page's kernel makes its worker: ``initWorker(OPTIONS){let ``; it is kept as
+#: ``$kitWorker``, and the worker it makes is given the flag.
+MAKE = re.compile(r"\binitWorker\(([\w$]+)\)\{let ")
+FLAG = (
+    "initWorker(ARG){let w=this.$kitWorker(ARG);if(globalThis.crossOriginIsolated){"
+    "let f=this.$kitFlag=new Int32Array(new SharedArrayBuffer(4));w.postMessage({kitPending:f})}"
+    "return w}$kitWorker(ARG){let "
+)
+#: The page's kernel sends a comm message; then it raises the flag.
+SEND = re.compile(r"async commMsg\(([\w$]+)\)\{return await (this\._remoteKernel\.commMsg\(\1,this\.parent\))\}")
+RAISE = "async commMsg({0}){{let p={1};this.$kitFlag&&Atomics.store(this.$kitFlag,0,1);return await p}}"
+#: First in a worker's bundle: the flag taken (before the kernel sees the message), and read.
+LISTEN = (
+    'addEventListener("message",e=>{let f=e.data&&e.data.kitPending;if(f instanceof Int32Array){'
+    "e.stopImmediatePropagation();globalThis.kitPending=()=>Atomics.exchange(f,0,0)!==0}});"
+)
+
+
+def _fix_flag(source: str) -> tuple[str, int]:
+    """``source`` (the page's kernel) sharing the flag with its worker and raising it; and how
+    many places.
+
+    >>> _fix_flag('initWorker(e){let t=1}async commMsg(e){return await this._remoteKernel.commMsg(e,this.parent)}')[1]
+    2
+    """
+    source, made = MAKE.subn(lambda m: FLAG.replace("ARG", m[1]), source)
+    source, sent = SEND.subn(lambda m: RAISE.format(m[1], m[2]), source)
+    return source, made + sent
+
 
 def _fix_worker(source: str) -> tuple[str, int]:
     """``source`` with the worker's messages batched during a comm message; and how many places."""
@@ -71,28 +106,30 @@ def patch_batching(site: Path) -> int:
     """Batch a comm message's answers in the built ``site``; returns how many places changed.
 
     The page bundle holds the page's kernel (and a copy of the worker's), each worker bundle
-    the worker's: 7 places in jupyterlite-pyodide-kernel 0.8.6.  Raises :class:`SiteError`,
+    the worker's: 11 places in jupyterlite-pyodide-kernel 0.8.6.  Raises :class:`SiteError`,
     and changes nothing, when they are not found so (another kernel version).
     """
     static = Path(site) / KERNEL_STATIC
     fixes: dict[Path, str] = {}
-    workers = pages = 0
+    workers = pages = flags = 0
     for bundle in sorted(static.glob("*.js")):
         source = bundle.read_text(encoding="utf-8")
         if "$kitBatch" in source:
             raise SiteError(f"{bundle} is already patched: build the site again from scratch")
         fixed, worker = _fix_worker(source)
         fixed, page = _fix_page(fixed)
-        if worker or page:
+        fixed, flag = _fix_flag(fixed)
+        if worker and ".worker." in bundle.name:  # the worker's own file, not the page's copy
+            fixed, flag = LISTEN + fixed, flag + 1
+        if worker or page or flag:
             fixes[bundle] = fixed
-            workers += worker
-            pages += page
-    if workers != 6 or pages != 1:
+            workers, pages, flags = workers + worker, pages + page, flags + flag
+    if (workers, pages, flags) != (6, 1, 4):
         raise SiteError(
-            f"the kernel's message sending was found in {workers} places of its bundles and its "
-            f"page's taking in {pages} (6 and 1 expected) in {static}: the kernel is not the one "
-            "the build pins"
+            f"the kernel's message sending was found in {workers} places of its bundles, its "
+            f"page's taking in {pages} and its comm messages' flag in {flags} (6, 1 and 4 "
+            f"expected) in {static}: the kernel is not the one the build pins"
         )
     for bundle, fixed in fixes.items():  # written only once every place was found
         rewrite(bundle, fixed)
-    return workers + pages
+    return workers + pages + flags

@@ -3,6 +3,7 @@ stopping at once, its reports, and the exact end."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
@@ -147,6 +148,49 @@ def test_the_exact_end_and_the_proof_in_slices_equal_one_search(plies, seed, opt
     sliced, pauses = in_slices(board, color, **options)
     assert pauses > 0 and same(sliced, think(board, color, **options))
     assert sliced.exact or sliced.outcome is not None
+
+
+@pytest.mark.parametrize(("plies", "options"), [(20, {"max_depth": 5, "solve_empties": 0}),
+                                                 (48, {"solve_empties": 14})])
+def test_a_search_pauses_when_asked_before_its_slice_ends_and_finds_the_same(plies, options):
+    board, color = random_position(8, plies, 3)
+    ticks = iter(range(10**9))
+    clock = lambda: next(ticks) * 0.001  # noqa: E731 -- a millisecond a reading: ASK_EVERY is 2
+    answers: list[bool] = []
+
+    def should_pause() -> bool:  # the page asks for the loop's turn every third time
+        answers.append(len(answers) % 3 == 2)
+        return answers[-1]
+
+    steps = thinking(board, color, clock=clock, slice_seconds=60.0, should_pause=should_pause, **options)
+    pauses = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            sliced = end.value
+            break
+        pauses += 1
+    assert pauses == answers.count(True) > 3  # a pause for each "yes", none for the 60 s slice
+    assert same(sliced, think(board, color, **options))
+
+
+def test_the_loop_is_asked_for_its_wish_to_pause_at_most_every_two_milliseconds():
+    board, color = random_position(8, 20, 3)
+    readings: list[float] = []
+    ticks = iter(range(10**9))
+
+    def clock() -> float:
+        readings.append(next(ticks) * 0.0001)  # a tenth of a millisecond a reading
+        return readings[-1]
+
+    asked: list[float] = []
+    steps = thinking(board, color, clock=clock, slice_seconds=60.0, max_depth=5, solve_empties=0,
+                     should_pause=lambda: asked.append(readings[-1]) is not None)  # never "yes"
+    with pytest.raises(StopIteration):
+        next(steps)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(asked)]
+    assert len(asked) > 3 and min(gaps) >= 0.002 - 1e-9
 
 
 def test_without_a_slice_the_search_never_pauses():

@@ -84,6 +84,43 @@ def test_the_sliced_search_finds_what_one_search_finds(no_threads, monkeypatch, 
     assert move == whole.move and player.last_thought.nodes == whole.nodes
 
 
+class WaitingPage:
+    """Pyodide's ``js`` module in the browser classroom: ``kitPending()`` says (once) that the
+    page sent a widget message meanwhile; here every fourth time it is asked."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def kitPending(self) -> bool:  # the worker's JavaScript name
+        self.asked += 1
+        return self.asked % 4 == 0
+
+
+def test_a_slice_ends_at_once_when_the_page_has_a_message_and_the_search_finds_the_same(
+    no_threads, monkeypatch
+):
+    page = WaitingPage()
+    monkeypatch.setitem(background.sys.modules, "js", page)
+    monkeypatch.setattr(background, "SLICE_SECONDS", 60.0)  # no slice ends on time alone
+    board, color = random_position(8, 20, 20)
+    player = StrongPlayer(time_limit=30.0, max_depth=5)
+    move, turns = asyncio.run(with_ticker(_sliced_search(player, board, color)))
+    whole = think(board, color, max_depth=5)
+    assert move == whole.move and player.last_thought.nodes == whole.nodes
+    assert page.asked >= 8 and turns.count("tick") >= page.asked // 4  # a turn for each message
+
+
+def test_without_the_pages_flag_a_slice_ends_on_time_alone(monkeypatch):
+    monkeypatch.setitem(background.sys.modules, "js", object())  # another page, or none
+    monkeypatch.setattr(background, "THREADS", False)
+    assert background.page_waiting() is None
+    monkeypatch.setitem(background.sys.modules, "js", WaitingPage())
+    asked = background.page_waiting()
+    assert asked is not None and [asked() for _ in range(4)] == [False, False, False, True]
+    monkeypatch.setattr(background, "THREADS", True)  # CPython's own js module, if any: not asked
+    assert background.page_waiting() is None
+
+
 def test_a_search_no_longer_wanted_ends_at_the_next_slice(no_threads):
     player = StrongPlayer(time_limit=30.0)
     wanted = [True]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from course.site import SiteError
-from course.site.batching import _fix_page, _fix_worker, patch_batching
+from course.site.batching import LISTEN, _fix_flag, _fix_page, _fix_worker, patch_batching
 from course.site.patches import KERNEL_STATIC
 
 #: jupyterlite-pyodide-kernel 0.8.6's worker, cut short: its callback and its comm message.
@@ -24,8 +24,13 @@ WORKER = (
     "return this.formatResult(i)}"
     "async setup(t){}formatResult(i){return i}}"
 )
-#: The page's kernel, cut short: how it takes one message of the worker.
-PAGE = "class P{constructor(){this.taken=[]}_processWorkerMessage(e){var t;if(e.type)this.taken.push(e.type)}}"
+#: The page's kernel, cut short: how it takes one message of the worker, makes its worker and
+#: sends a comm message.
+PAGE = (
+    "class P{constructor(){this.taken=[]}_processWorkerMessage(e){var t;if(e.type)this.taken.push(e.type)}"
+    "initWorker(e){let t=globalThis.makeWorker;return t()}"
+    "async commMsg(e){return await this._remoteKernel.commMsg(e,this.parent)}}"
+)
 
 #: A worker whose Python sends ``sends`` messages per comm message (and two from a cell);
 #: every call of the page's callback is one message between the worker and the page.
@@ -102,9 +107,49 @@ def kernel_static(root: Path, page: str = PAGE) -> Path:
     return static
 
 
+#: The isolated page's kernel and its worker: comm messages sent while Python runs a search,
+#: which reads the flag between two moves.
+FLAG_RUN = """
+globalThis.crossOriginIsolated = ISOLATED;
+const listeners = [], seen = [];
+globalThis.addEventListener = (type, listener) => listeners.push(listener);
+LISTEN
+addEventListener("message", (e) => seen.push(e.data));  // the kernel's own listener
+globalThis.makeWorker = () => ({postMessage(data) {
+  let stopped = false;
+  const event = {data, stopImmediatePropagation() { stopped = true; }};
+  for (const listener of listeners) if (!stopped) listener(event);
+}});
+PAGE
+const page = new P();
+page._worker = page.initWorker({});
+page._remoteKernel = {commMsg: async (m) => { seen.push(m); }};
+const read = () => globalThis.kitPending ? globalThis.kitPending() : null;
+const before = read();
+await page.commMsg("click");
+const first = [read(), read()];  // raised once, taken once
+await page.commMsg("undo");
+await page.commMsg("accept");
+console.log(JSON.stringify({before, first, then: [read(), read()], seen}));
+"""
+
+
+@pytest.mark.parametrize("isolated", [True, False])
+def test_in_node_a_comm_message_raises_the_flag_a_search_reads_once(isolated: bool) -> None:
+    page, places = _fix_flag(PAGE)
+    assert places == 2
+    script = FLAG_RUN.replace("ISOLATED", json.dumps(isolated))
+    found = node(script.replace("LISTEN", LISTEN).replace("PAGE", page))
+    sent = ["click", "undo", "accept"]  # the kernel sees the comm messages, never the flag
+    if isolated:
+        assert found == {"before": False, "first": [True, False], "then": [True, False], "seen": sent}
+    else:  # a plain-http page shares no memory: slices end on time alone
+        assert found == {"before": None, "first": [None, None], "then": [None, None], "seen": sent}
+
+
 def test_the_site_is_patched_in_every_place_once_and_its_stale_copy_goes(tmp_path: Path) -> None:
     static = kernel_static(tmp_path)
-    assert patch_batching(tmp_path) == 7
+    assert patch_batching(tmp_path) == 11
     assert not (static / "393.page.js.gz").exists()
     for bundle in static.glob("*.js"):
         assert bundle.read_text().count("$kitBatch") == 2
@@ -115,6 +160,6 @@ def test_the_site_is_patched_in_every_place_once_and_its_stale_copy_goes(tmp_pat
 def test_a_site_of_another_kernel_version_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     static = kernel_static(tmp_path, page="class P{}")
     before = {p.name: p.read_bytes() for p in static.iterdir()}
-    with pytest.raises(SiteError, match="6 and 1 expected"):
+    with pytest.raises(SiteError, match="6, 1 and 4 expected"):
         patch_batching(tmp_path)
     assert before == {p.name: p.read_bytes() for p in static.iterdir()}
