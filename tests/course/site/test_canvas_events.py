@@ -116,41 +116,51 @@ def test_the_kits_boards_are_marked_and_a_finger_plays_as_a_click() -> None:
 #: notebook (the cell's ancestor) hears what reaches it; then the page script runs.
 PAGE = """
 class Node extends EventTarget {
-  constructor(parent, classes = []) { super(); this.parentNode = parent; this.classes = classes; }
-  closest(selector) {
-    for (let n = this; n; n = n.parentNode) if (n.classes.includes(selector.slice(1))) return n;
+  constructor(parent, classes = [], tag = "div") { super(); this.parentNode = parent; this.classes = classes; this.tag = tag; }
+  closest(selector) {  // ".class" or "tag"
+    const found = (n) => selector.startsWith(".") ? n.classes.includes(selector.slice(1)) : n.tag === selector;
+    for (let n = this; n; n = n.parentNode) if (found(n)) return n;
     return null;
   }
 }
 globalThis.Element = Node;
 const window = new Node(null), notebook = new Node(window), cell = new Node(notebook);
-const box = new Node(cell, ["BOX"]), canvas = new Node(box), button = new Node(box), text = new Node(cell);
+const box = new Node(cell, ["BOX"]), canvas = new Node(box), button = new Node(box, [], "button");
+const text = new Node(cell), outside = new Node(cell, [], "button");  // a button of the notebook's own
 globalThis.addEventListener = (...args) => window.addEventListener(...args);
 // capture, target and bubble, as a browser dispatches along the path
 const dispatch = (target, type) => {
   const path = []; for (let n = target; n; n = n.parentNode) path.unshift(n);
-  const event = {type, target, stopped: false, stopPropagation() { this.stopped = true; }};
+  const event = {type, target, stopped: false, stopPropagation() { this.stopped = true; },
+                 prevented: false, preventDefault() { this.prevented = true; }};
   for (const [n, capture] of [...path.map(n => [n, true]), ...path.reverse().map(n => [n, false])]) {
     if (event.stopped) break;
     for (const f of n.listeners?.[type + capture] ?? []) f(event);
   }
+  return event;
 };
-for (const n of [window, notebook, cell, box, canvas, button, text]) {
+for (const n of [window, notebook, cell, box, canvas, button, text, outside]) {
   n.listeners = {}; n.addEventListener = (type, f, capture = false) =>
     (n.listeners[type + !!capture] ??= []).push(f);
 }
 const heard = [];
 for (const type of ["mousedown", "focusin"]) notebook.addEventListener(type, (e) => heard.push(type));
 SCRIPT
-for (const target of [canvas, button, canvas, text]) { dispatch(target, "mousedown"); dispatch(target, "focusin"); }
-console.log(JSON.stringify({heard, boxListeners: Object.values(box.listeners).flat().length}));
+const focusKept = [];  // a press whose default (the focus moving) is kept from happening
+for (const target of [canvas, button, canvas, text, outside]) {
+  if (dispatch(target, "mousedown").prevented) focusKept.push(target === button ? "button" : "other");
+  dispatch(target, "focusin");
+}
+console.log(JSON.stringify({heard, focusKept, boxListeners: Object.values(box.listeners).flat().length}));
 """
 
 
-def test_in_node_a_press_inside_a_board_stays_there_and_one_outside_reaches_the_notebook() -> None:
+def test_in_node_a_press_inside_a_board_stays_there_its_buttons_keep_the_focus_and_one_outside_reaches_the_notebook() -> None:
     script = PAGE_SCRIPT.removeprefix('<script id="kit-own-presses">').removesuffix("</script>")
     run = subprocess.run(["node", "-e", PAGE.replace("BOX", OWN_PRESSES).replace("SCRIPT", script)],
                          capture_output=True, text=True, timeout=30)  # fmt: skip
     assert run.returncode == 0, run.stderr
     found = json.loads(run.stdout)
-    assert found == {"heard": ["mousedown", "focusin"], "boxListeners": 2}  # the text's only
+    # the notebook hears the text's press and the outside button's only; only the board's own
+    # button keeps the focus where it was
+    assert found == {"heard": ["mousedown", "focusin"] * 2, "focusKept": ["button"], "boxListeners": 2}
