@@ -1153,15 +1153,19 @@ def test_no_first_run_on_52_fresh_pages_opens_select_kernel_or_is_lost(
 PLAYED_PROMPT = "p => /\\[\\d+\\]/.test(p.textContent)"
 
 
+@pytest.mark.parametrize("slices", ["on time", "only when the page asks"])
 def test_a_board_answers_a_click_while_another_boards_search_runs(
-    lite: LiteServer, context_factory: Any
+    lite: LiteServer, context_factory: Any, slices: str
 ) -> None:
     """Pyodide has no threads: the search runs on the kernel's loop in slices and gives the page
-    its turn between them, so a click on another board is handled before the search ends."""
+    its turn between them, so a click on another board is handled before the search ends.  A
+    slice ends on time, or at once when the page sends a message (course.site.batching): with
+    slices of a minute, longer than the search, only the page's asking can give it the turn."""
     lesson = LitePage(context_factory(), lite, "lessons/00_welcome.ipynb")
     lesson.wait_kernel()
+    minute = "import course.board.background as b\nb.SLICE_SECONDS = 60\n" if slices != "on time" else ""
     cell = lesson.add_cell(
-        "from course import play\nfrom IPython.display import display\n"
+        f"{minute}from course import play\nfrom IPython.display import display\n"
         "from reversi.players import Expert\n"
         "busy = play(Expert(time_limit=120), 'human', animate=False)\n"
         "quiet = play(animate=False)\ndisplay(busy)\ndisplay(quiet)"
@@ -1217,5 +1221,11 @@ def test_a_click_on_a_board_comes_back_in_two_messages_and_leaves_the_active_cel
     )  # fmt: skip
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.$kitHeard") - heard == 2
+    assert page.evaluate(ACTIVE_CELL) == active
+    # a press on the board's button does its work and leaves the focus where it was
+    focused = page.evaluate("() => document.activeElement.outerHTML.slice(0, 60)")
+    cell.locator("button.reversi-undo").click()
+    lesson.wait_text(".reversi-undo-answer", "Black")  # the opponent is asked
+    assert page.evaluate("() => document.activeElement.outerHTML.slice(0, 60)") == focused
     assert page.evaluate(ACTIVE_CELL) == active
     assert lesson.errors() == []
