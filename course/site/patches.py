@@ -30,6 +30,11 @@ isolated page): the JavaScript of :mod:`course.site.lan_files`.
 :func:`_fix_settings_fetch` reads JupyterLite's two settings files once per page (they were
 fetched and parsed twice as a page opened, 140 kB each time).
 
+:func:`_fix_socket_send` sends the page's messages to its kernel as soon as the code that sent
+them is done: JupyterLite's in-page WebSocket (mock-socket) waited for a 4 ms timer first,
+which the page's other work can delay further (a click on a board answered 2-5 ms sooner,
+median, with the timer gone).
+
 :func:`_fix_first_cell` keeps a cell run before the kernel is there: JupyterLab's
 ``CodeCell.execute`` dropped a cell whose session had no kernel yet (the prompt stayed
 ``[ ]``, the kernel idle: a third of fresh pages lost the student's first run, and a Run
@@ -182,6 +187,26 @@ def _fix_lan_files(source: str) -> tuple[str, int]:
     source, runs = CELL_RUN.subn(lambda m: f"{m[1]},{sync}{m[2]}", source)
     return source, page + files + runs
 
+#: mock-socket, JupyterLite's in-page kernel connection, sends each message from the page to its
+#: kernels after a 4 ms timer, a task the page's other work delays further:
+#: ``SERVER=...serverLookup(this.url);SERVER&&DELAY(function(){SOCKET.dispatchEvent(EVENT,DATA)},SERVER)``.
+SOCKET_SEND = re.compile(
+    r'(type:"server::message",[^;]*?;)([\w$]+)&&[\w$]+\(function\(\)\{([\w$]+)\.dispatchEvent\(([\w$]+),([\w$]+)\)\},\2\)'
+)
+#: The same message goes on as soon as the page's code that sent it is done, in order.
+QUEUED = "&&queueMicrotask(function(){"
+
+
+def _fix_socket_send(source: str) -> tuple[str, int]:
+    """``source`` with the page's messages to its kernels sent without a timer; and how many places.
+
+    >>> _fix_socket_send('j({type:"server::message",origin:this.url}),n=T.serverLookup(this.url);n&&O(function(){o.dispatchEvent(r,t)},n)')
+    ('j({type:"server::message",origin:this.url}),n=T.serverLookup(this.url);n&&queueMicrotask(function(){o.dispatchEvent(r,t)})', 1)
+    """
+    return SOCKET_SEND.subn(
+        lambda m: f"{m[1]}{m[2]}{QUEUED}{m[3]}.dispatchEvent({m[4]},{m[5]})}})", source
+    )
+
 
 def _fix_first_cell(source: str) -> tuple[str, int]:
     """``source`` with a cell run before the kernel is there kept until it is; and how many."""
@@ -218,14 +243,19 @@ def _fix_settings_fetch(source: str) -> tuple[str, int]:
 
 def patch_lab(site: Path) -> int:
     """Fix JupyterLab's bundles in the built ``site``: no lost first cell, no "Select Kernel"
-    before the session's own start, settings fetched once.
+    before the session's own start, settings fetched once, messages to the kernel sent at once.
 
     Returns how many places changed.  Raises :class:`SiteError` when a fix finds its place
     other than once (another JupyterLab or JupyterLite).
     """
-    cells = settings = starts = 0
+    cells = settings = starts = sends = 0
     for bundle in sorted((Path(site) / LAB_BUILD).glob("*.js")):
         source = bundle.read_text(encoding="utf-8")
+        if "server::message" in source:
+            fixed, found = _fix_socket_send(source)
+            sends += found or int(QUEUED in source)  # patched already
+            if found:
+                rewrite(bundle, fixed)
         if "clearExecution" not in source and "_getAll" not in source:
             continue
         if WAIT_FOR_KERNEL in source or "$kitGetAll" in source:  # patched already
@@ -245,13 +275,14 @@ def patch_lab(site: Path) -> int:
         ("JupyterLab's cell run", cells, 1),
         ("JupyterLite's settings fetch", settings, 1),
         ("JupyterLab's kernel start (the start, the session's own call, a run's call)", starts, 3),
+        ("JupyterLite's message sending to its kernels", sends, 1),
     ):
         if count != wanted:
             raise SiteError(
                 f"{what} was found in {count} places of {Path(site) / LAB_BUILD}, not {wanted}: "
                 "the JupyterLab version is not the one the build pins"
             )
-    return cells + settings + starts
+    return cells + settings + starts + sends
 
 
 def _fix_wait_async(source: str) -> tuple[str, int]:

@@ -17,6 +17,7 @@ from course.site.patches import (
     _fix_kernel_start,
     _fix_lan_files,
     _fix_settings_fetch,
+    _fix_socket_send,
     _fix_wait_async,
     patch_kernel,
     patch_lab,
@@ -219,16 +220,54 @@ def test_in_node_the_settings_files_are_fetched_once_per_page_and_copied() -> No
         assert second == third == {"url": "/s/all.json", "schema": {"properties": {}}}
 
 
+#: mock-socket 4.9's WebSocket.send, as JupyterLite's bundle has it (its delay: a 4 ms timer).
+SOCKET = (
+    "function O(t,e){setTimeout(function(e){return t.call(e)},4,e)}"
+    "class W{constructor(url){this.url=url}send(t){var o=this;"
+    'var r=j({type:"server::message",origin:this.url,data:t}),n=T.serverLookup(this.url);'
+    "n&&O(function(){o.dispatchEvent(r,t)},n)}}"
+)
+SOCKET_CHECK = """
+const order = [];
+const j = (e) => e, T = {serverLookup: () => ({})};
+SOURCE
+W.prototype.dispatchEvent = (event, data) => order.push(data);
+const socket = new W("ws://kernel");
+setTimeout(() => order.push("a 1 ms timer"), 1);
+socket.send("click"); socket.send("undo");
+order.push("the sender goes on");
+await Promise.resolve();
+order.push("the next microtask");
+await new Promise((done) => setTimeout(done, 20));
+console.log(JSON.stringify(order));
+"""
+
+
+def test_in_node_a_message_to_the_kernel_goes_in_order_before_any_timer() -> None:
+    fixed, count = _fix_socket_send(SOCKET)
+    assert count == 1
+    found = {}
+    for name, source in (("shipped", SOCKET), ("fixed", fixed)):
+        done = subprocess.run(["node", "--input-type=module", "-e", SOCKET_CHECK.replace("SOURCE", source)],
+                              capture_output=True, text=True, timeout=30)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        found[name] = json.loads(done.stdout)
+    assert found["shipped"] == ["the sender goes on", "the next microtask", "a 1 ms timer", "click", "undo"]
+    assert found["fixed"] == ["the sender goes on", "click", "undo", "the next microtask", "a 1 ms timer"]
+
+
 def test_jupyterlabs_bundle_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
     (tmp_path / LAB_BUILD).mkdir()
     bundle = tmp_path / LAB_BUILD / "jlab_core.js"
     bundle.write_text(CELL_RUN + SESSION + RUN_CELL)
     (tmp_path / LAB_BUILD / "settings.js").write_text(SETTINGS)
     (tmp_path / LAB_BUILD / "other.js").write_text("clearExecution();")
-    assert patch_lab(tmp_path) == 5
+    (tmp_path / LAB_BUILD / "4641.socket.js").write_text(SOCKET)
+    assert patch_lab(tmp_path) == 6
     patched = bundle.read_text()
     assert "c.session&&c.session.kernel" in patched and "async $kitStartKernel(){" in patched
-    assert patch_lab(tmp_path) == 5 and bundle.read_text() == patched  # patched once only
+    assert "queueMicrotask" in (tmp_path / LAB_BUILD / "4641.socket.js").read_text()
+    assert patch_lab(tmp_path) == 6 and bundle.read_text() == patched  # patched once only
     bundle.write_text("clearExecution(); /* another JupyterLab */")
     with pytest.raises(SiteError, match="cell run was found in 0 places"):
         patch_lab(tmp_path)
@@ -238,6 +277,10 @@ def test_jupyterlabs_bundle_is_patched_once_or_the_build_is_refused(tmp_path: Pa
     bundle.write_text(CELL_RUN + SESSION + RUN_CELL)
     (tmp_path / LAB_BUILD / "settings.js").write_text("_getAll() /* another JupyterLite */")
     with pytest.raises(SiteError, match="settings fetch was found in 0 places"):
+        patch_lab(tmp_path)
+    (tmp_path / LAB_BUILD / "settings.js").write_text(SETTINGS)
+    (tmp_path / LAB_BUILD / "4641.socket.js").write_text('"server::message" /* another mock-socket */')
+    with pytest.raises(SiteError, match="message sending to its kernels was found in 0 places"):
         patch_lab(tmp_path)
 
 
