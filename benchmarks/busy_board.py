@@ -10,7 +10,9 @@ time), the second is a two-person board the script plays on, round after round:
 * a move clicked (the wait: from the ``mousedown`` to the clicked square's first redraw);
 * Undo pressed (to the opponent's "take it back?" question shown);
 * Accept pressed (to the square redrawn empty);
-* the same move clicked again (the game goes on).
+* the same move clicked again (the game goes on);
+* a setting changed: the game log panel shown or hidden from the settings' Panels tab (to
+  the panel shown or hidden; the settings are opened first, which the page does alone).
 
 Every wait is timed inside the page, and counted only when the first board was
 thinking both at the ``mousedown`` and at the answer.  The mouse moves over the canvas
@@ -67,7 +69,9 @@ JS_ARM = """
   const pixel = () => Array.from(ctx.getImageData(x, y, 1, 1).data).join();
   const before = pixel();
   const shown = () => { const box = game.querySelector('.reversi-undo-answer'); return box && box.offsetParent !== null; };
-  const done = kind === 'shown' ? shown : () => pixel() !== before;
+  const log = () => game.querySelector('.reversi-log').offsetParent !== null;
+  const logBefore = log();
+  const done = kind === 'shown' ? shown : kind === 'log' ? () => log() !== logBefore : () => pixel() !== before;
   window.__wait = new Promise((resolve, reject) => {
     let t0 = null, atStart = null;
     document.addEventListener('mousedown', () => { t0 = performance.now(); atStart = thinking(); },
@@ -104,10 +108,13 @@ def timed(nb: Any, arm: list[Any], act: Any) -> dict[str, Any]:
 
 
 def rounds(nb: Any, canvas: Any, count: int, busy: bool) -> list[dict[str, Any]]:
-    """Play ``count`` rounds (move, Undo, Accept, move) on the second board; every wait measured."""
+    """Play ``count`` rounds (move, Undo, Accept, move, a setting) on the second board; every wait measured."""
     geometry = BoardGeometry.fit(8)
     game = nb.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .reversi-game").nth(1)
     board, color, waits = Board(), BLACK, []
+    game.locator(".reversi-settings .jupyter-widget-Collapse-header").click()  # on the page only
+    game.locator(".reversi-settings .lm-TabBar-tab", has_text="Panels").click()
+    log_box = game.locator(".reversi-settings label", has_text="Show game log").locator("input")
     for _ in range(count):
         if busy:  # measure while a search runs, not between two
             nb.page.wait_for_function(
@@ -126,6 +133,7 @@ def rounds(nb: Any, canvas: Any, count: int, busy: bool) -> list[dict[str, Any]]
         waits.append({"what": "accept", **timed(nb, ["pixel", 1, x, y], accept.click)})
         game.locator(".reversi-undo-answer").wait_for(state="hidden")  # the board moves up: wait
         waits.append({"what": "move", **timed(nb, ["pixel", 1, x, y], click)})
+        waits.append({"what": "setting", **timed(nb, ["log", 1, x, y], log_box.click)})  # a panel
         board.play(move, color)
         color = color.opponent
         nb.page.wait_for_timeout(200)
@@ -139,7 +147,7 @@ def summary(level: str, waits: list[dict[str, Any]], busy: bool) -> None:
         return
     ms = sorted(w["ms"] for w in during)
     by_kind = {kind: max((w["ms"] for w in during if w["what"] == kind), default=0.0)
-               for kind in ("move", "undo", "accept")}
+               for kind in ("move", "undo", "accept", "setting")}
     kinds = ", ".join(f"{kind} {value:.0f}" for kind, value in by_kind.items())
     print(f"{level:7} {len(during):3} waits{' during a search' if busy else ''}: median {statistics.median(ms):5.0f} ms,"
           f" longest {ms[-1]:5.0f} ms (longest by kind: {kinds}; all: {len(waits)})", flush=True)
@@ -293,7 +301,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", nargs="+", default=["none", "hard", "expert"],
                         choices=["none", "hard", "expert"], help="the first board's players")  # fmt: skip
-    parser.add_argument("--rounds", type=int, default=6, help="rounds of four waits per level")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds of five waits per level")
     parser.add_argument("--site", type=Path, default=REPO / "build" / "site", help="the built site")
     parser.add_argument("--lab", action="store_true", help="JupyterLab with threads, not the site")
     args = parser.parse_args()
