@@ -95,9 +95,9 @@ def test_every_finished_depth_is_reported_in_order():
 # -- one search in slices -------------------------------------------------------------------
 
 
-def in_slices(board: Board, color, **options) -> tuple[Thought, int]:
-    """:func:`thinking` run to its end with a slice of no time at all: every pause taken."""
-    steps = thinking(board, color, slice_seconds=0.0, **options)
+def in_slices(board: Board, color, slice_seconds: float = 0.0, **options) -> tuple[Thought, int]:
+    """:func:`thinking` run to its end, every pause taken (by default a slice of no time at all)."""
+    steps = thinking(board, color, slice_seconds=slice_seconds, **options)
     pauses = 0
     while True:
         try:
@@ -154,23 +154,17 @@ def test_the_exact_end_and_the_proof_in_slices_equal_one_search(plies, seed, opt
                                                  (48, {"solve_empties": 14})])
 def test_a_search_pauses_when_asked_before_its_slice_ends_and_finds_the_same(plies, options):
     board, color = random_position(8, plies, 3)
-    ticks = iter(range(10**9))
-    clock = lambda: next(ticks) * 0.001  # noqa: E731 -- a millisecond a reading: ASK_EVERY is 2
+    ticks = itertools.count()
     answers: list[bool] = []
+
+    def clock() -> float:  # a millisecond a reading: the loop is asked every second reading
+        return next(ticks) * 0.001
 
     def should_pause() -> bool:  # the page asks for the loop's turn every third time
         answers.append(len(answers) % 3 == 2)
         return answers[-1]
 
-    steps = thinking(board, color, clock=clock, slice_seconds=60.0, should_pause=should_pause, **options)
-    pauses = 0
-    while True:
-        try:
-            next(steps)
-        except StopIteration as end:
-            sliced = end.value
-            break
-        pauses += 1
+    sliced, pauses = in_slices(board, color, 60.0, clock=clock, should_pause=should_pause, **options)
     assert pauses == answers.count(True) > 3  # a pause for each "yes", none for the 60 s slice
     assert same(sliced, think(board, color, **options))
 
@@ -178,19 +172,22 @@ def test_a_search_pauses_when_asked_before_its_slice_ends_and_finds_the_same(pli
 def test_the_loop_is_asked_for_its_wish_to_pause_at_most_every_two_milliseconds():
     board, color = random_position(8, 20, 3)
     readings: list[float] = []
-    ticks = iter(range(10**9))
+    ticks = itertools.count()
 
     def clock() -> float:
         readings.append(next(ticks) * 0.0001)  # a tenth of a millisecond a reading
         return readings[-1]
 
     asked: list[float] = []
-    steps = thinking(board, color, clock=clock, slice_seconds=60.0, max_depth=5, solve_empties=0,
-                     should_pause=lambda: asked.append(readings[-1]) is not None)  # never "yes"
-    with pytest.raises(StopIteration):
-        next(steps)
+
+    def should_pause() -> bool:  # never "yes": the search runs to its end without a pause
+        asked.append(readings[-1])
+        return False
+
+    _, pauses = in_slices(board, color, 60.0, clock=clock, should_pause=should_pause, max_depth=5,
+                          solve_empties=0)  # fmt: skip
     gaps = [later - earlier for earlier, later in itertools.pairwise(asked)]
-    assert len(asked) > 3 and min(gaps) >= 0.002 - 1e-9
+    assert pauses == 0 and len(asked) > 3 and min(gaps) >= 0.002 - 1e-9
 
 
 def test_without_a_slice_the_search_never_pauses():
