@@ -127,17 +127,21 @@ def play_contest(
     )
     contest = Contest(tuple(entrants), settings)
     total = len(openings) * 2 * len(entrants) * (len(entrants) - 1) // 2
-    for first, second in combinations(entrants, 2):
-        for opening in openings:
-            for black, white in ((first, second), (second, first)):
-                game_seed = settings.seed * 100_000 + len(contest.games)
-                seats = (
-                    _seat(black, game_seed, settings, sandbox),
-                    _seat(white, game_seed + 1, settings, sandbox),
-                )
-                contest.games.append(referee(*seats, opening, settings.size))
-                if progress is not None:
-                    progress(len(contest.games), total, contest.games[-1])
+    try:
+        for first, second in combinations(entrants, 2):
+            for opening in openings:
+                for black, white in ((first, second), (second, first)):
+                    game_seed = settings.seed * 100_000 + len(contest.games)
+                    seats = (
+                        _seat(black, game_seed, settings, sandbox),
+                        _seat(white, game_seed + 1, settings, sandbox),
+                    )
+                    contest.games.append(referee(*seats, opening, settings.size))
+                    if progress is not None:
+                        progress(len(contest.games), total, contest.games[-1])
+    finally:
+        if sandbox is not None:
+            sandbox.close()  # its idle Pyodide hosts
     return contest
 
 

@@ -389,7 +389,11 @@ def _check(path: Path, name: str, source_dir: Path, timeout: float, seed: int | 
                             f"({error.strerror})") from None  # fmt: skip
     if seed is None and has_seed:
         seed = exercise_file.load_seed(source_dir, create=False)
-    report = grade_notebook(exercise_file.build(name, seed), path, Sandbox(sandbox), timeout)
+    box = Sandbox(sandbox)
+    try:
+        report = grade_notebook(exercise_file.build(name, seed), path, box, timeout)
+    finally:
+        box.close()
     if seed is None:
         report.notes.append(_("no teacher's seed: only the notebook's own cases were checked"))
     return report

@@ -126,7 +126,10 @@ def grade_folder(
         choices.overrides.check({c: p for q in columns.values() for c, p in q.items()})
         outputs.feedback.mkdir(parents=True, exist_ok=True)
         run = _Run(grader, outputs, columns, choices, Path(copies), say, progress, roster)
-        run.grade(submissions, max(1, workers))
+        try:
+            run.grade(submissions, max(1, workers))
+        finally:
+            grader.sandbox.close()
     lines = summary.exercise_lines(run.rows, columns)
     return Graded(run.rows, warnings, run.errors, lines, run.pages)
 

@@ -98,8 +98,11 @@ class Grader:
                     self.progress(done[0], len(submissions), f"{Path(path).name}")
             return report
 
-        with ThreadPoolExecutor(max_workers=self.workers) as pool:
-            return list(pool.map(one, submissions))
+        try:
+            with ThreadPoolExecutor(max_workers=self.workers) as pool:
+                return list(pool.map(one, submissions))
+        finally:
+            self.sandbox.close()
 
     def _restore(self) -> str:
         """Compare the teacher's files with the snapshot; put them back; what changed."""

@@ -20,6 +20,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from course.grading.pyodide_host import Hosted
 
 #: The environment variable that marks an unisolated run's processes (to find and end them).
 MARKER = "COURSE_SANDBOX_RUN"
@@ -75,7 +79,7 @@ class Run:
     """
 
     def __init__(
-        self, process: subprocess.Popen[bytes], folders: list[str], limits: Limits
+        self, process: subprocess.Popen[bytes] | Hosted, folders: list[str], limits: Limits
     ) -> None:
         self.process, self.limits, self._folders = process, limits, folders
         self.deadline = time.monotonic() + limits.wall
@@ -97,7 +101,7 @@ class Run:
         assert stream is not None
         while True:
             try:
-                chunk = stream.read1(1 << 16)  # type: ignore[attr-defined]
+                chunk = stream.read1(1 << 16)  # type: ignore[union-attr]
             except (OSError, ValueError):
                 chunk = b""
             taken += len(chunk)
@@ -190,7 +194,7 @@ class Run:
 
     def kill(self) -> None:
         """End the program and everything it started; remove its folders."""
-        if os.name == "posix":
+        if os.name == "posix" and self.process.pid is not None:  # a hosted run has no process
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)
         with contextlib.suppress(OSError):

@@ -13,17 +13,19 @@ tournament players).  The API is small::
 Three kinds of sandbox, chosen by ``Sandbox(kind)``:
 
 * ``"pyodide"`` (every system): the program runs in Pyodide, the CPython 3.14 of the
-  students' browsers, inside Deno (both fetched by the kit: :mod:`course.pyodide`) with no
-  permission but reading Pyodide's files and the run's own folder (``--no-prompt``, no
-  network, environment, subprocess, FFI or writing).  Its files are copied into Pyodide's
-  in-memory ``/sandbox``; the host's files do not exist for it.  Memory is bounded from
-  outside by V8's flags (the WebAssembly heap and the JavaScript heap), time by the wall
-  clock, which kills the process.  Pyodide cannot fork: whoever needs a question to stop
-  on its own (the grader) starts the run again without it (:mod:`course.grading.checker`).
-  Each run starts from a snapshot of Pyodide's memory just after start-up, made and checked
-  once beside the core (:mod:`course.pyodide`, whose standard library also carries Pyodide's
-  bytecode), and from a copy of a warm Deno cache made once by the probe; no Python, Deno
-  process or cache is ever shared between runs.
+  students' browsers, inside Deno (both fetched by the kit: :mod:`course.pyodide`), in a
+  Worker of a warm host process (:mod:`course.grading.pyodide_host`): its own V8 isolate
+  and Pyodide, started from a snapshot of Pyodide's memory just after start-up (made and
+  checked once beside the core), with no permission but reading Pyodide's files
+  (``--no-prompt``, no network, environment, subprocess, FFI or writing).  Its files are
+  copied into Pyodide's in-memory ``/sandbox``; the host's files do not exist for it.  Its
+  standard streams are the host's messages, never the process's.  Memory is bounded by V8's
+  flags (the WebAssembly heap and the JavaScript heap), time by the wall clock, which ends
+  the worker.  Pyodide cannot fork: whoever needs a question to stop on its own (the
+  grader) starts the run again without it (:mod:`course.grading.checker`).  Runs share
+  only the host's read-only compiled code for Python's interpreter, which V8 makes faster
+  as programs run; no Python, isolate, memory or file is shared between runs, and a host
+  whose run did not end when told is killed.
 * ``"bubblewrap"`` (Linux with bubblewrap): ``python3 -I -S /sandbox/MAIN`` in fresh
   namespaces: ``/usr`` read-only, an empty private ``/tmp``, its own ``/proc``, no network,
   no other process, no ``/etc``, no home, no kit, no teacher folder, no other submission.
@@ -35,8 +37,9 @@ Three kinds of sandbox, chosen by ``Sandbox(kind)``:
   teacher's own processes.
 
 ``"auto"`` (the default) is bubblewrap where it works, else Pyodide: both give the same
-grades (tests/course/grading/test_portable.py), bubblewrap starts in milliseconds where
-Pyodide takes about half a second from its snapshot (benchmarks/grading.py prints both).
+grades (tests/course/grading/test_portable.py), bubblewrap starts in milliseconds, a warm
+host's next Pyodide is already started, and costs about half a second of processor time
+(benchmarks/grading.py prints both).
 
 :class:`~course.grading.runs.Run` is the pipe, the same for every kind and every system
 (:mod:`course.grading.runs`); the program's standard error is discarded.
@@ -46,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import shutil
 import subprocess
@@ -55,6 +59,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from course import pyodide
+from course.grading.pyodide_host import Host, HostError, Hosts
 from course.grading.runs import MARKER
 from course.grading.runs import Limits as Limits
 from course.grading.runs import Read as Read
@@ -82,7 +87,9 @@ sys.path[:0] = [{inside!r}]
 del r
 runpy.run_path({main!r}, run_name="__main__")
 """
-_DRIVER = Path(__file__).with_name("runtime") / "pyodide_sandbox.mjs"
+_HOST = Path(__file__).with_name("runtime") / "pyodide_host.mjs"
+_WORKER = _HOST.with_name("pyodide_worker.mjs")
+_TASKS = Path("/proc/self/task")  # where a host counts its workers' threads (Linux)
 #: The JavaScript heap of a Pyodide run, in MB (Pyodide itself needs about 100).
 _JS_HEAP_MB = 256
 HOW_TO_INSTALL = (
@@ -124,6 +131,7 @@ class Sandbox:
                 "sandbox on (the portable one works on every system)"
             )
         self._deno, self._core, self._warm = "", Path(), ""
+        self._hosts = Hosts(self._host)
         self.kind = "bubblewrap" if kind == "auto" else kind
         problems: dict[str, Callable[[], str | None]] = {
             "bubblewrap": self._bubblewrap_problem, "pyodide": self._pyodide_problem,
@@ -144,9 +152,16 @@ class Sandbox:
     def __repr__(self) -> str:
         return f"Sandbox({self.kind!r})"
 
+    def close(self) -> None:
+        """End the idle Pyodide hosts (the next run starts a new one)."""
+        self._hosts.close()
+
     def start(self, files: Mapping[str, str], main: str, limits: Limits | None = None) -> Run:
         """Start ``MAIN`` of ``files`` (in ``/sandbox``, read-only) in this kind of sandbox."""
         limits = limits or Limits()
+        if self.kind == "pyodide":
+            output = limits.total_bytes + limits.line_bytes + 1
+            return Run(self._hosts.start(dict(files), main, limits.memory_mb, output), [], limits)
         folder = tempfile.mkdtemp(prefix="course-sandbox-")
         folders = [folder]
         os.chmod(folder, 0o755)
@@ -154,26 +169,19 @@ class Sandbox:
             path = Path(folder) / name
             path.write_text(text, encoding="utf-8")
             path.chmod(0o644)
-        if self.kind == "pyodide":
-            deno_dir = tempfile.mkdtemp(prefix="course-sandbox-deno-")
-            folders.append(deno_dir)
-            shutil.copytree(self._warm, deno_dir, dirs_exist_ok=True)
-            command = self._pyodide(folder, main, limits)
-            env = _deno_env(deno_dir)
+        inside = INSIDE if self.kind == "bubblewrap" else folder
+        processes = (
+            NOBODY_PROCESSES if self._drop and self.kind == "bubblewrap" else _process_limit()
+        )
+        boot = _BOOT.format(limits=limits.rlimits(processes), main=f"{inside}/{main}",
+                            inside=inside)  # fmt: skip
+        python = self._python if self.kind == "bubblewrap" else sys.executable
+        command = [python, "-I", "-S", "-c", boot]
+        if self.kind == "bubblewrap":
+            command = [*self._drop, *self._bwrap(folder), *command]
+            env = {"PATH": "/usr/bin:/bin"}
         else:
-            inside = INSIDE if self.kind == "bubblewrap" else folder
-            processes = (
-                NOBODY_PROCESSES if self._drop and self.kind == "bubblewrap" else _process_limit()
-            )
-            boot = _BOOT.format(limits=limits.rlimits(processes), main=f"{inside}/{main}",
-                                inside=inside)  # fmt: skip
-            python = self._python if self.kind == "bubblewrap" else sys.executable
-            command = [python, "-I", "-S", "-c", boot]
-            if self.kind == "bubblewrap":
-                command = [*self._drop, *self._bwrap(folder), *command]
-                env = {"PATH": "/usr/bin:/bin"}
-            else:
-                env = _plain_env(folder)
+            env = _plain_env(folder)
         process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=folder, env=env, start_new_session=os.name == "posix", close_fds=True,
@@ -182,15 +190,28 @@ class Sandbox:
 
     # -- pyodide --------------------------------------------------------------------------
 
-    def _pyodide(self, folder: str, main: str, limits: Limits) -> list[str]:
-        readable = ",".join(_escaped(path) for path in (str(self._core), folder, str(_DRIVER)))
-        pages = max(1, limits.memory_mb) * 16  # WebAssembly pages of 64 KiB
+    def _pyodide(self, port: int, memory_mb: int) -> list[str]:
+        """The command of a host whose runs may use ``memory_mb`` of WebAssembly memory."""
+        paths = [self._core, _HOST, _WORKER] + [_TASKS] * _TASKS.is_dir()
+        readable = ",".join(_escaped(str(path)) for path in paths)
+        pages = max(1, memory_mb) * 16  # WebAssembly pages of 64 KiB
         return [
             self._deno, "run", "--quiet", "--no-prompt", "--no-remote", "--no-npm",
-            "--no-config", "--no-lock", f"--allow-read={readable}",
+            "--no-config", "--no-lock", "--unstable-worker-options", f"--allow-read={readable}",
+            f"--allow-net=127.0.0.1:{port}",
             f"--v8-flags=--max-old-space-size={_JS_HEAP_MB},--wasm-max-mem-pages={pages}",
-            str(_DRIVER), self._core.as_uri() + "/", str(self._core) + os.sep, folder, main,
+            str(_HOST), self._core.as_uri() + "/", str(self._core) + os.sep, str(port),
         ]  # fmt: skip
+
+    def _host(self, memory_mb: int, deno_dir: str = "") -> Host:
+        """A new host with its own copy of the warm Deno cache (or ``deno_dir`` itself)."""
+        folders: tuple[str, ...] = ()
+        if not deno_dir:
+            deno_dir = tempfile.mkdtemp(prefix="course-sandbox-deno-")
+            shutil.copytree(self._warm, deno_dir, dirs_exist_ok=True)
+            folders = (deno_dir,)
+        return Host(functools.partial(self._pyodide, memory_mb=memory_mb), _deno_env(deno_dir),
+                    folders)  # fmt: skip
 
     def _pyodide_problem(self) -> str | None:
         """None if a Pyodide run works here (and its warm cache is made), else what went wrong."""
@@ -212,21 +233,19 @@ class Sandbox:
             "    print('refused', sys.platform)\n"
         )
         warm.mkdir(parents=True, exist_ok=True)
-        folder = tempfile.mkdtemp(prefix="course-sandbox-")
-        try:
-            (Path(folder) / "probe.py").write_text(probe, encoding="utf-8")
-            done = subprocess.run(
-                self._pyodide(folder, "probe.py", Limits()), capture_output=True,
-                env=_deno_env(str(warm)), timeout=120, stdin=subprocess.DEVNULL,
-            )  # fmt: skip
-        except (OSError, subprocess.TimeoutExpired) as error:
-            return f"Deno could not run Pyodide ({error})"
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-        said = done.stdout.decode(errors="replace").strip()
+        with tempfile.TemporaryFile() as errors:
+            try:
+                host = Host(functools.partial(self._pyodide, memory_mb=Limits().memory_mb),
+                            _deno_env(str(warm)), stderr=errors)  # fmt: skip
+                run = host.start({"probe.py": probe}, "probe.py", 1 << 16, host.close)
+                with Run(run, [], Limits(wall=120)) as reading:
+                    said = b" ".join(reading.lines().lines).decode(errors="replace").strip()
+            except (OSError, HostError) as error:
+                errors.seek(0)
+                detail = errors.read().decode(errors="replace").strip()[-300:]
+                return f"Deno could not run Pyodide ({error}{': ' + detail if detail else ''})"
         if said != "refused emscripten":
-            detail = said or done.stderr.decode(errors="replace").strip()[-300:]
-            return f"Deno did not run a test program in Pyodide ({detail or 'no output'})"
+            return f"Deno did not run a test program in Pyodide ({said or 'no output'})"
         return None
 
     # -- bubblewrap ------------------------------------------------------------------------

@@ -105,6 +105,46 @@ def test_pyodide_reaches_nothing_of_the_host(portable: Sandbox, tmp_path: Path) 
     assert not (tmp_path / "grading_seed.txt.hacked").exists()
 
 
+#: A program that tries to leave something behind for the next program of its Pyodide host:
+#: JavaScript and Python state, a file, a forged frame on the process's output, forged messages
+#: to the host, and a busy worker of its own (which would outlive its own worker).
+LEAVE = r"""
+import builtins, js
+js.globalThis.left = 1
+builtins.LEFT = 1
+open("/home/sandbox/left.txt", "w").write("x")
+js.eval("Deno.stdout.writeSync(new Uint8Array([69, 0, 0, 0, 1, 48]))")
+js.postMessage("E")
+js.postMessage(js.eval("({status: 0})"))
+WORKER
+print("left", flush=True)
+"""
+FIND = """
+import builtins, js, os
+print(hasattr(js, "left"), hasattr(builtins, "LEFT"), os.path.exists("/home/sandbox/left.txt"))
+"""
+BUSY_WORKER = "js.eval(\"new Worker('data:text/javascript,while (true) {}', {type: 'module'})\")"
+
+
+@pytest.mark.parametrize("worker", [BUSY_WORKER, ""], ids=["with a worker", "without"])
+def test_a_pyodide_program_leaves_nothing_for_the_next(portable: Sandbox, worker: str) -> None:
+    """Programs of one host share only its compiled code: a program that started a worker of
+    its own ends its host, and a clean one hands its host to the next program."""
+    with portable.start({"main.py": LEAVE.replace("WORKER", worker)}, "main.py",
+                        Limits(wall=60)) as run:  # fmt: skip
+        run.close_input()
+        read = run.lines()
+        host = run.process.host  # type: ignore[union-attr]
+    assert read.lines == [b"left"] and read.stopped == "ended"
+    with portable.start({"main.py": FIND}, "main.py", Limits(wall=60)) as run:
+        run.close_input()
+        assert run.lines().lines == [b"False False False"]
+        assert (run.process.host is host) is not bool(worker)  # type: ignore[union-attr]
+    assert host.alive() is not bool(worker)
+    portable.close()
+    assert not host.alive()
+
+
 def test_isolated_code_sees_only_its_own_files(bubblewrap: Sandbox, tmp_path: Path) -> None:
     box = bubblewrap
     teacher = tmp_path / "teacher"
