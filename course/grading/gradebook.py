@@ -118,6 +118,7 @@ def grade_folder(
             + (f"; also: {warnings[0]}" if warnings else "")
         )
     with tempfile.TemporaryDirectory(prefix="grading-copies-") as copies:
+        own = grader is None  # a grader given is its giver's to close
         if grader is None:
             grader = Grader(source_dir, timeout, workers, seed, sandbox)
         exercises = {name: grader.exercise(name) for name in known
@@ -129,7 +130,8 @@ def grade_folder(
         try:
             run.grade(submissions, max(1, workers))
         finally:
-            grader.sandbox.close()
+            if own:
+                grader.sandbox.close()
     lines = summary.exercise_lines(run.rows, columns)
     return Graded(run.rows, warnings, run.errors, lines, run.pages)
 

@@ -102,7 +102,8 @@ class Host:
         """Run ``main`` of ``files``; at most ``output`` bytes of its output are sent on;
         ``give_back()`` once it ended cleanly."""
         self._run = run = Hosted(self, give_back)
-        self.send(b"R", json.dumps({"main": main, "files": files, "output": output}).encode())
+        if not self.send(b"R", json.dumps({"main": main, "files": files, "output": output}).encode()):
+            run.finish(-9)  # the host was gone
         return run
 
     def close(self) -> None:

@@ -37,7 +37,7 @@ Three kinds of sandbox, chosen by ``Sandbox(kind)``:
   teacher's own processes.
 
 ``"auto"`` (the default) is bubblewrap where it works, else Pyodide: both give the same
-grades (tests/course/grading/test_portable.py), bubblewrap starts in milliseconds, a warm
+grades (tests/test_portable.py), bubblewrap starts in milliseconds, a warm
 host's next Pyodide is already started, and costs about half a second of processor time
 (benchmarks/grading.py prints both).
 
