@@ -1,8 +1,7 @@
 """Grade a class: hand-ins in; sheets, a feedback page per student and a summary page out.
 
-:mod:`~course.grading.handins` finds who handed in what and when (a folder per student,
-flat files, nbgrader's layout, the kit's hand-in store); the
-:class:`~course.grading.grader.Grader` grades one notebook at a time in the sandbox;
+:mod:`~course.grading.handins` finds who handed in what and when (a folder per student, flat
+files, nbgrader's layout, the kit's store); the :class:`~course.grading.grader.Grader` grades one notebook at a time in the sandbox;
 :func:`grade_folder` runs the class:
 
 * every output path is checked before the first notebook is graded;
@@ -119,8 +118,7 @@ def grade_folder(
         )
     with tempfile.TemporaryDirectory(prefix="grading-copies-") as copies:
         own = grader is None  # a grader given is its giver's to close
-        if grader is None:
-            grader = Grader(source_dir, timeout, workers, seed, sandbox)
+        grader = grader or Grader(source_dir, timeout, workers, seed, sandbox)
         exercises = {name: grader.exercise(name) for name in known
                      if any(s.exercise == name for s in submissions)}  # fmt: skip
         columns = _columns(exercises)

@@ -37,6 +37,7 @@ CHAIN = [
     "wire",
     "compose",
     "exercise",
+    "pyodide_host",
     "runs",
     "sandbox",
     "judging",
