@@ -1,8 +1,8 @@
 """Grade a class: hand-ins in; sheets, a feedback page per student and a summary page out.
 
 :mod:`~course.grading.handins` finds who handed in what and when (a folder per student, flat
-files, nbgrader's layout, the kit's store); the :class:`~course.grading.grader.Grader` grades one notebook at a time in the sandbox;
-:func:`grade_folder` runs the class:
+files, nbgrader's layout, the kit's store); :class:`~course.grading.grader.Grader` grades
+one notebook at a time in the sandbox; :func:`grade_folder` runs the class:
 
 * every output path is checked before the first notebook is graded;
 * each hand-in goes to a journal (:mod:`~course.grading.journal`) the moment it is graded,

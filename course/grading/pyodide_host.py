@@ -9,8 +9,8 @@ else; only the compiled, read-only code is shared, and it gets faster as program
 :class:`Hosts` keeps the idle hosts of a :class:`~course.grading.sandbox.Sandbox` (one per
 memory limit, which is a V8 flag of the whole process).  A run borrows a host and gives it
 back when it ended cleanly; a host whose run did not answer, or left a worker of its own
-running, is killed.  :class:`Hosted`
-looks like the ``Popen`` :class:`~course.grading.runs.Run` reads and writes.
+running, is killed.  :class:`Hosted` looks like the ``Popen`` that
+:class:`~course.grading.runs.Run` reads and writes.
 """
 
 from __future__ import annotations
@@ -185,13 +185,10 @@ class Hosts:
 
     def start(self, files: dict[str, str], main: str, memory_mb: int, output: int) -> Hosted:
         with self._lock:
-            idle = self._idle.setdefault(memory_mb, [])
-            host = None
-            while idle and host is None:
-                candidate = idle.pop()
-                host = candidate if candidate.alive() else None
-        if host is None:
-            host = self._new(memory_mb)
+            alive = [host for host in self._idle.get(memory_mb, []) if host.alive()]
+            host = alive.pop() if alive else None
+            self._idle[memory_mb] = alive  # a host that ended while idle closed itself
+        host = host or self._new(memory_mb)
         return host.start(files, main, output, lambda: self._give_back(host, memory_mb))
 
     def _give_back(self, host: Host, memory_mb: int) -> None:
@@ -212,8 +209,7 @@ class Hosted:
     pid = None
 
     def __init__(self, host: Host, give_back: Callable[[], None]) -> None:
-        self.host = self._host = host  # the process it runs in
-        self._give_back = give_back
+        self.host, self._give_back = host, give_back  # the host is the process it runs in
         self.output: queue.Queue[bytes] = queue.Queue()
         self.returncode: int | None = None
         self._ended = threading.Event()
@@ -236,7 +232,7 @@ class Hosted:
         (so a program that does not read holds its writer, as a pipe would)."""
         with self._space:
             self._space.wait_for(lambda: self._unread < WINDOW or self._ended.is_set())
-            if self._ended.is_set() or not self._host.send(b"I", data):
+            if self._ended.is_set() or not self.host.send(b"I", data):
                 raise OSError("the program ended")
             self._unread += len(data)
 
@@ -246,7 +242,7 @@ class Hosted:
             self._space.notify_all()
 
     def close_input(self) -> None:
-        self._host.send(b"C", b"")
+        self.host.send(b"C", b"")
 
     def poll(self) -> int | None:
         return self.returncode
@@ -263,12 +259,12 @@ class Hosted:
             return
         self._given = True
         if not self._ended.is_set():
-            self._host.send(b"K", b"")
-        if self._ended.wait(5.0) and self._host.alive() and self._host.clean():
-            self._host.send(b"S", b"")
+            self.host.send(b"K", b"")
+        if self._ended.wait(5.0) and self.host.alive() and self.host.clean():
+            self.host.send(b"S", b"")
             self._give_back()
         else:
-            self._host.close()
+            self.host.close()
             self.finish(-9)
 
 

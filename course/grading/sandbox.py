@@ -37,9 +37,9 @@ Three kinds of sandbox, chosen by ``Sandbox(kind)``:
   teacher's own processes.
 
 ``"auto"`` (the default) is bubblewrap where it works, else Pyodide: both give the same
-grades (tests/test_portable.py), bubblewrap starts in milliseconds, a warm
-host's next Pyodide is already started, and costs about half a second of processor time
-(benchmarks/grading.py prints both).
+grades (tests/test_portable.py).  Bubblewrap starts a run in milliseconds; a warm host's
+next Pyodide is already started when a run comes, and costs about half a second of
+processor time (benchmarks/grading.py prints both).
 
 :class:`~course.grading.runs.Run` is the pipe, the same for every kind and every system
 (:mod:`course.grading.runs`); the program's standard error is discarded.
@@ -89,7 +89,6 @@ runpy.run_path({main!r}, run_name="__main__")
 """
 _HOST = Path(__file__).with_name("runtime") / "pyodide_host.mjs"
 _WORKER = _HOST.with_name("pyodide_worker.mjs")
-_TASKS = Path("/proc/self/task")  # where a host counts its workers' threads (Linux)
 #: The JavaScript heap of a Pyodide run, in MB (Pyodide itself needs about 100).
 _JS_HEAP_MB = 256
 HOW_TO_INSTALL = (
@@ -192,8 +191,7 @@ class Sandbox:
 
     def _pyodide(self, port: int, memory_mb: int) -> list[str]:
         """The command of a host whose runs may use ``memory_mb`` of WebAssembly memory."""
-        paths = [self._core, _HOST, _WORKER] + [_TASKS] * _TASKS.is_dir()
-        readable = ",".join(_escaped(str(path)) for path in paths)
+        readable = ",".join(_escaped(str(path)) for path in (self._core, _HOST, _WORKER))
         pages = max(1, memory_mb) * 16  # WebAssembly pages of 64 KiB
         return [
             self._deno, "run", "--quiet", "--no-prompt", "--no-remote", "--no-npm",
@@ -203,15 +201,12 @@ class Sandbox:
             str(_HOST), self._core.as_uri() + "/", str(self._core) + os.sep, str(port),
         ]  # fmt: skip
 
-    def _host(self, memory_mb: int, deno_dir: str = "") -> Host:
-        """A new host with its own copy of the warm Deno cache (or ``deno_dir`` itself)."""
-        folders: tuple[str, ...] = ()
-        if not deno_dir:
-            deno_dir = tempfile.mkdtemp(prefix="course-sandbox-deno-")
-            shutil.copytree(self._warm, deno_dir, dirs_exist_ok=True)
-            folders = (deno_dir,)
+    def _host(self, memory_mb: int) -> Host:
+        """A new host with its own copy of the warm Deno cache."""
+        deno_dir = tempfile.mkdtemp(prefix="course-sandbox-deno-")
+        shutil.copytree(self._warm, deno_dir, dirs_exist_ok=True)
         return Host(functools.partial(self._pyodide, memory_mb=memory_mb), _deno_env(deno_dir),
-                    folders)  # fmt: skip
+                    (deno_dir,))  # fmt: skip
 
     def _pyodide_problem(self) -> str | None:
         """None if a Pyodide run works here (and its warm cache is made), else what went wrong."""
