@@ -57,6 +57,9 @@ CURRENT = """path => {
   const widget = window.jupyterapp?.shell?.currentWidget;
   return widget?.context?.path === path && widget.isVisible && shown.length === 1 && shown[0] === widget.node;
 }"""
+#: What the page shows: the current widget's path and every notebook panel's path and visibility.
+SHOWN = """() => ({current: window.jupyterapp?.shell?.currentWidget?.context?.path ?? null,
+  panels: [...(window.jupyterapp?.shell?.widgets('main') ?? [])].map(w => [w.context?.path, w.isVisible])})"""
 GRACE = 8  # seconds the server holds a seat: lesson 06 waits that long for a resignation
 D3 = (178, 134)  # the centre of d3 on the 400-pixel board (margin 24, cell 44)
 C5 = (134, 222)
@@ -132,7 +135,16 @@ class LitePage:
         page.goto(f"{server.base}/lab/index.html?path={path}")
         # A page of a browser that has opened another notebook restores it first: wait until the
         # notebook asked for is the one in front, so no step acts on the restored one.
-        page.wait_for_function(CURRENT, arg=path, timeout=KERNEL_TIMEOUT, polling=100)
+        try:
+            page.wait_for_function(CURRENT, arg=path, timeout=KERNEL_TIMEOUT // 2, polling=100)
+        except PlaywrightTimeout:
+            # Seen once in CI (a loaded machine, a third notebook opened in one page), never in
+            # 48 such opens here, with and without load: the page is reloaded once, as a student
+            # would, and what it showed is kept for the report.
+            self.console.append(f"[test] {path} not in front after a minute: {page.evaluate(SHOWN)}")
+            print(self.console[-1])
+            page.reload()
+            page.wait_for_function(CURRENT, arg=path, timeout=KERNEL_TIMEOUT // 2, polling=100)
         page.locator(f"{VISIBLE} .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
 
     def cells(self) -> Any:
