@@ -44,6 +44,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from course.site.build import OUT, SiteBuild  # noqa: E402
 from course.site.compression import _site_size  # noqa: E402
 from course.site.prewarm import TIMES  # noqa: E402
+from course.site.snapshot import SNAPSHOT_FILE  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 PROBE = """
@@ -155,7 +156,9 @@ def open_board(page: Any, base: str) -> dict[str, Any]:
     python = [(moment - opened) / 1000 for moment in times[0]] if times else []
     urls = [url for url, _ in fetched]
     twice = sorted({url for url in urls if urls.count(url) > 1 and "/api/" not in url})
-    return {"shown": shown, "board": board, "requests": len(fetched), "python": python,
+    snapshot = any(url.endswith(f"/{SNAPSHOT_FILE}") for url in urls) and not any(
+        line.startswith("The kernel starts without its snapshot") for line in said)  # fmt: skip
+    return {"shown": shown, "board": board, "requests": len(fetched), "python": python, "snapshot": snapshot,
             "bytes": sum(size for _, size in fetched), "twice": twice}  # fmt: skip
 
 
@@ -169,7 +172,8 @@ def pages_to_board(browser: Any, base: str, repeat: int) -> None:
             page.close()
             python = seen["python"]
             share = (
-                f"Pyodide's own start {python[1] - python[0]:.1f} s (from {python[0]:.1f} s), "
+                f"Pyodide's own start {python[1] - python[0]:.1f} s (from {python[0]:.1f} s"
+                f"{', from its snapshot' if seen['snapshot'] else ', no snapshot'}), "
                 f"importing the kernel {python[2] - python[1]:.1f} s"
                 if len(python) == 3
                 else "Pyodide's start not reported (no kernel started with the page)"

@@ -32,6 +32,7 @@ from course.site.compression import compress_site, size_report
 from course.site.notebooks import copy_notebooks
 from course.site.patches import KERNEL_PLUGIN, kernel_settings, patch_kernel, patch_lab
 from course.site.prewarm import patch_prewarm
+from course.site.snapshot import make_snapshot
 from course.site.stamp import STAMP_FILE, kit_stamp
 from course.site.wheels import STANDINS, build_standin, canonical_name, file_sha256, read_wheel
 
@@ -79,14 +80,8 @@ KERNEL_WHEELS = (
     "ipykernel-6.9.2-py3-none-any.whl",
     "pyodide_kernel-0.8.6-py3-none-any.whl",
 )
-PYODIDE_CORE = (
-    "pyodide.mjs",
-    "pyodide.js",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "package.json",
-)
+PYODIDE_CORE = ("pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm",
+                "python_stdlib.zip", "package.json")  # fmt: skip
 #: The file in a built site that says which copy of the kit it was built from.
 #: Files and folders a site must never hold: the teacher's sources and the grading seed.
 TEACHER_NAMES = ("source", "grading_seed.txt")
@@ -164,6 +159,7 @@ class SiteBuild:
         self._prepare_lite(lessons, exercises)
         self._lay_out_pyodide(core, lock, pinned, lock_wheels, [kit, *runtime])
         self._jupyter_lite_build()
+        make_snapshot(self.out, self.say)  # before the page's script copies the kernel's options
         # the kernel's files on any address, no lost first cell, the kernel started with the page,
         # a click's answer in one message, the boards' presses only: each module says why
         for patch in (patch_kernel, patch_lab, patch_prewarm, patch_batching, patch_canvas):

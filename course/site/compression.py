@@ -20,6 +20,8 @@ COMPRESSIBLE = {
     ".txt",
     ".map",
     ".zip",
+    ".snapshot",
+    ".files",
 }
 MIN_COMPRESSED = 1024
 

@@ -30,6 +30,7 @@ from course.charts import VEGA_LITE
 from course.classroom.lesson import NOT_HERE, STORED_BY_TEACHER
 from course.site.build import SiteBuild
 from course.site.patches import KERNEL_STATIC, LAB_BUILD, WAIT_FOR_KERNEL
+from course.site.snapshot import SNAPSHOT_FILE
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.course.test_browser_lessons import CHARTS, FEWER_GAMES
 
@@ -556,6 +557,8 @@ def run_while_the_kernel_code_is_held(
 
 
 STARTED_WITH_THE_PAGE = "The kernel was started with the page"
+#: What the page says when its kernel could not start from the build's snapshot.
+WITHOUT_SNAPSHOT = "The kernel starts without its snapshot"
 
 
 def test_the_kernel_starts_with_the_page_and_completes_names_without_jedi(
@@ -567,12 +570,17 @@ def test_the_kernel_starts_with_the_page_and_completes_names_without_jedi(
     lesson = LitePage(context_factory(), lite, "lessons/00_welcome.ipynb")
     cell = lesson.add_cell(
         "import sys\nfrom reversi import Board\nboard = Board()\n"
-        "print(sorted(m for m in ('jedi', 'ipywidgets', 'pyodide_kernel') if m in sys.modules))",
+        "print(sorted(m for m in ('jedi', 'ipywidgets', 'pyodide_kernel', 'course.board.panels') if m in sys.modules))\n"
+        "display(board)",
         timeout=KERNEL_TIMEOUT,
     )
-    assert "['ipywidgets', 'pyodide_kernel']" in cell.locator(".jp-OutputArea").inner_text()
+    # the kernel started from the build's snapshot (course.site.snapshot): its modules are there,
+    # and the kit's pictures were registered with the shell the page's kernel uses
+    assert "['course.board.panels', 'ipywidgets', 'pyodide_kernel']" in cell.locator(".jp-OutputArea").inner_text()
+    assert cell.locator(".jp-OutputArea-output img[src^='data:image/svg'], .jp-OutputArea-output svg").count() == 1
     said = "\n".join(lesson.console)
     assert STARTED_WITH_THE_PAGE in said and "import its libraries later" not in said, said
+    assert WITHOUT_SNAPSHOT not in said, said
     assert lesson.page.evaluate("self.$kitSpare") is None  # taken, not left running beside it
     # Tab on "board.leg" completes to legal_moves (inline when it is the only match)
     lesson.cells().first.click(position={"x": 8, "y": 8})
@@ -594,6 +602,25 @@ def test_the_kernel_starts_with_the_page_and_completes_names_without_jedi(
     dialog.first.click(timeout=CELL_TIMEOUT)
     again = lesson.add_cell("print('board' in dir(), 6 * 7)", timeout=KERNEL_TIMEOUT)
     assert "False 42" in again.locator(".jp-OutputArea").inner_text()  # a new kernel: board is gone
+
+
+def test_a_kernel_whose_snapshot_cannot_be_fetched_starts_the_usual_way(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    """A site whose snapshot is gone (a web host that dropped the 45 MB file) still runs cells."""
+    snapshots = sorted((lite.site / "static" / "pyodide").glob(f"{SNAPSHOT_FILE}*"))
+    assert snapshots, "the site build made no kernel snapshot"
+    for path in snapshots:
+        path.rename(path.with_name(f"moved-{path.name}"))
+    try:
+        lesson = LitePage(context_factory(), lite, "lessons/00_welcome.ipynb")
+        cell = lesson.add_cell("import sys\nprint('course.board.panels' in sys.modules, 6 * 7)",
+                               timeout=KERNEL_TIMEOUT)  # fmt: skip
+        assert "False 42" in cell.locator(".jp-OutputArea").inner_text()
+        assert WITHOUT_SNAPSHOT in "\n".join(lesson.console)
+    finally:
+        for path in snapshots:
+            path.with_name(f"moved-{path.name}").rename(path)
 
 
 @pytest.mark.parametrize("press", ["keys", "button"])

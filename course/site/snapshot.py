@@ -1,0 +1,201 @@
+"""The kernel starts from a memory snapshot: Python with its packages and the kernel imported.
+
+A kernel's start spent about 3 s starting Pyodide and loading its packages, then 1.2 s
+importing the kernel, IPython, the widgets and the kit (a warm page on a 2-core machine),
+all before a student's first cell could run.  The build now does that once, in Deno, and
+keeps Pyodide's memory (``loadPyodide({_makeSnapshot: true})``, ``makeMemorySnapshot``):
+the page's kernel loads that memory instead (``_loadSnapshot``) and only puts the packages'
+files back in its file system (a snapshot holds memory, not files; the packages are pure
+Python, so nothing else needs loading).
+
+Three things make a snapshot of a kernel with packages possible; each is checked here:
+
+* Pyodide's memory is exported by its WebAssembly module at its first size, smaller than a
+  kernel's memory: its ``restoreSnapshot`` grows it first (:func:`_fix_restore`, in the
+  site's copy of Pyodide only).
+* Pyodide refuses a snapshot whose list of loaded packages is not empty; the page loads
+  them again anyway, so the list is emptied just before the snapshot is made.
+* Python holds JavaScript objects of Pyodide's after the imports (micropip's ``pyodide_js``,
+  its ``loadPackage``, ``install``): they are kept by name, and the page's kernel gives back
+  its own Pyodide's (:data:`FROM_SNAPSHOT`).
+
+The snapshot is made with the kernel's own options (its packages, ``KIT_LANG``) and kept only
+if a Pyodide started from it imports the kernel and answers; a kernel whose snapshot cannot
+be fetched or loaded starts the usual way (the page says so in its console).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from course import pyodide
+from course.site import SiteError
+from course.site.patches import KERNEL_PLUGIN, KERNEL_STATIC, rewrite
+from course.site.prewarm import IMPORTS
+
+#: The snapshot's files, beside the site's Pyodide: its memory, and the packages' files.
+SNAPSHOT_FILE = "kernel.snapshot"
+FILES_FILE = "kernel.files"
+#: The option of ``loadPyodideOptions`` that names them (the kernel's workers read it).
+OPTION = "$kitSnapshot"
+#: Pyodide's ``restoreSnapshot`` ends by copying the memory into the heap as it is.
+RESTORE = "return Module.HEAP8.set(t),l}"
+GROWN = "return Module.HEAP8.length<t.length&&Module.growMemory(t.length),Module.HEAP8.set(t),l}"
+#: ``(name) -> value``: the snapshot's names of JavaScript objects, given back from ``api``.
+DESERIALIZER = '(api=>d=>d.api===""?api:(...a)=>(d.inner?api._api:api)[d.api](...a))'
+#: ``(pyodide, bytes)``: puts the packages' files back (a little-endian length, a JSON index
+#: ``{files: [[path, size, mtime]], packages}``, the files' bytes one after another) and marks
+#: the packages loaded, as ``loadPackage`` would have.
+PUT_FILES = (
+    "((p,b)=>{let n=new DataView(b.buffer,b.byteOffset).getUint32(0,!0),"
+    "x=JSON.parse(new TextDecoder().decode(b.subarray(4,4+n))),at=4+n;"
+    "for(let[f,size,time]of x.files){p.FS.mkdirTree(f.slice(0,f.lastIndexOf(\"/\")));"
+    "p.FS.writeFile(f,b.subarray(at,at+size));p.FS.utime(f,time,time);at+=size}"
+    "Object.assign(p.loadedPackages,x.packages);p.runPython(\"import importlib; importlib.invalidate_caches()\")})"
+)
+#: The kernel worker's start: ``this._pyodide=await LOAD({indexURL:URL,...,...OPTS.loadPyodideOptions}),``
+WORKER_LOAD = re.compile(
+    r"this\._pyodide=await ([\w$]+)\((\{indexURL:[\w$]+,.*?\.\.\.[\w$]+\.loadPyodideOptions\})\),"
+)
+#: ``(load, options) => Promise<pyodide>``: from the snapshot the options name, else as before.
+FROM_SNAPSHOT = (
+    "(async(load,o)=>{let f=o[" + json.dumps(OPTION) + "];if(!f)return load(o);let api={},"
+    "get=g=>{let w=new URL(g,new URL(o.indexURL,self.location.href));return fetch(w).then(r=>{"
+    "if(!r.ok)throw Error(`${r.status} ${w}`);return r.arrayBuffer()})};"
+    "try{let files=get(f.files);files.catch(()=>{});let p=await load({...o,packages:[],_loadSnapshot:get(f.memory),"
+    "_snapshotDeserializer:" + DESERIALIZER + "(api)});"
+    "Object.defineProperties(api,Object.getOwnPropertyDescriptors(p));"
+    + PUT_FILES + "(p,new Uint8Array(await files));return p}"
+    'catch(e){console.warn("The kernel starts without its snapshot:",e);return load(o)}})'
+)
+
+#: Deno makes the snapshot as the page's kernel starts, then checks a start from it.
+MAKER = """
+const [coreUrl, core, scratch] = Deno.args;
+const { load, imports, check } = JSON.parse(await Deno.readTextFile(scratch + "/options.json"));
+const { loadPyodide } = await import(coreUrl + "pyodide.mjs");
+const py = await loadPyodide({ indexURL: core, ...load, packages: [], _makeSnapshot: true });
+const list = (dir, out) => {
+  for (const name of py.FS.readdir(dir)) {
+    const path = (dir === "/" ? "" : dir) + "/" + name, stat = py.FS.lstat(path);
+    if (name === "." || name === ".." || ["/dev", "/proc", "/tmp", "/home"].includes(path)) continue;
+    if (py.FS.isDir(stat.mode)) list(path, out);
+    else if (py.FS.isFile(stat.mode)) out.set(path, +stat.mtime);
+  }
+  return out;
+};
+const before = list("/", new Map());
+await py.loadPackage(load.packages, { messageCallback: () => {} });
+await py.runPythonAsync(imports);
+py.runPython("import gc; gc.collect(); gc.freeze()");
+const files = [...list("/", new Map())].filter(([path, time]) => before.get(path) !== time)
+  .map(([path, time]) => [path, time, py.FS.readFile(path)]);
+const index = new TextEncoder().encode(JSON.stringify({
+  files: files.map(([path, time, data]) => [path, data.length, time]), packages: { ...py.loadedPackages } }));
+const bundle = new Uint8Array(4 + index.length + files.reduce((sum, [, , data]) => sum + data.length, 0));
+new DataView(bundle.buffer).setUint32(0, index.length, true);
+bundle.set(index, 4);
+files.reduce((at, [, , data]) => (bundle.set(data, at), at + data.length), 4 + index.length);
+await Deno.writeFile(scratch + "/files", bundle);
+for (const name in py.loadedPackages) delete py.loadedPackages[name];
+const named = (where, value) =>
+  Object.getOwnPropertyNames(where).find((n) => { try { return where[n] === value; } catch { return false; } });
+const serializer = (value) => {
+  if (value === py) return { api: "" };
+  const name = named(py, value), inner = name === undefined ? named(py._api, value) : undefined;
+  if (name === undefined && inner === undefined)
+    throw new Error("the kernel holds a JavaScript object with no name: " + String(value).slice(0, 80));
+  return name === undefined ? { api: inner, inner: true } : { api: name };
+};
+await Deno.writeFile(scratch + "/memory", py.makeMemorySnapshot({ serializer }));
+const api = {};
+const again = await loadPyodide({ indexURL: core, ...load, packages: [], _loadSnapshot: Deno.readFile(scratch + "/memory"),
+                                  _snapshotDeserializer: DESERIALIZER(api) });
+Object.defineProperties(api, Object.getOwnPropertyDescriptors(again));
+PUT_FILES(again, await Deno.readFile(scratch + "/files"));
+console.log(await again.runPythonAsync(check));
+"""
+#: What the snapshot has imported: the page's own (:data:`IMPORTS`), what the worker's start
+#: imports next (piplite's settings) and what a lesson's first board needs, but ipycanvas:
+#: importing it opens a widget, which needs the page.  ``course`` is imported after the kernel,
+#: so it registers its pictures with the kernel's shell, the one the page's kernel uses.
+SNAPSHOT_IMPORTS = (
+    f"{IMPORTS}, piplite.piplite, numpy, PIL.Image, course.board.controller, course.board.panels, "
+    "course.board.settings_panel, course.board.sound, course.board.thinking, course.pictures.pawns, "
+    "course.pictures.svg"
+)
+#: What a kernel started from the snapshot must answer: its language (KIT_LANG), no widget
+#: opened, a package's module read from its files, micropip seeing the packages loaded.
+CHECK = (
+    "import os, sys, micropip, IPython.core.magics.osm\n"
+    "f\"{os.environ['KIT_LANG']} {'ipycanvas' not in sys.modules} {'ipykernel' in micropip.list()} {6 * 7}\""
+)
+
+
+def _fix_restore(source: str) -> tuple[str, int]:
+    """Pyodide's ``restoreSnapshot`` growing the memory to the snapshot's size first.
+
+    >>> _fix_restore("API.restoreSnapshot=function(t){return Module.HEAP8.set(t),l};")[1]
+    1
+    """
+    return source.replace(RESTORE, GROWN), source.count(RESTORE)
+
+
+def _fix_worker(source: str) -> tuple[str, int]:
+    """A kernel worker starting Pyodide from the snapshot its options name; and how many places.
+
+    >>> _fix_worker("this._pyodide=await i({indexURL:s,stdout:x,...e.loadPyodideOptions}),")[0][:40]
+    'this._pyodide=await (async(load,o)=>{let'
+    """
+    return WORKER_LOAD.subn(lambda m: f"this._pyodide=await {FROM_SNAPSHOT}({m[1]},{m[2]}),", source)
+
+
+def make_snapshot(site: Path, say: Callable[[str], None]) -> bool:
+    """Give the built ``site``'s kernel a start-up snapshot; True if it has one.
+
+    Without Deno, or when the snapshot cannot start a kernel, the site keeps the usual start
+    (said with ``say``).  Raises :class:`SiteError` when the site's Pyodide or kernel is not
+    the one the build pins (a place to fix is missing).
+    """
+    site = Path(site)
+    core = site / "static" / "pyodide"
+    asm = core / "pyodide.asm.mjs"
+    fixed, restores = _fix_restore(asm.read_text(encoding="utf-8"))
+    workers = []
+    for bundle in sorted((site / KERNEL_STATIC).glob("*.worker.*.js")):
+        source, count = _fix_worker(bundle.read_text(encoding="utf-8"))
+        workers.append((bundle, source, count))
+    if restores != 1 or [count for _, _, count in workers] != [1, 1]:
+        raise SiteError(
+            f"Pyodide's snapshot restore ({restores}) or the kernel workers' start "
+            f"({[count for _, _, count in workers]}) was not found once each in {site}: "
+            "the Pyodide or kernel is not the one the build pins"
+        )
+    rewrite(asm, fixed)
+    config_file = site / "jupyter-lite.json"
+    config = json.loads(config_file.read_text(encoding="utf-8"))
+    settings = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
+    options = {"load": settings["loadPyodideOptions"], "imports": SNAPSHOT_IMPORTS, "check": CHECK}
+    language = options["load"].get("env", {}).get("KIT_LANG")
+    with tempfile.TemporaryDirectory(prefix=".snapshot-", dir=site) as scratch:
+        (Path(scratch) / "options.json").write_text(json.dumps(options), encoding="utf-8")
+        try:
+            script = MAKER.replace("DESERIALIZER", DESERIALIZER).replace("PUT_FILES", PUT_FILES)
+            answer = pyodide.run_in_deno(script, core, Path(scratch))
+        except pyodide.PyodideError as problem:
+            answer = str(problem)
+        if answer != f"{language} True True 42":
+            say(f"Note: the kernel starts without a snapshot (each page starts Python itself): {answer[-300:]}")
+            return False
+        (Path(scratch) / "memory").replace(core / SNAPSHOT_FILE)
+        (Path(scratch) / "files").replace(core / FILES_FILE)
+    for bundle, source, _ in workers:
+        rewrite(bundle, source)
+    snapshot = {"memory": SNAPSHOT_FILE, "files": FILES_FILE}
+    settings["loadPyodideOptions"] = {**settings["loadPyodideOptions"], OPTION: snapshot}
+    config_file.write_text(json.dumps(config, indent=1), encoding="utf-8")
+    return True
