@@ -47,15 +47,18 @@ RESTORE = "return Module.HEAP8.set(t),l}"
 GROWN = "return Module.HEAP8.length<t.length&&Module.growMemory(t.length),Module.HEAP8.set(t),l}"
 #: ``(name) -> value``: the snapshot's names of JavaScript objects, given back from ``api``.
 DESERIALIZER = '(api=>d=>d.api===""?api:(...a)=>(d.inner?api._api:api)[d.api](...a))'
+#: After the files: the import system sees them, and ``random`` (imported in the snapshot, its
+#: state in the memory) is seeded anew, or every page would draw the same "random" numbers.
+RESEED = "import importlib, random; importlib.invalidate_caches(); random.seed()"
 #: ``(pyodide, bytes)``: puts the packages' files back (a little-endian length, a JSON index
-#: ``{files: [[path, size, mtime]], packages}``, the files' bytes one after another) and marks
-#: the packages loaded, as ``loadPackage`` would have.
+#: ``{files: [[path, size, mtime]], packages}``, the files' bytes one after another), marks
+#: the packages loaded, as ``loadPackage`` would have, and runs :data:`RESEED`.
 PUT_FILES = (
     "((p,b)=>{let n=new DataView(b.buffer,b.byteOffset).getUint32(0,!0),"
     "x=JSON.parse(new TextDecoder().decode(b.subarray(4,4+n))),at=4+n;"
     "for(let[f,size,time]of x.files){p.FS.mkdirTree(f.slice(0,f.lastIndexOf(\"/\")));"
     "p.FS.writeFile(f,b.subarray(at,at+size));p.FS.utime(f,time,time);at+=size}"
-    "Object.assign(p.loadedPackages,x.packages);p.runPython(\"import importlib; importlib.invalidate_caches()\")})"
+    "Object.assign(p.loadedPackages,x.packages);p.runPython(RESEED)})".replace("RESEED", json.dumps(RESEED))
 )
 #: The kernel worker's start: ``this._pyodide=await LOAD({indexURL:URL,...,...OPTS.loadPyodideOptions}),``
 WORKER_LOAD = re.compile(
