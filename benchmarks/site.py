@@ -44,7 +44,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from course.site.build import OUT, SiteBuild  # noqa: E402
 from course.site.compression import _site_size  # noqa: E402
 from course.site.prewarm import TIMES  # noqa: E402
-from course.site.snapshot import SNAPSHOT_FILE  # noqa: E402
+from course.site.snapshot import SNAPSHOT_FILE, WITHOUT_SNAPSHOT  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 PROBE = """
@@ -157,7 +157,7 @@ def open_board(page: Any, base: str) -> dict[str, Any]:
     urls = [url for url, _ in fetched]
     twice = sorted({url for url in urls if urls.count(url) > 1 and "/api/" not in url})
     snapshot = any(url.endswith(f"/{SNAPSHOT_FILE}") for url in urls) and not any(
-        line.startswith("The kernel starts without its snapshot") for line in said)  # fmt: skip
+        line.startswith(WITHOUT_SNAPSHOT) for line in said)  # fmt: skip
     return {"shown": shown, "board": board, "requests": len(fetched), "python": python, "snapshot": snapshot,
             "bytes": sum(size for _, size in fetched), "twice": twice}  # fmt: skip
 

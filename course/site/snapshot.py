@@ -40,6 +40,8 @@ from course.site.prewarm import IMPORTS
 #: The snapshot's files, beside the site's Pyodide: its memory, and the packages' files.
 SNAPSHOT_FILE = "kernel.snapshot"
 FILES_FILE = "kernel.files"
+#: What the page's console says when its kernel starts without the snapshot (then why).
+WITHOUT_SNAPSHOT = "The kernel starts without its snapshot"
 #: The option of ``loadPyodideOptions`` that names them (the kernel's workers read it).
 OPTION = "$kitSnapshot"
 #: Pyodide's ``restoreSnapshot`` ends by copying the memory into the heap as it is.
@@ -73,7 +75,7 @@ FROM_SNAPSHOT = (
     "_snapshotDeserializer:" + DESERIALIZER + "(api)});"
     "Object.defineProperties(api,Object.getOwnPropertyDescriptors(p));"
     + PUT_FILES + "(p,new Uint8Array(await files));return p}"
-    'catch(e){console.warn("The kernel starts without its snapshot:",e);return load(o)}})'
+    "catch(e){console.warn(" + json.dumps(WITHOUT_SNAPSHOT + ":") + ",e);return load(o)}})"
 )
 
 #: Deno makes the snapshot as the page's kernel starts, then checks a start from it.
@@ -167,7 +169,8 @@ def make_snapshot(site: Path, say: Callable[[str], None]) -> bool:
     site = Path(site)
     core = site / "static" / "pyodide"
     asm = core / "pyodide.asm.mjs"
-    fixed, restores = _fix_restore(asm.read_text(encoding="utf-8"))
+    original = asm.read_text(encoding="utf-8")
+    fixed, restores = _fix_restore(original)
     workers = []
     for bundle in sorted((site / KERNEL_STATIC).glob("*.worker.*.js")):
         source, count = _fix_worker(bundle.read_text(encoding="utf-8"))
@@ -193,6 +196,7 @@ def make_snapshot(site: Path, say: Callable[[str], None]) -> bool:
             answer = str(problem)
         if answer != f"{language} True True 42":
             say(f"Note: the kernel starts without a snapshot (each page starts Python itself): {answer[-300:]}")
+            rewrite(asm, original)  # the site as it was: nothing half-changed
             return False
         (Path(scratch) / "memory").replace(core / SNAPSHOT_FILE)
         (Path(scratch) / "files").replace(core / FILES_FILE)

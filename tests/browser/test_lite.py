@@ -30,7 +30,7 @@ from course.charts import VEGA_LITE
 from course.classroom.lesson import NOT_HERE, STORED_BY_TEACHER
 from course.site.build import SiteBuild
 from course.site.patches import KERNEL_STATIC, LAB_BUILD, WAIT_FOR_KERNEL
-from course.site.snapshot import SNAPSHOT_FILE
+from course.site.snapshot import SNAPSHOT_FILE, WITHOUT_SNAPSHOT
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.course.test_browser_lessons import CHARTS, FEWER_GAMES
 
@@ -566,8 +566,6 @@ def run_while_the_kernel_code_is_held(
 
 
 STARTED_WITH_THE_PAGE = "The kernel was started with the page"
-#: What the page says when its kernel could not start from the build's snapshot.
-WITHOUT_SNAPSHOT = "The kernel starts without its snapshot"
 
 
 def test_the_kernel_starts_with_the_page_and_completes_names_without_jedi(

@@ -23,6 +23,7 @@ from course.site.snapshot import (
     OPTION,
     RESEED,
     SNAPSHOT_FILE,
+    WITHOUT_SNAPSHOT,
     _fix_worker,
     make_snapshot,
 )
@@ -118,7 +119,7 @@ def test_a_snapshot_that_cannot_be_fetched_starts_the_kernel_as_before(missing: 
     assert isinstance(calls, list) and calls[-1] == {"packages": ["micropip", "reversi-kit"], "snapshot": None}
     warned = seen["warned"]
     assert isinstance(warned, list) and len(warned) == 1
-    assert "starts without its snapshot" in warned[0] and f"404 {BASE}{missing}" in warned[0]
+    assert warned[0].startswith(WITHOUT_SNAPSHOT) and f"404 {BASE}{missing}" in warned[0]
 
 
 def test_a_site_without_a_snapshot_starts_the_kernel_as_before() -> None:
@@ -164,5 +165,6 @@ def test_without_deno_the_site_keeps_the_usual_start_and_says_so(
     assert said and "starts without a snapshot" in said[0] and "Deno is not installed" in said[0]
     assert (site / "jupyter-lite.json").read_text() == config  # no snapshot named
     assert all(p.read_text() == WORKER for p in (site / KERNEL_STATIC).glob("*.js"))
+    assert (site / "static" / "pyodide" / "pyodide.asm.mjs").read_text() == RESTORE  # as it was
     assert not (site / "static" / "pyodide" / SNAPSHOT_FILE).exists()
     assert not [p for p in site.iterdir() if p.name.startswith(".snapshot-")]
