@@ -22,6 +22,14 @@ the worker starts) and raises them as it sends a comm message; the search reads 
 two moves, through ``kitPending()`` (:func:`course.board.background.page_waiting`), and gives
 the loop its turn at once.
 
+On the isolated page the worker also no longer waits for the page at each message: it posts
+them (:data:`POSTED`; a message that cannot be posted goes the old way) and the page's
+kernel takes them from its worker in order (:data:`FLAG`), as on a plain-http
+address.  Each ``coincident`` call had waited for the page's main thread, which is busiest
+just as a lesson opens: a board's first ``play()`` sends about 290 messages, 1.5-4 ms each
+there, 0.1-0.4 ms posted.  And each message's parent header is the one the worker was
+given (:data:`SETUP`), not Python's copy converted back each time.
+
 >>> _fix_page('_processWorkerMessage(e){var t;if(e.type)')[1]
 1
 """
@@ -54,11 +62,14 @@ COMM_MSG = re.compile(r"let ([\w$]+)=(this\._kernel\.comm_manager\.comm_msg\([^;
 PROCESS = re.compile(r"_processWorkerMessage\(([\w$]+)\)\{")
 
 #: The page's kernel makes its worker: ``initWorker(OPTIONS){let ``; it is kept as
-#: ``$kitWorker``, and the worker it makes is given the flag.
+#: ``$kitWorker``, and the worker it makes is given the flag; the page takes the messages the
+#: worker posts (:data:`POSTED`) before coincident's own listener sees them.
 MAKE = re.compile(r"\binitWorker\(([\w$]+)\)\{let ")
 FLAG = (
     "initWorker(ARG){let w=this.$kitWorker(ARG);if(globalThis.crossOriginIsolated){"
-    "let f=this.$kitFlag=new Int32Array(new SharedArrayBuffer(4));w.postMessage({kitPending:f})}"
+    "let f=this.$kitFlag=new Int32Array(new SharedArrayBuffer(4));w.postMessage({kitPending:f});"
+    'w.addEventListener("message",e=>{let m=e.data&&e.data.$kitOut;'
+    "m&&(e.stopImmediatePropagation(),this._processWorkerMessage(m))})}"
     "return w}$kitWorker(ARG){let "
 )
 #: The page's kernel sends a comm message; then it raises the flag.
@@ -69,6 +80,29 @@ LISTEN = (
     'addEventListener("message",e=>{let f=e.data&&e.data.kitPending;if(f instanceof Int32Array){'
     "e.stopImmediatePropagation();globalThis.kitPending=()=>Atomics.exchange(f,0,0)!==0}});"
 )
+
+#: The isolated worker's callback is the page's, reached through coincident:
+#: ``CB=REMOTE.processWorkerMessage.bind(REMOTE);``; the worker posts its messages instead.
+CALLBACK = re.compile(r"([\w$]+)=([\w$]+)\.processWorkerMessage\.bind\(\2\);")
+POSTED = "{0}=(S=>m=>{{try{{self.postMessage({{$kitOut:m}})}}catch(e){{S(m)}}}})({1}.processWorkerMessage.bind({1}));"
+#: The worker takes a message's parent: ``async setup(MSG){await this._initialized,this._kernel._parent_header=this._pyodide.toPy(MSG)}``
+SETUP = re.compile(
+    r"(async setup\(([\w$]+)\)\{await this\._initialized,this\._kernel\._parent_header=this\._pyodide\.toPy\(\2\))\}"
+)
+#: Every message it sends converts Python's copy back for the header: it keeps the one it had.
+HEADER = "this.formatResult(this._kernel._parent_header).header"
+
+
+def _fix_posting(source: str) -> tuple[str, int, int]:
+    """``source`` with the isolated worker posting its messages and each message's header
+    kept; and how many callbacks and setups changed (the page takes them: :data:`FLAG`).
+
+    >>> _fix_posting("q=B.processWorkerMessage.bind(B);")[1:]
+    (1, 0)
+    """
+    source, posts = CALLBACK.subn(lambda m: POSTED.format(m[1], m[2]), source)
+    source, setups = SETUP.subn(lambda m: f"{m[1]},this.$kitHeader=({m[2]}||{{}}).header}}", source)
+    return source.replace(HEADER, "this.$kitHeader"), posts, setups
 
 
 def _fix_flag(source: str) -> tuple[str, int]:
@@ -106,12 +140,12 @@ def patch_batching(site: Path) -> int:
     """Batch a comm message's answers in the built ``site``; returns how many places changed.
 
     The page bundle holds the page's kernel (and a copy of the worker's), each worker bundle
-    the worker's: 11 places in jupyterlite-pyodide-kernel 0.8.6.  Raises :class:`SiteError`,
+    the worker's: 15 places in jupyterlite-pyodide-kernel 0.8.6.  Raises :class:`SiteError`,
     and changes nothing, when they are not found so (another kernel version).
     """
     static = Path(site) / KERNEL_STATIC
     fixes: dict[Path, str] = {}
-    workers = pages = flags = 0
+    workers = pages = flags = posts = setups = 0
     for bundle in sorted(static.glob("*.js")):
         source = bundle.read_text(encoding="utf-8")
         if "$kitBatch" in source:
@@ -119,17 +153,22 @@ def patch_batching(site: Path) -> int:
         fixed, worker = _fix_worker(source)
         fixed, page = _fix_page(fixed)
         fixed, flag = _fix_flag(fixed)
+        fixed, post, setup = _fix_posting(fixed)
         if worker and ".worker." in bundle.name:  # the worker's own file, not the page's copy
             fixed, flag = LISTEN + fixed, flag + 1
-        if worker or page or flag:
+        if worker or page or flag or post or setup:
             fixes[bundle] = fixed
             workers, pages, flags = workers + worker, pages + page, flags + flag
-    if (workers, pages, flags) != (6, 1, 4):
+            posts, setups = posts + post, setups + setup
+    if (workers, pages, flags, posts, setups) != (6, 1, 4, 1, 3) or any(
+        HEADER in fixed for fixed in fixes.values()
+    ):
         raise SiteError(
             f"the kernel's message sending was found in {workers} places of its bundles, its "
-            f"page's taking in {pages} and its comm messages' flag in {flags} (6, 1 and 4 "
-            f"expected) in {static}: the kernel is not the one the build pins"
+            f"page's taking in {pages}, its comm messages' flag in {flags}, its posting in {posts} "
+            f"and its parent's header in {setups} (6, 1, 4, 1 and 3 expected, and no header "
+            f"converted back) in {static}: the kernel is not the one the build pins"
         )
     for bundle, fixed in fixes.items():  # written only once every place was found
         rewrite(bundle, fixed)
-    return workers + pages + flags
+    return workers + pages + flags + posts + setups

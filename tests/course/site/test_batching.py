@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from course.site import SiteError
-from course.site.batching import LISTEN, _fix_flag, _fix_page, _fix_worker, patch_batching
+from course.site.batching import (
+    LISTEN,
+    _fix_flag,
+    _fix_page,
+    _fix_posting,
+    _fix_worker,
+    patch_batching,
+)
 from course.site.patches import KERNEL_STATIC
 
 #: jupyterlite-pyodide-kernel 0.8.6's worker, cut short: its callback and its comm message.
@@ -22,13 +29,20 @@ WORKER = (
     "async commMsg(e,t){await this.setup(t);"
     "let i=this._kernel.comm_manager.comm_msg(this._pyodide.toPy(null),this._pyodide.toPy(e));"
     "return this.formatResult(i)}"
-    "async setup(t){}formatResult(i){return i}}"
+    "async setup(e){await this._initialized,this._kernel._parent_header=this._pyodide.toPy(e)}"
+    "sendComm(e,t){this._sendWorkerMessage({type:e,content:t,"
+    "parentHeader:this.formatResult(this._kernel._parent_header).header})}"
+    "formatResult(i){return i}}"
 )
+#: The isolated worker's start: coincident's proxy of the page gives the worker its callback.
+COINCIDENT = "let B=globalThis.remote,_t=B.processWorkerMessage.bind(B);"
 #: The page's kernel, cut short: how it takes one message of the worker, makes its worker and
 #: sends a comm message.
 PAGE = (
     "class P{constructor(){this.taken=[]}_processWorkerMessage(e){var t;if(e.type)this.taken.push(e.type)}"
     "initWorker(e){let t=globalThis.makeWorker;return t()}"
+    "initRemote(e){let t;(t=globalThis.coincident(this._worker)).processWorkerMessage=this._processWorkerMessage.bind(this),"
+    "this._remoteKernel=t}"
     "async commMsg(e){return await this._remoteKernel.commMsg(e,this.parent)}}"
 )
 
@@ -100,7 +114,7 @@ def test_in_node_a_worker_without_the_callback_sends_as_before() -> None:
 def kernel_static(root: Path, page: str = PAGE) -> Path:
     static = root / KERNEL_STATIC
     static.mkdir(parents=True)
-    (static / "coincident.worker.abc.js").write_text(WORKER)
+    (static / "coincident.worker.abc.js").write_text(WORKER + COINCIDENT)
     (static / "comlink.worker.def.js").write_text(WORKER)
     (static / "393.page.js").write_text(page + WORKER)  # the page's chunk holds a worker's copy
     (static / "393.page.js.gz").write_bytes(b"stale")
@@ -115,7 +129,7 @@ const listeners = [], seen = [];
 globalThis.addEventListener = (type, listener) => listeners.push(listener);
 LISTEN
 addEventListener("message", (e) => seen.push(e.data));  // the kernel's own listener
-globalThis.makeWorker = () => ({postMessage(data) {
+globalThis.makeWorker = () => ({addEventListener() {}, postMessage(data) {
   let stopped = false;
   const event = {data, stopImmediatePropagation() { stopped = true; }};
   for (const listener of listeners) if (!stopped) listener(event);
@@ -149,7 +163,7 @@ def test_in_node_a_comm_message_raises_the_flag_a_search_reads_once(isolated: bo
 
 def test_the_site_is_patched_in_every_place_once_and_its_stale_copy_goes(tmp_path: Path) -> None:
     static = kernel_static(tmp_path)
-    assert patch_batching(tmp_path) == 11
+    assert patch_batching(tmp_path) == 15
     assert not (static / "393.page.js.gz").exists()
     for bundle in static.glob("*.js"):
         assert bundle.read_text().count("$kitBatch") == 2
@@ -160,6 +174,65 @@ def test_the_site_is_patched_in_every_place_once_and_its_stale_copy_goes(tmp_pat
 def test_a_site_of_another_kernel_version_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     static = kernel_static(tmp_path, page="class P{}")
     before = {p.name: p.read_bytes() for p in static.iterdir()}
-    with pytest.raises(SiteError, match="6, 1 and 4 expected"):
+    with pytest.raises(SiteError, match="6, 1, 4, 1 and 3 expected"):
         patch_batching(tmp_path)
     assert before == {p.name: p.read_bytes() for p in static.iterdir()}
+
+
+#: The isolated page and its worker, joined by a stand-in of the worker's message port (a
+#: message arrives as a task, in order); coincident's synchronous call to the page is counted.
+POST_RUN = """
+const listeners = [], synchronous = [];
+globalThis.self = {postMessage(data) {
+  if (data.$kitOut && data.$kitOut.type === "not cloneable") throw new Error("DataCloneError");
+  setTimeout(() => {
+    let stopped = false;
+    const event = {data, stopImmediatePropagation() { stopped = true; }};
+    for (const listener of listeners) if (!stopped) listener(event);
+  });
+}};
+globalThis.crossOriginIsolated = true;
+globalThis.SharedArrayBuffer ??= ArrayBuffer;
+globalThis.makeWorker = () => ({addEventListener: (type, listener) => listeners.push(listener), postMessage() {}});
+const others = [];
+globalThis.coincident = (worker) => {
+  worker.addEventListener("message", (e) => others.push(e.data));  // coincident's own listener
+  return {};
+};
+PAGE
+const page = new P();
+page._worker = page.initWorker({});
+page.initRemote({});
+globalThis.remote = {processWorkerMessage: (m) => { synchronous.push(m.type); page._processWorkerMessage(m); }};
+WORKER
+COINCIDENT
+const worker = new K();
+worker._pyodide = {toPy: (x) => ({converted: x})};  // Python's copy, which the page must not get
+worker._kernel = {};
+worker.registerWorkerMessageCallback(_t);
+await worker.setup({header: {msg_id: "run 1"}, content: {code: "play()"}});
+worker.sendComm("comm_open", "board");
+worker.sendComm("not cloneable", "a PyProxy left inside");
+worker.sendComm("comm_msg", "draw");
+const sent = [...page.taken];  // nothing is taken before the page's turn
+await new Promise((done) => setTimeout(done, 20));
+console.log(JSON.stringify({sent, taken: page.taken, synchronous, others, header: HEADER}));
+"""
+
+
+def test_in_node_the_isolated_worker_posts_its_messages_and_keeps_their_parents_header() -> None:
+    worker, _ = _fix_worker(WORKER)
+    worker, posts, setups = _fix_posting(worker + COINCIDENT)
+    assert (posts, setups) == (1, 1)
+    page, _ = _fix_flag(_fix_page(PAGE)[0])
+    page = page.replace("this.taken.push(e.type)", "this.taken.push([e.type,e.parentHeader])")
+    found = node(POST_RUN.replace("PAGE", page).replace("WORKER", worker).replace("COINCIDENT", "")
+                 .replace("HEADER", "worker.$kitHeader"))  # fmt: skip
+    header = {"msg_id": "run 1"}
+    assert found == {
+        "sent": [["not cloneable", header]],  # the only one that waited for the page
+        "taken": [["not cloneable", header], ["comm_open", header], ["comm_msg", header]],
+        "synchronous": ["not cloneable"],
+        "others": [],  # coincident's listener never sees a posted message
+        "header": header,
+    }
