@@ -47,6 +47,11 @@ Guard = Callable[[Callable[..., Any]], Callable[..., Any]]
 class SettingsPanel:
     """The collapsed "Settings" accordion, with a tab per group of controls.
 
+    The tabs are made when the accordion is first opened (or :meth:`build` is called): they
+    are about half of a board's widgets, and a board that is only played shows sooner
+    without them (a lesson's first ``play()`` in the browser classroom, where each widget
+    costs the page's kernel and the page).
+
     ``guard`` wraps every callback (so errors are shown, not lost);
     ``set_pawn_images(black, white)`` and ``show_panel(name, visible)`` belong
     to the board widget.
@@ -63,23 +68,32 @@ class SettingsPanel:
         self.controller = controller
         self.guard = guard
         self.set_pawn_images = set_pawn_images
+        self.show_panel = show_panel
+        self.panels = panels
         self.player_controls: dict[Color, tuple[w.Dropdown, w.Text]] = {}
         self.setting_controls: dict[str, w.ValueWidget] = {}
+        self.save_list: w.Dropdown | None = None
         self._syncing = False
+        self.widget = w.Accordion(children=[w.VBox()], titles=(_("Settings"),))
+        self.widget.add_class("reversi-settings")
+        self.widget.observe(self.guard(lambda _change: self.build()), "selected_index")
+
+    def build(self) -> None:
+        """Make the tabs and their controls, once (the accordion's first opening calls it)."""
+        if self.save_list is not None:
+            return
         sections = {
             _("Players"): self._players(),
             _("Rules"): self._rules(),
             _("Display"): self._display(),
-            _("Panels"): self._panels(panels, show_panel),
+            _("Panels"): self._panels(self.panels, self.show_panel),
             _("Save and load"): self._saves(),
         }
         self.sync()
-        tabs = w.Tab(children=list(sections.values()), titles=tuple(sections))
-        self.widget = w.Accordion(children=[tabs], titles=(_("Settings"),))
-        self.widget.add_class("reversi-settings")
+        self.widget.children = [w.Tab(children=list(sections.values()), titles=tuple(sections))]
 
     def sync(self) -> None:
-        """Make the controls show the controller's players and settings."""
+        """Make the controls show the controller's players and settings (once they are made)."""
         c = self.controller
         self._syncing = True  # the controls' observers stay quiet meanwhile
         try:
@@ -95,8 +109,9 @@ class SettingsPanel:
             self._syncing = False
 
     def refresh_saves(self) -> None:
-        """List the saves in the folder again."""
-        self.save_list.options = self.controller.save_names()
+        """List the saves in the folder again (once the list is made)."""
+        if self.save_list is not None:
+            self.save_list.options = self.controller.save_names()
 
     # -- the tabs ----------------------------------------------------------------------------
 
@@ -202,25 +217,24 @@ class SettingsPanel:
     def _saves(self) -> w.VBox:
         c = self.controller
         self.save_name = w.Text(placeholder=_("save name"))
-        self.save_list = w.Dropdown(options=c.save_names(), description=_("Saves"))
         save, load, refresh = (w.Button(description=d) for d in (_("Save"), _("Load"), _("Refresh list")))
         self.save_name.add_class("reversi-save-name")
         save.add_class("reversi-save")
         load.add_class("reversi-load")
 
+        save_list = self.save_list = w.Dropdown(options=c.save_names(), description=_("Saves"))
+
         def do_load(_: Any) -> None:
-            if self.save_list.value is None:
+            if save_list.value is None:
                 c.say(_("There are no saves in {folder} yet (or press Refresh list).").format(folder=c.saves.folder))
             else:
-                c.load(self.save_list.value)
+                c.load(save_list.value)
 
         save.on_click(self.guard(lambda _b: c.save(self.save_name.value.strip())))
         load.on_click(self.guard(do_load))
         refresh.on_click(self.guard(lambda _b: self.refresh_saves()))
         folder = w.HTML(html.escape(_("Folder:")) + f" <code>{html.escape(str(c.saves.folder))}</code>")
-        return w.VBox(
-            [w.HBox([self.save_name, save]), w.HBox([self.save_list, load, refresh]), folder]
-        )
+        return w.VBox([w.HBox([self.save_name, save]), w.HBox([save_list, load, refresh]), folder])
 
     # -- inside ----------------------------------------------------------------------------
 

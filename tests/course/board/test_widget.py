@@ -148,9 +148,33 @@ def test_undo_between_people_shows_accept_and_decline():
     assert "Black: 2" in text(board.pawns_panel)
 
 
+def opened(board):
+    """The board's settings panel, opened as a student opens it (its tabs are made then)."""
+    board.settings_panel.widget.selected_index = 0
+    return board.settings_panel
+
+
+def test_the_settings_tabs_are_made_when_the_panel_is_first_opened():
+    board = play()
+    before = len(list(_all_widgets(board)))
+    panel = board.settings_panel
+    assert panel.setting_controls == {} and panel.player_controls == {} and panel.save_list is None
+    panel.sync()
+    panel.refresh_saves()  # nothing to show yet: nothing made
+    assert panel.setting_controls == {}
+    tabs = opened(board).widget.children[0]
+    assert isinstance(tabs, ipywidgets.Tab) and len(tabs.children) == 5
+    made = len(list(_all_widgets(board)))
+    assert made > 2 * before - 20  # the tabs are about half of a board's widgets
+    panel.widget.selected_index = None
+    panel.widget.selected_index = 0  # closed and opened again: the same tabs
+    assert panel.widget.children[0] is tabs and len(list(_all_widgets(board))) == made
+    assert panel.setting_controls["size"].value == 8  # they show the game's settings
+
+
 def test_settings_controls_reach_the_controller():
     board = play()
-    controls = board.settings_panel.setting_controls
+    controls = opened(board).setting_controls
     controls["animate"].value = False
     controls["no_move_policy"].value = controls["no_move_policy"].options[1][1]
     controls["size"].value = 6
@@ -171,7 +195,7 @@ def test_loading_a_save_updates_the_controls(tmp_path):
     mouse_down(first, first.controller.game.legal_moves()[0].name)
     first.controller.save("six")
     second = play(saves_folder=tmp_path)
-    second.settings_panel.save_list.options = second.controller.save_names()
+    opened(second).save_list.options = second.controller.save_names()
     second.settings_panel.save_list.value = "six"
     load_button = [b for b in _all_widgets(second) if getattr(b, "description", "") == "Load"][0]
     load_button.click()
@@ -183,7 +207,7 @@ def test_loading_a_save_updates_the_controls(tmp_path):
 
 def test_time_limits_not_in_the_menu_are_added_to_it():
     board = play(time_per_move=15)
-    assert board.settings_panel.setting_controls["time_per_move"].value == 15
+    assert opened(board).setting_controls["time_per_move"].value == 15
     assert text(board.clock) == "Black: 15 s left"
 
 
@@ -207,7 +231,7 @@ def test_sound_is_off_unless_asked_for():
     loud = play(sound=True)
     mouse_down(loud, "d3")
     assert "<audio autoplay" in loud.sound.widget.value and loud.sound.plays == 1
-    loud.settings_panel.setting_controls["sound"].value = False
+    opened(loud).setting_controls["sound"].value = False
     mouse_down(loud, "c3")
     assert loud.sound.widget.value == "" and loud.sound.plays == 1
 
