@@ -30,6 +30,7 @@ from course.site.bytecode import compile_wheels
 from course.site.canvas_events import patch_canvas
 from course.site.compression import compress_site, size_report
 from course.site.notebooks import copy_notebooks
+from course.site.page_start import patch_page_start
 from course.site.patches import KERNEL_PLUGIN, kernel_settings, patch_kernel, patch_lab
 from course.site.prewarm import patch_prewarm
 from course.site.snapshot import make_snapshot
@@ -161,8 +162,9 @@ class SiteBuild:
         self._jupyter_lite_build()
         make_snapshot(self.out, self.say)  # before the page's script copies the kernel's options
         # the kernel's files on any address, no lost first cell, the kernel started with the page,
-        # a click's answer in one message, the boards' presses only: each module says why
-        for patch in (patch_kernel, patch_lab, patch_prewarm, patch_batching, patch_canvas):
+        # a click's answer in one message, the boards' presses only, a lighter page start
+        patches = (patch_kernel, patch_lab, patch_prewarm, patch_batching, patch_canvas, patch_page_start)
+        for patch in patches:  # each module says why
             patch(self.out)
         (self.out / STAMP_FILE).write_text(kit_stamp(self.lessons, self.exercises) + "\n")
         self.say(size_report(self.out))

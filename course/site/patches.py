@@ -35,11 +35,6 @@ them is done: JupyterLite's in-page WebSocket (mock-socket) waited for a 4 ms ti
 which the page's other work can delay further (a click on a board answered 2-5 ms sooner,
 median, with the timer gone).
 
-:func:`_fix_typeset` keeps MathJax unloaded until a text holds math: JupyterLab's typesetter
-loaded it (1 MB of script, then its fonts and TeX parser) for the first Markdown cell of every
-notebook, on the page's main thread just as the student's first cell runs, and no lesson
-has math.  A text with ``$``, ``\\(``, ``\\[`` or ``\\begin{`` loads it as before.
-
 :func:`_fix_first_cell` keeps a cell run before the kernel is there: JupyterLab's
 ``CodeCell.execute`` dropped a cell whose session had no kernel yet (the prompt stayed
 ``[ ]``, the kernel idle: a third of fresh pages lost the student's first run, and a Run
@@ -157,12 +152,6 @@ SETTINGS_ONCE = (
     r"return m.get(\1).then(v=>structuredClone(v))}async $kitGetAll(\1){\2}"
 )
 
-#: JupyterLab's MathJax typesetter, run on every rendered Markdown cell:
-#: ``async typeset(NODE){try{await this._ensureInitialized()}``.
-TYPESET = re.compile(r"async typeset\(([\w$]+)\)\{(try\{await this\._ensureInitialized\(\)\})")
-#: Before MathJax is loaded, a text with no math is left as it is.
-NO_MATH = r'if(!this._initialized&&!/[$]|\\[([]|\\begin\{/.test(NODE.textContent||""))return;'
-
 
 def kernel_settings(site: Path) -> dict[str, Any]:
     """The Pyodide kernel's settings in a built site's jupyter-lite.json."""
@@ -247,18 +236,6 @@ def _fix_kernel_start(source: str) -> tuple[str, int]:
     return source, starts + own + runs
 
 
-def _fix_typeset(source: str) -> tuple[str, int]:
-    """``source`` with MathJax loaded only for a text with math; and how many places changed.
-
-    >>> fixed, places = _fix_typeset("async typeset(n){try{await this._ensureInitialized()}}")
-    >>> places, fixed.startswith("async typeset(n){if(!this._initialized&&") and "n.textContent" in fixed
-    (1, True)
-    """
-    return TYPESET.subn(
-        lambda m: f"async typeset({m[1]}){{{NO_MATH.replace('NODE', m[1])}{m[2]}", source
-    )
-
-
 def _fix_settings_fetch(source: str) -> tuple[str, int]:
     """``source`` with the settings files fetched once per page; and how many places changed."""
     return SETTINGS_FETCH.subn(SETTINGS_ONCE, source)
@@ -271,7 +248,7 @@ def patch_lab(site: Path) -> int:
     Returns how many places changed.  Raises :class:`SiteError` when a fix finds its place
     other than once (another JupyterLab or JupyterLite).
     """
-    cells = settings = starts = sends = typesets = 0
+    cells = settings = starts = sends = 0
     for bundle in sorted((Path(site) / LAB_BUILD).glob("*.js")):
         source = bundle.read_text(encoding="utf-8")
         if "server::message" in source:
@@ -285,14 +262,11 @@ def patch_lab(site: Path) -> int:
             cells += source.count(WAIT_FOR_KERNEL)
             settings += source.count("async $kitGetAll(")
             starts += 3 * source.count("async $kitStartKernel(")  # its three places
-            typesets += source.count("!this._initialized&&!/[$]")
             continue
-        fixed, typeset_count = _fix_typeset(source)
-        typesets += typeset_count
-        fixed, cell_count = _fix_first_cell(fixed)
+        fixed, cell_count = _fix_first_cell(source)
         fixed, settings_count = _fix_settings_fetch(fixed)
         fixed, start_count = _fix_kernel_start(fixed)
-        if cell_count or settings_count or start_count or typeset_count:
+        if cell_count or settings_count or start_count:
             rewrite(bundle, fixed)
             cells += cell_count
             settings += settings_count
@@ -302,14 +276,13 @@ def patch_lab(site: Path) -> int:
         ("JupyterLite's settings fetch", settings, 1),
         ("JupyterLab's kernel start (the start, the session's own call, a run's call)", starts, 3),
         ("JupyterLite's message sending to its kernels", sends, 1),
-        ("JupyterLab's MathJax typesetter", typesets, 1),
     ):
         if count != wanted:
             raise SiteError(
                 f"{what} was found in {count} places of {Path(site) / LAB_BUILD}, not {wanted}: "
                 "the JupyterLab version is not the one the build pins"
             )
-    return cells + settings + starts + sends + typesets
+    return cells + settings + starts + sends
 
 
 def _fix_wait_async(source: str) -> tuple[str, int]:

@@ -635,6 +635,31 @@ def test_a_kernel_whose_snapshot_cannot_be_fetched_starts_the_usual_way(
             path.with_name(f"moved-{path.name}").rename(path)
 
 
+def test_each_plugins_checked_settings_serve_the_next_page_and_a_changed_setting_still_applies(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    """A page keeps each plugin's checked settings for the next page (course.site.page_start);
+    a theme the student picks on a page that used them is checked, applied and kept."""
+    first = LitePage(context_factory(), lite, "lessons/00_welcome.ipynb")
+    page = first.page
+    theme = "document.body.dataset.jpThemeName"
+    page.wait_for_function(f"{theme} === 'JupyterLab Light'", timeout=CELL_TIMEOUT)
+    kept = page.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('kit-settings:')).map(k => JSON.parse(localStorage[k]))"
+    )
+    assert len(kept) > 50 and all(len(entry) == 4 for entry in kept)  # schema, text, composite, user
+    second = LitePage(page.context.new_page(), lite, "lessons/01_play.ipynb")
+    second.page.wait_for_function(f"{theme} === 'JupyterLab Light'", timeout=CELL_TIMEOUT)
+    second.page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    second.page.wait_for_function(f"{theme} === 'JupyterLab Dark'", timeout=CELL_TIMEOUT)
+    for opened in range(2):  # checked by Ajv once more, then from what that page kept
+        again = LitePage(page.context.new_page(), lite, "lessons/00_welcome.ipynb")
+        again.page.wait_for_function(f"{theme} === 'JupyterLab Dark'", timeout=CELL_TIMEOUT)
+        cell = again.add_cell("print(6 * 7)", timeout=KERNEL_TIMEOUT)
+        assert "42" in cell.locator(".jp-OutputArea").inner_text(), opened
+        assert not again.errors(), again.errors()
+
+
 @pytest.mark.parametrize("press", ["keys", "button"])
 def test_a_cell_run_before_the_session_has_its_kernel_waits_for_it_and_runs(
     lite: LiteServer, browser: Any, press: str

@@ -18,7 +18,6 @@ from course.site.patches import (
     _fix_lan_files,
     _fix_settings_fetch,
     _fix_socket_send,
-    _fix_typeset,
     _fix_wait_async,
     patch_kernel,
     patch_lab,
@@ -257,67 +256,25 @@ def test_in_node_a_message_to_the_kernel_goes_in_order_before_any_timer() -> Non
     assert found["fixed"] == ["the sender goes on", "click", "undo", "the next microtask", "a 1 ms timer"]
 
 
-#: JupyterLab 4's MathJax typesetter, as minified (its MathJax a stand-in that counts loads).
-TYPESETTER = (
-    "class M{constructor(){this._initialized=!1}"
-    "async _ensureInitialized(){this._initialized||(globalThis.loads++,this._initialized=!0)}"
-    "async typeset(n){try{await this._ensureInitialized()}catch(n){console.error(n);return}n.typeset=!0}}"
-)
-TYPESET_CHECK = r"""
-globalThis.loads = 0;
-SOURCE
-const seen = [];
-for (const texts of [["Play a move: click a square.", "Costs $5", "No math here"], ["\\(x^2\\)"],
-                     ["\\[x\\]"], ["\\begin{align} a \\end{align}"]]) {
-  const typesetter = new M();  // a fresh page's
-  for (const text of texts) {
-    const node = {textContent: text};
-    await typesetter.typeset(node);
-    seen.push([text, globalThis.loads, !!node.typeset]);
-  }
-}
-console.log(JSON.stringify(seen));
-"""
-
-
-def test_in_node_mathjax_is_loaded_only_for_a_text_with_math() -> None:
-    fixed, count = _fix_typeset(TYPESETTER)
-    assert count == 1
-    done = subprocess.run(["node", "--input-type=module", "-e", TYPESET_CHECK.replace("SOURCE", fixed)],
-                          capture_output=True, text=True, timeout=30)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [
-        ["Play a move: click a square.", 0, False],  # no math: MathJax stays unloaded
-        ["Costs $5", 1, True],  # a dollar may be math: loaded and typeset, as before
-        ["No math here", 1, True],  # loaded already: every text is typeset
-        ["\\(x^2\\)", 2, True],
-        ["\\[x\\]", 3, True],
-        ["\\begin{align} a \\end{align}", 4, True],
-    ]
-
-
 def test_jupyterlabs_bundle_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
     (tmp_path / LAB_BUILD).mkdir()
     bundle = tmp_path / LAB_BUILD / "jlab_core.js"
-    bundle.write_text(CELL_RUN + SESSION + RUN_CELL + TYPESETTER)
+    bundle.write_text(CELL_RUN + SESSION + RUN_CELL)
     (tmp_path / LAB_BUILD / "settings.js").write_text(SETTINGS)
     (tmp_path / LAB_BUILD / "other.js").write_text("clearExecution();")
     (tmp_path / LAB_BUILD / "4641.socket.js").write_text(SOCKET)
-    assert patch_lab(tmp_path) == 7
+    assert patch_lab(tmp_path) == 6
     patched = bundle.read_text()
     assert "c.session&&c.session.kernel" in patched and "async $kitStartKernel(){" in patched
     assert "queueMicrotask" in (tmp_path / LAB_BUILD / "4641.socket.js").read_text()
-    assert patch_lab(tmp_path) == 7 and bundle.read_text() == patched  # patched once only
+    assert patch_lab(tmp_path) == 6 and bundle.read_text() == patched  # patched once only
     bundle.write_text("clearExecution(); /* another JupyterLab */")
     with pytest.raises(SiteError, match="cell run was found in 0 places"):
         patch_lab(tmp_path)
-    bundle.write_text(CELL_RUN + SESSION + TYPESETTER)  # the run's call to startKernel missing
+    bundle.write_text(CELL_RUN + SESSION)  # the run's call to startKernel missing
     with pytest.raises(SiteError, match=r"kernel start \(.*\) was found in 2 places .*, not 3"):
         patch_lab(tmp_path)
-    bundle.write_text(CELL_RUN + SESSION + RUN_CELL)  # no MathJax typesetter
-    with pytest.raises(SiteError, match="MathJax typesetter was found in 0 places"):
-        patch_lab(tmp_path)
-    bundle.write_text(CELL_RUN + SESSION + RUN_CELL + TYPESETTER)
+    bundle.write_text(CELL_RUN + SESSION + RUN_CELL)
     (tmp_path / LAB_BUILD / "settings.js").write_text("_getAll() /* another JupyterLite */")
     with pytest.raises(SiteError, match="settings fetch was found in 0 places"):
         patch_lab(tmp_path)

@@ -1,0 +1,144 @@
+"""A lesson's page start made lighter (course.site.page_start), run in Node against JupyterLab's
+code as minified, cut short; the browser proof is tests/browser/test_lite.py (a page's settings,
+a first cell, a board) and ``benchmarks/site.py``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from course.site import SiteError
+from course.site.page_start import _fix_settings_cache, _fix_typeset, patch_page_start
+from course.site.patches import LAB_BUILD
+
+
+def node(script: str) -> object:
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+#: JupyterLab 4's MathJax typesetter, as minified (its MathJax a stand-in that counts loads).
+TYPESETTER = (
+    "class M{constructor(){this._initialized=!1}"
+    "async _ensureInitialized(){this._initialized||(globalThis.loads++,this._initialized=!0)}"
+    "async typeset(n){try{await this._ensureInitialized()}catch(n){console.error(n);return}n.typeset=!0}}"
+)
+TYPESET_CHECK = r"""
+globalThis.loads = 0;
+SOURCE
+const seen = [];
+for (const texts of [["Play a move: click a square.", "Costs $5", "No math here"], ["\\(x^2\\)"],
+                     ["\\[x\\]"], ["\\begin{align} a \\end{align}"]]) {
+  const typesetter = new M();  // a fresh page's
+  for (const text of texts) {
+    const node = {textContent: text};
+    await typesetter.typeset(node);
+    seen.push([text, globalThis.loads, !!node.typeset]);
+  }
+}
+console.log(JSON.stringify(seen));
+"""
+
+
+def test_in_node_mathjax_is_loaded_only_for_a_text_that_may_hold_math() -> None:
+    fixed, count = _fix_typeset(TYPESETTER)
+    assert count == 1
+    assert node(TYPESET_CHECK.replace("SOURCE", fixed)) == [
+        ["Play a move: click a square.", 0, False],  # no math: MathJax stays unloaded
+        ["Costs $5", 1, True],  # a dollar may be math: loaded and typeset, as before
+        ["No math here", 1, True],  # loaded already: every text is typeset
+        ["\\(x^2\\)", 2, True],
+        ["\\[x\\]", 3, True],
+        ["\\begin{align} a \\end{align}", 4, True],
+    ]
+
+
+#: JupyterLab 4's settings validator, as minified: two compiled validators per plugin (the
+#: compiles counted), the user's settings checked, then their defaults filled in.
+VALIDATOR = (
+    "class A{constructor(){this.v=new Map}"
+    "validateData(n,i=!0){let o,r=this._validator.getSchema(n.id),s=r;"
+    "if(!r)return this.v.set(n.id,(d)=>(globalThis.compiles++,Object.keys(d).every(k=>k in n.schema.properties))),"
+    "this.validateData(n,i);o=JSON.parse(n.raw);if(!r(o))return[{keyword:\"additionalProperties\"}];"
+    "let a={...Object.fromEntries(Object.entries(n.schema.properties).map(([k,p])=>[k,p.default])),...o};"
+    "return i&&(n.data={composite:a,user:o}),null}"
+    "get _validator(){return{getSchema:(id)=>this.v.get(id)}}}"
+)
+SETTINGS_CHECK = r"""
+globalThis.compiles = 0;
+const stored = new Map();
+globalThis.localStorage = {
+  getItem: (k) => { if (globalThis.locked) throw new Error("SecurityError"); return stored.has(k) ? stored.get(k) : null; },
+  setItem: (k, v) => { if (globalThis.locked) throw new Error("SecurityError"); stored.set(k, String(v)); },
+};
+SOURCE
+const schema = {type: "object", properties: {theme: {default: "light"}, size: {default: 12}}};
+const plugin = (raw, s = schema) => ({id: "@jupyterlab/apputils-extension:themes", schema: s, raw});
+const page = (raw, s, keep = true) => {  // a fresh page's registry checks one plugin
+  const p = plugin(raw, s), before = globalThis.compiles;
+  const errors = new A().validateData(p, keep);
+  return {errors, data: p.data || null, compiled: globalThis.compiles - before};
+};
+const seen = {first: page("{}"), second: page("{}")};
+seen.second.fresh = (() => { const a = plugin("{}"), b = plugin("{}"), v = new A();
+  v.validateData(a); v.validateData(b); a.data.composite.theme = "dark"; return b.data.composite.theme; })();
+seen.changed = page('{"theme": "dark"}');
+seen.changedAgain = page('{"theme": "dark"}');
+seen.newSchema = page("{}", {type: "object", properties: {theme: {default: "dark"}}});
+seen.wrong = page('{"colour": 1}');
+seen.wrongAgain = page('{"colour": 1}');
+seen.checkOnly = page("{}", undefined, false);
+globalThis.locked = true;
+seen.noStorage = page("{}");
+seen.stored = stored.size;
+console.log(JSON.stringify(seen));
+"""
+
+
+def test_in_node_a_plugins_checked_settings_are_kept_for_the_next_page_with_their_schema() -> None:
+    fixed, count = _fix_settings_cache(VALIDATOR)
+    assert count == 1
+    seen = node(SETTINGS_CHECK.replace("SOURCE", fixed))
+    light = {"composite": {"theme": "light", "size": 12}, "user": {}}
+    assert seen == {
+        "first": {"errors": None, "data": light, "compiled": 1},
+        "second": {"errors": None, "data": light, "compiled": 0, "fresh": "light"},  # not shared
+        "changed": {"errors": None, "data": {"composite": {"theme": "dark", "size": 12},
+                                             "user": {"theme": "dark"}}, "compiled": 1},  # fmt: skip
+        "changedAgain": {"errors": None, "data": {"composite": {"theme": "dark", "size": 12},
+                                                  "user": {"theme": "dark"}}, "compiled": 0},  # fmt: skip
+        "newSchema": {"errors": None, "data": {"composite": {"theme": "dark"}, "user": {}}, "compiled": 1},
+        "wrong": {"errors": [{"keyword": "additionalProperties"}], "data": None, "compiled": 1},
+        "wrongAgain": {"errors": [{"keyword": "additionalProperties"}], "data": None, "compiled": 1},
+        "checkOnly": {"errors": None, "data": None, "compiled": 1},  # kept results not set on the plugin
+        "noStorage": {"errors": None, "data": light, "compiled": 1},
+        "stored": 1,  # one entry per plugin: the last checked settings
+    }
+    unpatched = node(SETTINGS_CHECK.replace("SOURCE", VALIDATOR))
+    assert unpatched["second"]["compiled"] == 1 and unpatched["stored"] == 0  # type: ignore[index]
+
+
+def test_the_page_start_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
+    build = tmp_path / LAB_BUILD
+    build.mkdir()
+    (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR)
+    (build / "other.js").write_text("let unrelated = 1;")
+    assert patch_page_start(tmp_path) == 2
+    patched = (build / "jlab_core.js").read_text()
+    assert "$kitValidateData(" in patched and "!this._initialized&&" in patched
+    assert (build / "other.js").read_text() == "let unrelated = 1;"
+    with pytest.raises(SiteError, match="already patched"):
+        patch_page_start(tmp_path)
+    (build / "jlab_core.js").write_text(VALIDATOR)
+    with pytest.raises(SiteError, match="MathJax typesetter in 0 places"):
+        patch_page_start(tmp_path)
+    (build / "jlab_core.js").write_text(TYPESETTER + "class A{validateData(n){return null}_validator}")
+    with pytest.raises(SiteError, match="settings' validator in 0 places"):
+        patch_page_start(tmp_path)
+    assert (build / "jlab_core.js").read_text() == TYPESETTER + "class A{validateData(n){return null}_validator}"
