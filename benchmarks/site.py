@@ -44,7 +44,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from course.site.build import OUT, SiteBuild  # noqa: E402
 from course.site.compression import _site_size  # noqa: E402
 from course.site.prewarm import TIMES  # noqa: E402
-from course.site.snapshot import SNAPSHOT_FILE, WITHOUT_SNAPSHOT  # noqa: E402
+from course.site.snapshot import OPTION, SNAPSHOT_FILE, WITHOUT_SNAPSHOT  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 PROBE = """
@@ -156,10 +156,14 @@ def open_board(page: Any, base: str) -> dict[str, Any]:
     python = [(moment - opened) / 1000 for moment in times[0]] if times else []
     urls = [url for url, _ in fetched]
     twice = sorted({url for url in urls if urls.count(url) > 1 and "/api/" not in url})
-    snapshot = any(url.endswith(f"/{SNAPSHOT_FILE}") for url in urls) and not any(
+    fetched_snapshot = any(f"/{SNAPSHOT_FILE}" in url for url in urls)
+    # a page started from the snapshot unless it said otherwise (a warm page reads the copy its
+    # browser kept, course.site.snapshot.KEPT: no request)
+    snapshot = OPTION in page.evaluate("fetch('../jupyter-lite.json').then(r => r.text())") and not any(
         line.startswith(WITHOUT_SNAPSHOT) for line in said)  # fmt: skip
+    snapshot_from = "fetched" if fetched_snapshot else "the browser's copy"
     return {"shown": shown, "board": board, "requests": len(fetched), "python": python, "snapshot": snapshot,
-            "bytes": sum(size for _, size in fetched), "twice": twice}  # fmt: skip
+            "snapshot_from": snapshot_from, "bytes": sum(size for _, size in fetched), "twice": twice}  # fmt: skip
 
 
 def pages_to_board(browser: Any, base: str, repeat: int) -> None:
@@ -173,7 +177,7 @@ def pages_to_board(browser: Any, base: str, repeat: int) -> None:
             python = seen["python"]
             share = (
                 f"Pyodide's own start {python[1] - python[0]:.1f} s (from {python[0]:.1f} s"
-                f"{', from its snapshot' if seen['snapshot'] else ', no snapshot'}), "
+                f"{', from its snapshot, ' + seen['snapshot_from'] if seen['snapshot'] else ', no snapshot'}), "
                 f"importing the kernel {python[2] - python[1]:.1f} s"
                 if len(python) == 3
                 else "Pyodide's start not reported (no kernel started with the page)"

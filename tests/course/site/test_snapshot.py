@@ -46,16 +46,19 @@ def bundle(files: dict[str, bytes], packages: dict[str, str]) -> bytes:
     return struct.pack("<I", len(index)) + index + b"".join(files.values())
 
 
-def start(options: dict[str, object], answers: dict[str, bytes | int]) -> dict[str, object]:
+def start(options: dict[str, object], answers: dict[str, bytes | int], prelude: str = "", pages: int = 1) -> dict[str, object]:
     """Run the patched worker's start in Node with a stand-in ``loadPyodide`` and ``fetch``
-    (``answers``: URL -> bytes, or an HTTP status); returns what each side saw."""
+    (``answers``: URL -> bytes, or an HTTP status), ``pages`` times after ``prelude``;
+    returns what each side saw (``fetched``: the URLs each page fetched)."""
     fixed, count = _fix_worker(WORKER)
     assert count == 1
     served = {url: list(body) if isinstance(body, bytes) else body for url, body in answers.items()}
     script = f"""
-const served = {json.dumps(served)}, calls = [], warned = [], written = {{}};
+const served = {json.dumps(served)}, calls = [], warned = [], written = {{}}, fetched = [];
 globalThis.self = {{ location: {{ href: "http://school/lab/index.html" }} }};
+{prelude}
 globalThis.fetch = async (url) => {{
+  fetched.at(-1).push(String(url));
   const body = served[String(url)];
   return typeof body === "number" || body === undefined
     ? {{ ok: false, status: body || 404 }}
@@ -79,11 +82,16 @@ const loadPyodide = async (o) => {{
   }};
 }};
 {fixed}
-const k = new K();
-await k.initRuntime({{ indexUrl: "../static/pyodide/", module: Promise.resolve({{ loadPyodide }}),
-                      loadPyodideOptions: {json.dumps(options)} }});
+let k;
+for (let page = 0; page < {pages}; page++) {{
+  fetched.push([]);
+  k = new K();
+  await k.initRuntime({{ indexUrl: "../static/pyodide/", module: Promise.resolve({{ loadPyodide }}),
+                        loadPyodideOptions: {json.dumps(options)} }});
+}}
 const first = calls[0];
-console.log(JSON.stringify({{ calls: calls.map(({{ forwarded, ...c }}) => c), warned, written,
+console.log(JSON.stringify({{ calls: calls.map(({{ forwarded, ...c }}) => c), warned, written, fetched,
+  kept: globalThis.keptKeys ? globalThis.keptKeys() : null,
   forwarded: first.forwarded ? first.forwarded() : null, loaded: k._pyodide.loadedPackages, ran: k._pyodide.ran }}));
 """
     done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30)
@@ -120,6 +128,47 @@ def test_a_snapshot_that_cannot_be_fetched_starts_the_kernel_as_before(missing: 
     warned = seen["warned"]
     assert isinstance(warned, list) and len(warned) == 1
     assert warned[0].startswith(WITHOUT_SNAPSHOT) and f"404 {BASE}{missing}" in warned[0]
+
+
+#: The browser's IndexedDB, enough of it for the worker's kept copies (callbacks run as tasks).
+INDEXED_DB = """
+const kept = new Map(), later = (f) => setTimeout(f);
+globalThis.keptKeys = () => [...kept.keys()].sort();
+globalThis.indexedDB = { open(name) {
+  const q = {};
+  later(() => {
+    if (globalThis.broken) return q.onerror();
+    q.result = { createObjectStore() {}, transaction: () => ({ objectStore: () => ({
+      get(key) { const r = {}; later(() => { r.result = kept.get(key); r.onsuccess(); }); return r; },
+      put(value, key) { kept.set(key, value.slice(0)); },
+      getAllKeys() { const r = {}; later(() => { r.result = [...kept.keys()]; r.onsuccess && r.onsuccess(); }); return r; },
+      delete(key) { kept.delete(key); },
+    }) }) };
+    q.onupgradeneeded(); q.onsuccess();
+  });
+  return q;
+} };
+"""
+
+
+def test_a_page_keeps_the_snapshot_for_the_next_page_and_only_the_newest_version() -> None:
+    named = {"memory": SNAPSHOT_FILE + "?sha256=1", "files": FILES_FILE + "?sha256=1"}
+    answers: dict[str, bytes | int] = {BASE + named["memory"]: b"MEMORY", BASE + named["files"]: bundle(FILES, {"kit": "default channel"})}
+    seen = start({**SNAPSHOT_OPTIONS, OPTION: named}, answers, prelude=INDEXED_DB, pages=3)
+    assert seen["fetched"] == [sorted(answers), [], []]  # the next pages read the kept copies
+    assert seen["calls"] == [{"packages": [], "snapshot": list(b"MEMORY")}] * 3 and seen["warned"] == []
+    assert seen["loaded"] == {"kit": "default channel"}
+    assert seen["kept"] == sorted(answers)
+    # a new build: its files are fetched once, and replace the ones the browser kept
+    renamed = {key: name.replace("=1", "=2") for key, name in named.items()}
+    newer: dict[str, bytes | int] = {BASE + renamed["memory"]: b"NEWER", BASE + renamed["files"]: bundle(FILES, {})}
+    old = "".join(f"kept.set({json.dumps(url)}, new Uint8Array([1]).buffer);" for url in answers)
+    seen = start({**SNAPSHOT_OPTIONS, OPTION: renamed}, newer, prelude=INDEXED_DB + old, pages=2)
+    assert seen["fetched"] == [sorted(newer), []] and seen["kept"] == sorted(newer)
+    assert seen["calls"] == [{"packages": [], "snapshot": list(b"NEWER")}] * 2
+    # a browser whose IndexedDB fails fetches them each time, as before
+    seen = start({**SNAPSHOT_OPTIONS, OPTION: named}, answers, prelude=INDEXED_DB + "globalThis.broken = true;", pages=2)
+    assert seen["fetched"] == [sorted(answers)] * 2 and seen["warned"] == []
 
 
 def test_a_site_without_a_snapshot_starts_the_kernel_as_before() -> None:
