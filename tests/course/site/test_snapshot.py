@@ -37,10 +37,14 @@ WORKER = (
 FILES = {"/lib/python3.14/site-packages/kit/__init__.py": b"x = 1\n", "/share/a/b.json": b"{}"}
 
 
+#: Folders' times in the bundle: one the files make, one that is not there in the page.
+DIRS = [["/lib/python3.14/site-packages/kit", 1_600_000_000_000], ["/not/made", 1]]
+
+
 def bundle(files: dict[str, bytes], packages: dict[str, str]) -> bytes:
-    """The files' bundle as the snapshot's maker writes it, read from its docstring's format."""
+    """The files' bundle as the snapshot's maker writes it, read from PUT_FILES' format."""
     index = json.dumps(
-        {"files": [[path, len(data), 1_700_000_000_000 + n] for n, (path, data) in enumerate(files.items())],
+        {"dirs": DIRS, "files": [[path, len(data), 1_700_000_000_000 + n] for n, (path, data) in enumerate(files.items())],
          "packages": packages}  # fmt: skip
     ).encode()
     return struct.pack("<I", len(index)) + index + b"".join(files.values())
@@ -75,7 +79,8 @@ const loadPyodide = async (o) => {{
   }}
   return {{
     _api: {{}}, version: "314", loadPackage: (n) => "loaded " + n, loadedPackages: {{}}, ran: [],
-    FS: {{ mkdirTree: (d) => {{ written[d + "/"] = true; }},
+    FS: {{ mkdirTree: (d) => {{ for (let at = d; at.length > 1; at = at.slice(0, at.lastIndexOf("/"))) written[at + "/"] = true; }},
+           analyzePath: (d) => ({{ exists: written[d + "/"] === true }}),
            writeFile: (f, d) => {{ written[f] = new TextDecoder().decode(d); }},
            utime: (f, a, m) => {{ written[f + "@"] = m; }} }},
     runPython(code) {{ this.ran.push(code); }},
@@ -112,7 +117,9 @@ def test_the_worker_starts_from_the_snapshot_and_puts_the_packages_files_back() 
     assert written["/lib/python3.14/site-packages/kit/__init__.py"] == "x = 1\n"
     assert written["/share/a/b.json"] == "{}" and written["/share/a/b.json@"] == 1_700_000_000_001
     assert seen["loaded"] == {"kit": "default channel"}
-    assert seen["ran"] == [RESEED]  # the import system sees the files; random is seeded anew
+    # each folder gets its time back (the import system's caches in the snapshot hold)
+    assert written["/lib/python3.14/site-packages/kit@"] == 1_600_000_000_000 and "/not/made@" not in written
+    assert seen["ran"] == [RESEED] == ["import random; random.seed()"]  # random is seeded anew
     # the snapshot's JavaScript objects are the new Pyodide's, reached by name
     assert seen["forwarded"] == ["314", "loaded x"]
     assert seen["warned"] == []
