@@ -1,9 +1,9 @@
-"""A lesson's page does less before the student's first cell runs: two fixes to JupyterLab's bundle.
+"""A lesson's page does less before the student's first cell runs: three fixes to JupyterLab's bundle.
 
 On a 2-core machine the page's main thread is the slowest part of a lesson's start: it is
 busy from the page's first script to the first board drawn, and every step of the kernel's
 start and of the student's first run waits for its turn.  Two pieces of JupyterLab's start do
-work no lesson needs:
+work no lesson needs, and one waits for work it does not need:
 
 * :func:`_fix_typeset`: the MathJax typesetter loaded MathJax (1 MB of script, then its fonts
   and TeX parser) for the first Markdown cell of every notebook, math or not, just as the
@@ -17,6 +17,10 @@ work no lesson needs:
   it when both are the same, compiling nothing; anything else (a new site, changed
   settings, an error) is checked by Ajv as before, and only a result without errors is kept.
   A browser that keeps no storage checks every time.
+* :func:`_fix_checkpoint_first`: a notebook's document made a checkpoint of the file (in the
+  browser's storage) before it started its kernel session; the session now starts first and
+  the checkpoint is made beside it (0.15-0.35 s sooner on a busy page).  A checkpoint that
+  fails still fails the document's start, as before, but no longer keeps its kernel away.
 
 Measured on this 2-core machine, lesson 00 opened to its ``play()`` board drawn, the same
 site with and without the cache in turns: warm pages 3.7-4.2 s against 4.1-4.5 s.
@@ -55,8 +59,15 @@ KEPT = (
     "[$s,@P.raw,JSON.stringify(@P.data.composite),JSON.stringify(@P.data.user)]))}catch($x){}"
     "return $e}"
 )
+#: The document's start: ``async _populate(){if(FLAGS,await CHECKPOINT,this.isDisposed)return;START}``
+#: where ``START`` sets the session's kernel preference and starts it.
+POPULATE = re.compile(
+    r"async _populate\(\)\{if\((this\._isPopulated=!0,this\._isReady=!0,this\._populatedPromise\.resolve\(void 0\)),"
+    r"await (this\._maybeCheckpoint\(!1\)),this\.isDisposed\)return;"
+    r"(let [^{}]*?\{[^{}]*\},this\.sessionContext\.initialize\(\)\.then\([^{}]*?\{[^{}]*\}\))\}"
+)
 #: Marks of a bundle patched already.
-DONE = ("!this._initialized&&!/[$]", "$kitValidateData(")
+DONE = ("!this._initialized&&!/[$]", "$kitValidateData(", "$kitCheckpoint")
 
 
 def _fix_typeset(source: str) -> tuple[str, int]:
@@ -77,13 +88,25 @@ def _fix_settings_cache(source: str) -> tuple[str, int]:
     )
 
 
+def _fix_checkpoint_first(source: str) -> tuple[str, int]:
+    """``source`` with a document's kernel session started before its checkpoint is made; and
+    how many places changed."""
+    return POPULATE.subn(
+        lambda m: (
+            f"async _populate(){{{m[1]};let $kitCheckpoint={m[2]};"
+            f"if(this.isDisposed)return $kitCheckpoint;{m[3]};await $kitCheckpoint}}"
+        ),
+        source,
+    )
+
+
 def patch_page_start(site: Path) -> int:
     """Make the built ``site``'s page start lighter; returns how many places changed.
 
     Raises :class:`SiteError`, and changes nothing, unless JupyterLab's bundle holds the
-    typesetter and the settings' validator once each.
+    typesetter, the settings' validator and the document's start once each.
     """
-    found: dict[str, int] = {"the MathJax typesetter": 0, "the settings' validator": 0}
+    found = {"the MathJax typesetter": 0, "the settings' validator": 0, "the document's start": 0}
     fixes: dict[Path, str] = {}
     for bundle in sorted((Path(site) / LAB_BUILD).glob("*.js")):
         source = bundle.read_text(encoding="utf-8")
@@ -93,9 +116,11 @@ def patch_page_start(site: Path) -> int:
             raise SiteError(f"{bundle} is already patched: build the site again from scratch")
         fixed, typesets = _fix_typeset(source)
         fixed, validators = _fix_settings_cache(fixed)
+        fixed, starts = _fix_checkpoint_first(fixed)
         found["the MathJax typesetter"] += typesets
         found["the settings' validator"] += validators
-        if typesets or validators:
+        found["the document's start"] += starts
+        if typesets or validators or starts:
             fixes[bundle] = fixed
     for what, count in found.items():
         if count != 1:

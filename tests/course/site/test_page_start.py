@@ -11,7 +11,12 @@ from pathlib import Path
 import pytest
 
 from course.site import SiteError
-from course.site.page_start import _fix_settings_cache, _fix_typeset, patch_page_start
+from course.site.page_start import (
+    _fix_checkpoint_first,
+    _fix_settings_cache,
+    _fix_typeset,
+    patch_page_start,
+)
 from course.site.patches import LAB_BUILD
 
 
@@ -124,21 +129,62 @@ def test_in_node_a_plugins_checked_settings_are_kept_for_the_next_page_with_thei
     assert unpatched["second"]["compiled"] == 1 and unpatched["stored"] == 0  # type: ignore[index]
 
 
+#: JupyterLab 4's document context, as minified: its start, with a checkpoint that takes a while.
+CONTEXT = (
+    "class C{constructor(fails){this.isDisposed=!1;this.seen=[];this.fails=fails;this._model={defaultKernelName:\"python\","
+    "defaultKernelLanguage:\"python\"};this.sessionContext={kernelPreference:{name:\"\"},initialize:async()=>"
+    "(this.seen.push(\"kernel \"+this.sessionContext.kernelPreference.name),!1)};this._dialogs={selectKernel(){}}}"
+    "async _maybeCheckpoint(n){await new Promise(d=>setTimeout(d,30));if(this.fails)throw Error(\"storage full\");"
+    "this.seen.push(\"checkpoint\")}"
+    "async _populate(){if(this._isPopulated=!0,this._isReady=!0,this._populatedPromise.resolve(void 0),"
+    "await this._maybeCheckpoint(!1),this.isDisposed)return;let n=this._model.defaultKernelName||"
+    "this.sessionContext.kernelPreference.name;this.sessionContext.kernelPreference={...this.sessionContext"
+    ".kernelPreference,name:n,language:this._model.defaultKernelLanguage},this.sessionContext.initialize()"
+    ".then(n=>{n&&this._dialogs.selectKernel(this.sessionContext)})}}"
+)
+CONTEXT_CHECK = """
+SOURCE
+const run = async (fails) => {
+  const c = new C(fails);
+  c._populatedPromise = {resolve() { c.seen.push("populated"); }};
+  try { await c._populate(); c.seen.push("done"); } catch (e) { c.seen.push("failed: " + e.message); }
+  return c.seen;
+};
+console.log(JSON.stringify([await run(false), await run(true)]));
+"""
+
+
+def test_in_node_a_notebooks_kernel_starts_before_its_checkpoint_is_made() -> None:
+    fixed, count = _fix_checkpoint_first(CONTEXT)
+    assert count == 1
+    assert node(CONTEXT_CHECK.replace("SOURCE", CONTEXT)) == [
+        ["populated", "checkpoint", "kernel python", "done"],
+        ["populated", "failed: storage full"],  # as shipped: no kernel when the checkpoint fails
+    ]
+    assert node(CONTEXT_CHECK.replace("SOURCE", fixed)) == [
+        ["populated", "kernel python", "checkpoint", "done"],  # the start waits for the checkpoint still
+        ["populated", "kernel python", "failed: storage full"],
+    ]
+
+
 def test_the_page_start_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
     build = tmp_path / LAB_BUILD
     build.mkdir()
-    (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR)
+    (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR + CONTEXT)
     (build / "other.js").write_text("let unrelated = 1;")
-    assert patch_page_start(tmp_path) == 2
+    assert patch_page_start(tmp_path) == 3
     patched = (build / "jlab_core.js").read_text()
     assert "$kitValidateData(" in patched and "!this._initialized&&" in patched
     assert (build / "other.js").read_text() == "let unrelated = 1;"
     with pytest.raises(SiteError, match="already patched"):
         patch_page_start(tmp_path)
-    (build / "jlab_core.js").write_text(VALIDATOR)
+    (build / "jlab_core.js").write_text(VALIDATOR + CONTEXT)
     with pytest.raises(SiteError, match="MathJax typesetter in 0 places"):
         patch_page_start(tmp_path)
-    (build / "jlab_core.js").write_text(TYPESETTER + "class A{validateData(n){return null}_validator}")
+    (build / "jlab_core.js").write_text(TYPESETTER + "class A{validateData(n){return null}_validator}" + CONTEXT)
     with pytest.raises(SiteError, match="settings' validator in 0 places"):
         patch_page_start(tmp_path)
-    assert (build / "jlab_core.js").read_text() == TYPESETTER + "class A{validateData(n){return null}_validator}"
+    (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR)
+    with pytest.raises(SiteError, match="document's start in 0 places"):
+        patch_page_start(tmp_path)
+    assert (build / "jlab_core.js").read_text() == TYPESETTER + VALIDATOR  # left as it was
