@@ -990,6 +990,32 @@ def test_an_exercise_check_says_in_the_browser_what_it_says_on_a_computer(
         assert in_the_browser[name] == said, name
 
 
+def test_a_cells_output_and_its_question_to_the_student_come_in_order(lite: LiteServer, context_factory: Any) -> None:
+    """The isolated page's worker posts its messages (course.site.batching) while ``input()``
+    still asks the page and waits: what the cell printed comes before the question, and the
+    answer reaches the cell."""
+    lesson = LitePage(context_factory(), lite, "lessons/00_welcome.ipynb")
+    lesson.add_cell("print('ready')", timeout=KERNEL_TIMEOUT)
+    assert lesson.page.evaluate("crossOriginIsolated")  # the page that talks through coincident
+    lesson.cells().first.click(position={"x": 8, "y": 8})
+    for key in ("Escape", "a", "Enter"):
+        lesson.page.keyboard.press(key)
+    lesson.page.keyboard.insert_text(
+        "for i in range(40):\n    print('line', i)\nname = input('Your name? ')\nprint('hello', name)"
+    )
+    lesson.page.keyboard.press("Shift+Enter")
+    box = lesson.page.locator(f"{VISIBLE} .jp-Stdin-input").first
+    box.wait_for(timeout=CELL_TIMEOUT)
+    box.fill("Ada")
+    box.press("Enter")
+    prompt = lesson.cells().first.locator(".jp-InputPrompt").element_handle()
+    lesson.page.wait_for_function("p => /\\[\\d+\\]/.test(p.textContent)", arg=prompt, timeout=CELL_TIMEOUT)
+    text = lesson.cells().first.locator(".jp-OutputArea").inner_text()
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    assert lines[:40] == [f"line {i}" for i in range(40)], lines  # all printed before the question
+    assert lines[40] == "Your name? Ada" and "hello Ada" in lines[41:], lines[40:]
+
+
 def test_the_cursor_map_board_takes_a_click_and_keys_in_the_browser(
     lite: LiteServer, context_factory: Any
 ) -> None:
@@ -1103,10 +1129,11 @@ def test_on_a_plain_http_lan_address_files_checks_hand_in_and_join_work(
 FIRST_RUN_SETTLED = """p => document.querySelector('.jp-Dialog') !== null || (() => {
     const session = window.jupyterapp.shell.currentWidget.sessionContext;
     return session.isReady && !session.hasNoKernel && /\\[(\\*|\\d+)\\]/.test(p.textContent); })()"""
-#: The window a run used to fall into, made wide: the notebook shows, then waits 4 s before its
-#: checkpoint, after which it reads the notebook's kernelspec into the session and starts the kernel.
-POPULATED = "this._populatedPromise.resolve(void 0),"
-WIDE_WINDOW = POPULATED + "await new Promise(d=>setTimeout(d,4000)),"
+#: The window a run used to fall into, made wide: the notebook shows, then waits 4 s before it
+#: reads the notebook's kernelspec into the session and starts the kernel (as shipped, after its
+#: checkpoint; the site starts the kernel first, course.site.page_start: the wait goes there too).
+POPULATED = re.compile(rb"this\._populatedPromise\.resolve\(void 0\)([,;])")
+WAIT = b"await new Promise(d=>setTimeout(d,4000))"
 
 
 def jupyterlab_bundle(site: Path, shipped: bool) -> tuple[re.Pattern[str], bytes]:
@@ -1117,8 +1144,9 @@ def jupyterlab_bundle(site: Path, shipped: bool) -> tuple[re.Pattern[str], bytes
             b for b in (site / LAB_BUILD).glob("*.js") if WAIT_FOR_KERNEL in b.read_text()
         )
         body = patched.read_bytes()
-    assert body.count(POPULATED.encode()) == 1
-    return address, body.replace(POPULATED.encode(), WIDE_WINDOW.encode())
+    widened, count = POPULATED.subn(lambda m: m[0] + WAIT + m[1], body)
+    assert count == 1
+    return address, widened
 
 
 def first_run(page: Any, base: str, path: str, second: str | None = None) -> str:
