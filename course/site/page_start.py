@@ -23,7 +23,7 @@ work no lesson needs, and one waits for work it does not need:
   fails still fails the document's start, as before, but no longer keeps its kernel away.
 
 Measured on this 2-core machine, lesson 00 opened to its ``play()`` board drawn, the same
-site with and without the cache in turns: warm pages 3.7-4.2 s against 4.1-4.5 s.
+site with and without the settings cache in turns (two rounds): warm pages 3.7-4.2 s against 4.1-4.5 s.
 
 The build pins JupyterLab, so the patterns are known; a bundle without them is refused.
 
