@@ -49,11 +49,12 @@ VALIDATE = re.compile(
     r"validateData\(([\w$]+),([\w$]+)=!0\)\{(let [\w$]+,[\w$]+=this\._validator\.getSchema\(\1\.id\))"
 )
 #: Its result kept by plugin, with the schema and the settings text it was checked for.
+#: An entry that cannot be read (a browser's storage damaged, or edited) is checked by Ajv again.
 KEPT = (
-    'validateData(@P,@K=!0){let $k="kit-settings:"+@P.id,$s=JSON.stringify(@P.schema),$h=null;'
-    'try{$h=JSON.parse(localStorage.getItem($k)||"null")}catch($x){}'
-    "if(Array.isArray($h)&&$h[0]===$s&&$h[1]===@P.raw){"
-    "@K&&(@P.data={composite:JSON.parse($h[2]),user:JSON.parse($h[3])});return null}"
+    'validateData(@P,@K=!0){let $k="kit-settings:"+@P.id,$s=JSON.stringify(@P.schema),$d=null;'
+    'try{let $h=JSON.parse(localStorage.getItem($k)||"null");'
+    "Array.isArray($h)&&$h[0]===$s&&$h[1]===@P.raw&&($d={composite:JSON.parse($h[2]),user:JSON.parse($h[3])})}catch($x){}"
+    "if($d){@K&&(@P.data=$d);return null}"
     "let $e=this.$kitValidateData(@P,@K);"
     "if(null===$e&&@K&&@P.data)try{localStorage.setItem($k,JSON.stringify("
     "[$s,@P.raw,JSON.stringify(@P.data.composite),JSON.stringify(@P.data.user)]))}catch($x){}"

@@ -77,7 +77,7 @@ WORKER_LOAD = re.compile(
 #: other version of that file (the build names each version: ``?sha256=``).  The server
 #: sends the files gzipped, and a page read them back from the HTTP cache through gzip each
 #: time (0.55-0.7 s for the two, against 0.3-0.4 s from IndexedDB); without IndexedDB (or on
-#: any error) they are fetched as before.
+#: any error) they are fetched as before, and copies a start failed with are thrown away.
 KEPT = (
     '(key,fetched)=>(async()=>{let db=null;try{db=await new Promise((ok,no)=>{let q=indexedDB.open("kit-kernel",1);'
     'q.onupgradeneeded=()=>q.result.createObjectStore("bytes");q.onsuccess=()=>ok(q.result);q.onerror=q.onblocked=()=>no(q.error)});'
@@ -96,7 +96,8 @@ FROM_SNAPSHOT = (
     "_snapshotDeserializer:" + DESERIALIZER + "(api)});"
     "Object.defineProperties(api,Object.getOwnPropertyDescriptors(p));"
     + PUT_FILES + "(p,new Uint8Array(await files));return p}"
-    "catch(e){console.warn(" + json.dumps(WITHOUT_SNAPSHOT + ":") + ",e);return load(o)}})"
+    "catch(e){console.warn(" + json.dumps(WITHOUT_SNAPSHOT + ":") + ",e);"
+    'try{indexedDB.deleteDatabase("kit-kernel")}catch(x){}return load(o)}})'  # not kept to fail again
 )
 
 #: Deno makes the snapshot as the page's kernel starts, then checks a start from it.

@@ -99,6 +99,12 @@ seen.newSchema = page("{}", {type: "object", properties: {theme: {default: "dark
 seen.wrong = page('{"colour": 1}');
 seen.wrongAgain = page('{"colour": 1}');
 seen.checkOnly = page("{}", undefined, false);
+const key = "kit-settings:" + plugin("{}").id;  // an entry for this schema and text, damaged or edited
+stored.set(key, JSON.stringify([JSON.stringify(schema), "{}", "{not json", "{}"]));
+seen.damaged = page("{}");
+seen.repaired = page("{}");  // the damaged entry was replaced by the one Ajv checked
+stored.set(key, "[1, 2");
+seen.unreadable = page("{}");
 globalThis.locked = true;
 seen.noStorage = page("{}");
 seen.stored = stored.size;
@@ -122,11 +128,14 @@ def test_in_node_a_plugins_checked_settings_are_kept_for_the_next_page_with_thei
         "wrong": {"errors": [{"keyword": "additionalProperties"}], "data": None, "compiled": 1},
         "wrongAgain": {"errors": [{"keyword": "additionalProperties"}], "data": None, "compiled": 1},
         "checkOnly": {"errors": None, "data": None, "compiled": 1},  # kept results not set on the plugin
+        "damaged": {"errors": None, "data": light, "compiled": 1},  # checked again, and kept anew
+        "repaired": {"errors": None, "data": light, "compiled": 0},
+        "unreadable": {"errors": None, "data": light, "compiled": 1},
         "noStorage": {"errors": None, "data": light, "compiled": 1},
         "stored": 1,  # one entry per plugin: the last checked settings
     }
     unpatched = node(SETTINGS_CHECK.replace("SOURCE", VALIDATOR))
-    assert unpatched["second"]["compiled"] == 1 and unpatched["stored"] == 0  # type: ignore[index]
+    assert unpatched["second"]["compiled"] == unpatched["repaired"]["compiled"] == 1  # type: ignore[index]
 
 
 #: JupyterLab 4's document context, as minified: its start, with a checkpoint that takes a while.

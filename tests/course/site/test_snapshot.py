@@ -141,7 +141,7 @@ def test_a_snapshot_that_cannot_be_fetched_starts_the_kernel_as_before(missing: 
 INDEXED_DB = """
 const kept = new Map(), later = (f) => setTimeout(f);
 globalThis.keptKeys = () => [...kept.keys()].sort();
-globalThis.indexedDB = { open(name) {
+globalThis.indexedDB = { deleteDatabase() { kept.clear(); }, open(name) {
   const q = {};
   later(() => {
     if (globalThis.broken) return q.onerror();
@@ -173,6 +173,12 @@ def test_a_page_keeps_the_snapshot_for_the_next_page_and_only_the_newest_version
     seen = start({**SNAPSHOT_OPTIONS, OPTION: renamed}, newer, prelude=INDEXED_DB + old, pages=2)
     assert seen["fetched"] == [sorted(newer), []] and seen["kept"] == sorted(newer)
     assert seen["calls"] == [{"packages": [], "snapshot": list(b"NEWER")}] * 2
+    # a kept copy a start fails with (damaged, or edited) is thrown away: the next page fetches
+    damaged = "".join(f"kept.set({json.dumps(url)}, new Uint8Array([1, 0, 0, 0, 9]).buffer);" for url in answers)
+    seen = start({**SNAPSHOT_OPTIONS, OPTION: named}, answers, prelude=INDEXED_DB + damaged, pages=2)
+    assert seen["fetched"] == [[], sorted(answers)] and seen["kept"] == sorted(answers)
+    warned = seen["warned"]
+    assert isinstance(warned, list) and len(warned) == 1 and warned[0].startswith(WITHOUT_SNAPSHOT)
     # a browser whose IndexedDB fails fetches them each time, as before
     seen = start({**SNAPSHOT_OPTIONS, OPTION: named}, answers, prelude=INDEXED_DB + "globalThis.broken = true;", pages=2)
     assert seen["fetched"] == [sorted(answers)] * 2 and seen["warned"] == []
