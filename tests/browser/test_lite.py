@@ -471,6 +471,12 @@ def test_lesson_00_runs_top_to_bottom_and_its_board_takes_a_click(
         polling=200,
     )
     assert "White played" in cell.locator(".reversi-status").inner_text()
+    # the Settings tabs are made when a student first opens them (course.board.settings_panel):
+    # a click on the panel's title shows them, with the players the board was given
+    cell.locator(".reversi-settings").get_by_text("Settings", exact=True).first.click()
+    cell.get_by_role("tab", name="Rules").wait_for(timeout=CELL_TIMEOUT)
+    white = cell.locator(".reversi-white-kind select")
+    assert white.input_value() == "Hard", white.input_value()  # the menu shows its label
 
 
 #: The page's own copy of the Pyodide kernel (``@jupyterlite/pyodide-kernel``): the chunk of the
