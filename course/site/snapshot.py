@@ -59,12 +59,14 @@ RESEED = "import random; random.seed()"
 #: :data:`RESEED`.  Each folder gets back its time too: the import system's caches in the
 #: snapshot (each folder's listing, the standard library zip's index) then hold as they are.
 #: ``importlib.invalidate_caches()`` had made the first import of a page read them all again
-#: (0.2-0.3 s of the first ``from course import play``).
+#: (0.2-0.3 s of the first ``from course import play``).  Each folder is made once (making a
+#: folder's path throws and catches an error for each folder on it that is there), and each
+#: file keeps its bytes where they are in the bundle (``canOwn``: not copied).
 PUT_FILES = (
     "((p,b)=>{let n=new DataView(b.buffer,b.byteOffset).getUint32(0,!0),"
-    "x=JSON.parse(new TextDecoder().decode(b.subarray(4,4+n))),at=4+n;"
-    "for(let[f,size,time]of x.files){p.FS.mkdirTree(f.slice(0,f.lastIndexOf(\"/\")));"
-    "p.FS.writeFile(f,b.subarray(at,at+size));p.FS.utime(f,time,time);at+=size}"
+    "x=JSON.parse(new TextDecoder().decode(b.subarray(4,4+n))),at=4+n,made=new Set;"
+    "for(let[f,size,time]of x.files){let d=f.slice(0,f.lastIndexOf(\"/\"));made.has(d)||(p.FS.mkdirTree(d),made.add(d));"
+    "p.FS.writeFile(f,b.subarray(at,at+size),{canOwn:!0});p.FS.utime(f,time,time);at+=size}"
     "for(let[d,time]of x.dirs||[])p.FS.analyzePath(d).exists&&p.FS.utime(d,time,time);"
     "Object.assign(p.loadedPackages,x.packages);p.runPython(RESEED)})".replace("RESEED", json.dumps(RESEED))
 )
@@ -118,9 +120,11 @@ const list = (dir, out, dirs) => {
 const before = list("/", new Map(), new Map());
 await py.loadPackage(load.packages, { messageCallback: () => {} });
 await py.runPythonAsync(imports);
+const inMemory = new Set(JSON.parse(py.runPython(IN_MEMORY)));
+const needed = (path) => !inMemory.has(path) && !path.startsWith("/share/") && !path.includes(".data/");
 py.runPython("import gc; gc.collect(); gc.freeze()");
 const dirs = new Map();
-const files = [...list("/", new Map(), dirs)].filter(([path, time]) => before.get(path) !== time)
+const files = [...list("/", new Map(), dirs)].filter(([path, time]) => before.get(path) !== time && needed(path))
   .map(([path, time]) => [path, time, py.FS.readFile(path)]);
 const index = new TextEncoder().encode(JSON.stringify({ dirs: [...dirs],
   files: files.map(([path, time, data]) => [path, data.length, time]), packages: { ...py.loadedPackages } }));
@@ -147,6 +151,14 @@ Object.defineProperties(api, Object.getOwnPropertyDescriptors(again));
 PUT_FILES(again, await Deno.readFile(scratch + "/files"));
 console.log(await again.runPythonAsync(check));
 """
+#: The bytecode files of the modules the snapshot has imported: their code is in its memory, so
+#: the bundle leaves them out (a fifth of its files), with the packages' data files for
+#: JupyterLab (``share/``, a wheel's ``.data``), which the kernel never reads.  Sources stay,
+#: for tracebacks and ``inspect``.
+IN_MEMORY = (
+    "import sys, json; json.dumps([c for m in list(sys.modules.values()) "
+    "if isinstance(c := getattr(getattr(m, '__spec__', None), 'cached', None), str)])"
+)
 #: What the snapshot has imported: the page's own (:data:`IMPORTS`), what the worker's start
 #: imports next (piplite's settings) and what a lesson's first board needs, but ipycanvas:
 #: importing it opens a widget, which needs the page.  ``course`` is imported after the kernel,
@@ -157,10 +169,12 @@ SNAPSHOT_IMPORTS = (
     "course.pictures.svg"
 )
 #: What a kernel started from the snapshot must answer: its language (KIT_LANG), no widget
-#: opened, a package's module read from its files, micropip seeing the packages loaded.
+#: opened, a package's module read from its files, micropip seeing the packages loaded, the
+#: source of a module the snapshot imported (its bytecode left out) there for ``inspect``.
 CHECK = (
-    "import os, sys, micropip, IPython.core.magics.osm\n"
-    "f\"{os.environ['KIT_LANG']} {'ipycanvas' not in sys.modules} {'ipykernel' in micropip.list()} {6 * 7}\""
+    "import inspect, os, sys, micropip, IPython.core.magics.osm, course.board.controller as c\n"
+    "f\"{os.environ['KIT_LANG']} {'ipycanvas' not in sys.modules} {'ipykernel' in micropip.list()} "
+    "{'class GameController' in inspect.getsource(c)} {6 * 7}\""
 )
 
 
@@ -213,11 +227,14 @@ def make_snapshot(site: Path, say: Callable[[str], None]) -> bool:
     with tempfile.TemporaryDirectory(prefix=".snapshot-", dir=site) as scratch:
         (Path(scratch) / "options.json").write_text(json.dumps(options), encoding="utf-8")
         try:
-            script = MAKER.replace("DESERIALIZER", DESERIALIZER).replace("PUT_FILES", PUT_FILES)
+            script = (
+                MAKER.replace("DESERIALIZER", DESERIALIZER).replace("PUT_FILES", PUT_FILES)
+                .replace("IN_MEMORY", json.dumps(IN_MEMORY))
+            )  # fmt: skip
             answer = pyodide.run_in_deno(script, core, Path(scratch))
         except pyodide.PyodideError as problem:
             answer = str(problem)
-        if answer != f"{language} True True 42":
+        if answer != f"{language} True True True 42":
             say(f"Note: the kernel starts without a snapshot (each page starts Python itself): {answer[-300:]}")
             rewrite(asm, original)  # the site as it was: nothing half-changed
             return False

@@ -30,7 +30,7 @@ from course.charts import VEGA_LITE
 from course.classroom.lesson import NOT_HERE, STORED_BY_TEACHER
 from course.site.build import SiteBuild
 from course.site.patches import KERNEL_STATIC, LAB_BUILD, WAIT_FOR_KERNEL
-from course.site.snapshot import SNAPSHOT_FILE, WITHOUT_SNAPSHOT
+from course.site.snapshot import FILES_FILE, SNAPSHOT_FILE, WITHOUT_SNAPSHOT
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.course.test_browser_lessons import CHARTS, FEWER_GAMES
 
@@ -584,13 +584,16 @@ def test_the_kernel_starts_with_the_page_and_completes_names_without_jedi(
     cell = lesson.add_cell(
         "import sys\nfrom reversi import Board\nboard = Board()\n"
         "print(sorted(m for m in ('jedi', 'ipywidgets', 'pyodide_kernel', 'course.board.panels') if m in sys.modules))\n"
-        "import random; print('draw', random.random())\ndisplay(board)",
+        "import random; print('draw', random.random())\n"
+        "import inspect, course.board.controller as c; print('source', 'class GameController' in inspect.getsource(c))\n"
+        "display(board)",
         timeout=KERNEL_TIMEOUT,
     )
     # the kernel started from the build's snapshot (course.site.snapshot): its modules are there,
     # and the kit's pictures were registered with the shell the page's kernel uses
     first_output = cell.locator(".jp-OutputArea").inner_text()  # the locator follows the first cell
     assert "['course.board.panels', 'ipywidgets', 'pyodide_kernel']" in first_output
+    assert "source True" in first_output  # the bundle leaves out its bytecode, not its source
     assert cell.locator(".jp-OutputArea-output img[src^='data:image/svg'], .jp-OutputArea-output svg").count() == 1
     said = "\n".join(lesson.console)
     assert STARTED_WITH_THE_PAGE in said and "import its libraries later" not in said, said
@@ -620,6 +623,20 @@ def test_the_kernel_starts_with_the_page_and_completes_names_without_jedi(
     # both kernels started from the one snapshot, whose memory holds random's state: each seeds anew
     draws = [re.findall(r"draw (\S+)", text) for text in (first_output, again.locator(".jp-OutputArea").inner_text())]
     assert len(draws[0]) == len(draws[1]) == 1 and draws[0] != draws[1], draws
+
+
+def test_the_snapshots_files_leave_out_what_the_kernel_never_reads(lite: LiteServer) -> None:
+    """The files a page puts back: no bytecode of a module the snapshot imported (its code is in
+    the memory), no data for JupyterLab; every module's source, and the bytecode of the rest."""
+    bundle = (lite.site / "static" / "pyodide" / FILES_FILE).read_bytes()
+    size = int.from_bytes(bundle[:4], "little")
+    paths = {path for path, _size, _time in json.loads(bundle[4 : 4 + size])["files"]}
+    packages = "/lib/python3.14/site-packages/"
+    assert not [p for p in paths if p.startswith("/share/") or ".data/" in p]
+    assert packages + "course/board/controller.py" in paths
+    assert packages + "course/board/__pycache__/controller.cpython-314.pyc" not in paths  # imported
+    assert packages + "course/grading/__pycache__/runner.cpython-314.pyc" in paths  # not imported
+    assert len(paths) < 2_000
 
 
 def test_a_kernel_whose_snapshot_cannot_be_fetched_starts_the_usual_way(

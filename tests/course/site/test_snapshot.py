@@ -34,7 +34,11 @@ WORKER = (
     "this._pyodide=await i({indexURL:s,stdout:e=>{console.log(e)},...e.loadPyodideOptions}),"
     "this._pyodide._api.on_fatal=1}}"
 )
-FILES = {"/lib/python3.14/site-packages/kit/__init__.py": b"x = 1\n", "/share/a/b.json": b"{}"}
+FILES = {
+    "/lib/python3.14/site-packages/kit/__init__.py": b"x = 1\n",
+    "/lib/python3.14/site-packages/kit/board.py": b"y = 2\n",
+    "/share/a/b.json": b"{}",
+}
 
 
 #: Folders' times in the bundle: one the files make, one that is not there in the page.
@@ -58,7 +62,7 @@ def start(options: dict[str, object], answers: dict[str, bytes | int], prelude: 
     assert count == 1
     served = {url: list(body) if isinstance(body, bytes) else body for url, body in answers.items()}
     script = f"""
-const served = {json.dumps(served)}, calls = [], warned = [], written = {{}}, fetched = [];
+const served = {json.dumps(served)}, calls = [], warned = [], written = {{}}, fetched = [], made = [], owned = [];
 globalThis.self = {{ location: {{ href: "http://school/lab/index.html" }} }};
 {prelude}
 globalThis.fetch = async (url) => {{
@@ -79,9 +83,9 @@ const loadPyodide = async (o) => {{
   }}
   return {{
     _api: {{}}, version: "314", loadPackage: (n) => "loaded " + n, loadedPackages: {{}}, ran: [],
-    FS: {{ mkdirTree: (d) => {{ for (let at = d; at.length > 1; at = at.slice(0, at.lastIndexOf("/"))) written[at + "/"] = true; }},
+    FS: {{ mkdirTree: (d) => {{ made.push(d); for (let at = d; at.length > 1; at = at.slice(0, at.lastIndexOf("/"))) written[at + "/"] = true; }},
            analyzePath: (d) => ({{ exists: written[d + "/"] === true }}),
-           writeFile: (f, d) => {{ written[f] = new TextDecoder().decode(d); }},
+           writeFile: (f, d, opts) => {{ written[f] = new TextDecoder().decode(d); owned.push(opts?.canOwn === true && d.byteOffset > 0); }},
            utime: (f, a, m) => {{ written[f + "@"] = m; }} }},
     runPython(code) {{ this.ran.push(code); }},
   }};
@@ -97,7 +101,8 @@ for (let page = 0; page < {pages}; page++) {{
 const first = calls[0];
 console.log(JSON.stringify({{ calls: calls.map(({{ forwarded, ...c }}) => c), warned, written, fetched,
   kept: globalThis.keptKeys ? globalThis.keptKeys() : null,
-  forwarded: first.forwarded ? first.forwarded() : null, loaded: k._pyodide.loadedPackages, ran: k._pyodide.ran }}));
+  forwarded: first.forwarded ? first.forwarded() : null, loaded: k._pyodide.loadedPackages, ran: k._pyodide.ran,
+  made, owned }}));
 """
     done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
@@ -115,7 +120,11 @@ def test_the_worker_starts_from_the_snapshot_and_puts_the_packages_files_back() 
     written = seen["written"]
     assert isinstance(written, dict)
     assert written["/lib/python3.14/site-packages/kit/__init__.py"] == "x = 1\n"
-    assert written["/share/a/b.json"] == "{}" and written["/share/a/b.json@"] == 1_700_000_000_001
+    assert written["/lib/python3.14/site-packages/kit/board.py"] == "y = 2\n"
+    assert written["/share/a/b.json"] == "{}" and written["/share/a/b.json@"] == 1_700_000_000_002
+    # each folder is made once, and each file keeps its bytes where they are in the bundle
+    assert seen["made"] == ["/lib/python3.14/site-packages/kit", "/share/a"]
+    assert seen["owned"] == [True, True, True]
     assert seen["loaded"] == {"kit": "default channel"}
     # each folder gets its time back (the import system's caches in the snapshot hold)
     assert written["/lib/python3.14/site-packages/kit@"] == 1_600_000_000_000 and "/not/made@" not in written
