@@ -182,23 +182,29 @@ class Hosts:
         self._new = new
         self._idle: dict[int, list[Host]] = {}
         self._lock = threading.Lock()
+        self._closed = False
 
     def start(self, files: dict[str, str], main: str, memory_mb: int, output: int) -> Hosted:
         with self._lock:
             alive = [host for host in self._idle.get(memory_mb, []) if host.alive()]
             host = alive.pop() if alive else None
             self._idle[memory_mb] = alive  # a host that ended while idle closed itself
+            self._closed = False  # used again after close()
         host = host or self._new(memory_mb)
         return host.start(files, main, output, lambda: self._give_back(host, memory_mb))
 
     def _give_back(self, host: Host, memory_mb: int) -> None:
         with self._lock:
-            self._idle.setdefault(memory_mb, []).append(host)
+            if not self._closed:
+                self._idle.setdefault(memory_mb, []).append(host)
+                return
+        host.close()  # a run that ended after its sandbox was closed
 
     def close(self) -> None:
         with self._lock:
             hosts = [host for idle in self._idle.values() for host in idle]
             self._idle.clear()
+            self._closed = True
         for host in hosts:
             host.close()
 

@@ -55,6 +55,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -131,6 +132,7 @@ class Sandbox:
             )
         self._deno, self._core, self._warm = "", Path(), ""
         self._hosts = Hosts(self._host)
+        weakref.finalize(self, self._hosts.close)  # a sandbox never closed ends its hosts too
         self.kind = "bubblewrap" if kind == "auto" else kind
         problems: dict[str, Callable[[], str | None]] = {
             "bubblewrap": self._bubblewrap_problem, "pyodide": self._pyodide_problem,

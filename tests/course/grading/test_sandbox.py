@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -225,6 +227,28 @@ def test_nothing_a_run_started_outlives_it(box: Sandbox, tmp_path: Path) -> None
         assert run.next_line() == b"started"
     time.sleep(0.5)
     assert descendants(os.getpid()) == before
+
+
+def test_a_portable_sandbox_leaves_no_folder_or_host_behind(tmp_path: Path) -> None:
+    """A program that never closes its sandbox, and a run that ends after ``close()``: each
+    Pyodide host's process and its copy of Deno's cache are gone when the program ends."""
+    program = (
+        "import os, sys\n"
+        "from course.grading.sandbox import Sandbox\n"
+        "box = Sandbox('pyodide')\n"
+        "with box.start({'p.py': 'print(6 * 7)'}, 'p.py') as run:\n"
+        "    print(b''.join(run.lines().lines).decode(), flush=True)\n"  # its host kept, idle
+        "other = Sandbox('pyodide')\n"
+        "with other.start({'p.py': 'import time; time.sleep(1); print(7)'}, 'p.py') as run:\n"
+        "    other.close()\n"  # closed while the run is on its host
+        "    print(b''.join(run.lines().lines).decode(), flush=True)\n"
+        "    print(len(os.listdir(os.environ['TMPDIR'])), flush=True)\n"
+    )  # fmt: skip
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          env=env, timeout=120, check=True)  # fmt: skip
+    assert done.stdout.split() == ["42", "7", "2"]  # each host's folder while it lived
+    assert list(tmp_path.iterdir()) == []  # both gone with the program
 
 
 def descendants(pid: int) -> set[int]:
