@@ -114,6 +114,18 @@ def sandbox_options(parser: argparse.ArgumentParser, whose: str) -> None:
     )  # fmt: skip
 
 
+def _weakly(method: Callable[[int], Host]) -> Callable[[int], Host]:
+    """``method``, holding its sandbox weakly: the hosts' finalizer must not keep it alive."""
+    held = weakref.WeakMethod(method)
+
+    def call(memory_mb: int) -> Host:
+        bound = held()
+        assert bound is not None, "a sandbox starts runs only while it is alive"
+        return bound(memory_mb)
+
+    return call
+
+
 class IsolationError(ReversiError, RuntimeError):
     """This machine cannot isolate untrusted code (and the caller did not accept that)."""
 
@@ -131,7 +143,7 @@ class Sandbox:
                 "sandbox on (the portable one works on every system)"
             )
         self._deno, self._core, self._warm = "", Path(), ""
-        self._hosts = Hosts(self._host)
+        self._hosts = Hosts(_weakly(self._host))
         weakref.finalize(self, self._hosts.close)  # a sandbox never closed ends its hosts too
         self.kind = "bubblewrap" if kind == "auto" else kind
         problems: dict[str, Callable[[], str | None]] = {

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -249,6 +251,10 @@ def test_a_portable_sandbox_leaves_no_folder_or_host_behind(tmp_path: Path) -> N
                           env=env, timeout=120, check=True)  # fmt: skip
     assert done.stdout.split() == ["42", "7", "2"]  # each host's folder while it lived
     assert list(tmp_path.iterdir()) == []  # both gone with the program
+    # and a sandbox let go of is collected (a server checking hand-ins makes one per check)
+    gone = weakref.ref(Sandbox("pyodide"))
+    gc.collect()
+    assert gone() is None
 
 
 def descendants(pid: int) -> set[int]:
