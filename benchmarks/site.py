@@ -29,6 +29,7 @@ import json
 import os
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -166,14 +167,29 @@ def open_board(page: Any, base: str) -> dict[str, Any]:
             "snapshot_from": snapshot_from, "bytes": sum(size for _, size in fetched), "twice": twice}  # fmt: skip
 
 
+def machine_speed() -> float:
+    """Seconds a fixed Python loop takes (the best of three): this shared machine's own speed
+    drifts by a third within an hour, so runs are compared with it beside them."""
+    best = float("inf")
+    for _ in range(3):
+        began, total = time.perf_counter(), 0
+        for number in range(10_000_000):
+            total += number
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
 def pages_to_board(browser: Any, base: str, repeat: int) -> None:
     """Page open to lesson 00's board drawn, cold (a new context) then warm (a second page), ``repeat`` times."""
+    boards: dict[str, list[float]] = {"cold": [], "warm": []}
+    before = machine_speed()
     for run in range(repeat):
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         for warmth in ("cold", "warm"):
             page = context.new_page()
             seen = open_board(page, base)
             page.close()
+            boards[warmth].append(seen["board"])
             python = seen["python"]
             share = (
                 f"Pyodide's own start {python[1] - python[0]:.1f} s (from {python[0]:.1f} s"
@@ -188,6 +204,9 @@ def pages_to_board(browser: Any, base: str, repeat: int) -> None:
                 f"over the wire, {len(seen['twice'])} fetched twice {seen['twice'][:3]}"
             )
         context.close()
+    for warmth, times in boards.items():
+        print(f"{warmth}: board drawn after {min(times):.1f}-{max(times):.1f} s (median {statistics.median(times):.1f} s)")
+    print(f"the machine's own speed: a fixed Python loop took {before:.2f} s before and {machine_speed():.2f} s after")
 
 
 def first_cells(browser: Any, base: str, pages: int) -> None:
