@@ -232,6 +232,7 @@ class Sandbox:
         warm = pyodide.cache_folder() / f"deno-cache-{pyodide.VERSION}"
         if not os.access(warm if warm.exists() else warm.parent, os.W_OK):
             warm = Path(tempfile.mkdtemp(prefix="course-deno-warm-"))  # another user's cache
+            weakref.finalize(self, shutil.rmtree, warm, True)  # this sandbox's own: it goes with it
         self._warm = str(warm)
         probe = (
             "import js, sys\n"
