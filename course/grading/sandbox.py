@@ -51,6 +51,7 @@ import argparse
 import contextlib
 import functools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -114,6 +115,31 @@ def sandbox_options(parser: argparse.ArgumentParser, whose: str) -> None:
     )  # fmt: skip
 
 
+#: The temporary folders of runs and hosts, named with the process that made them.
+LEFT = "course-sandbox-"
+_LEFT_BY = re.compile(rf"{LEFT}(?:deno-|warm-)?(\d+)-")
+
+
+def _sweep_left_behind() -> None:
+    """Remove this user's sandbox folders whose process is gone (a grading killed with
+    SIGKILL cleans nothing up); POSIX only, where asking whether a process lives is harmless."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(tempfile.gettempdir()):
+            made_by = _LEFT_BY.match(entry.name)
+            if not made_by or not entry.is_dir(follow_symlinks=False):
+                continue
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+            try:
+                os.kill(int(made_by[1]), 0)
+            except ProcessLookupError:
+                shutil.rmtree(entry.path, ignore_errors=True)
+            except (OSError, OverflowError):
+                continue  # alive (another user's), or not a process number
+
+
 def _weakly(method: Callable[[int], Host]) -> Callable[[int], Host]:
     """``method``, holding its sandbox weakly: the hosts' finalizer must not keep it alive."""
     held = weakref.WeakMethod(method)
@@ -143,6 +169,7 @@ class Sandbox:
                 "sandbox on (the portable one works on every system)"
             )
         self._deno, self._core, self._warm = "", Path(), ""
+        _sweep_left_behind()
         self._hosts = Hosts(_weakly(self._host))
         weakref.finalize(self, self._hosts.close)  # a sandbox never closed ends its hosts too
         self.kind = "bubblewrap" if kind == "auto" else kind
@@ -175,7 +202,7 @@ class Sandbox:
         if self.kind == "pyodide":
             output = limits.total_bytes + limits.line_bytes + 1
             return Run(self._hosts.start(dict(files), main, limits.memory_mb, output), [], limits)
-        folder = tempfile.mkdtemp(prefix="course-sandbox-")
+        folder = tempfile.mkdtemp(prefix=f"{LEFT}{os.getpid()}-")
         folders = [folder]
         os.chmod(folder, 0o755)
         for name, text in files.items():
@@ -217,7 +244,7 @@ class Sandbox:
 
     def _host(self, memory_mb: int) -> Host:
         """A new host with its own copy of the warm Deno cache."""
-        deno_dir = tempfile.mkdtemp(prefix="course-sandbox-deno-")
+        deno_dir = tempfile.mkdtemp(prefix=f"{LEFT}deno-{os.getpid()}-")
         shutil.copytree(self._warm, deno_dir, dirs_exist_ok=True)
         return Host(functools.partial(self._pyodide, memory_mb=memory_mb), _deno_env(deno_dir),
                     (deno_dir,))  # fmt: skip
@@ -231,7 +258,7 @@ class Sandbox:
             return str(error)
         warm = pyodide.cache_folder() / f"deno-cache-{pyodide.VERSION}"
         if not os.access(warm if warm.exists() else warm.parent, os.W_OK):
-            warm = Path(tempfile.mkdtemp(prefix="course-deno-warm-"))  # another user's cache
+            warm = Path(tempfile.mkdtemp(prefix=f"{LEFT}warm-{os.getpid()}-"))  # another user's cache
             weakref.finalize(self, shutil.rmtree, warm, True)  # this sandbox's own: it goes with it
         self._warm = str(warm)
         probe = (

@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from html import escape
 from pathlib import Path
@@ -291,8 +292,11 @@ def test_a_grading_killed_halfway_keeps_its_rows_and_the_rerun_continues(tmp_pat
     assert {"a1", "a2"} <= set(rows) and rows["a1"]["points"] == rows["a2"]["points"] == "2"
     journal = tmp_path / "grades-journal.jsonl"
     before = journal.read_text(encoding="utf-8").count("\n")
+    left = sorted(Path(tempfile.gettempdir()).glob(f"course-sandbox-{process.pid}-*"))
+    assert left, "the killed run left no folder: the clean-up below is not tested"
     rerun = _course("grade", str(folder), "--out", str(out), "--seed", SEED, "--timeout", "3")
     assert rerun.returncode == 0, rerun.stderr
+    assert not any(path.exists() for path in left)  # the rerun removed what the killed run left
     with open(out, newline="", encoding="utf-8") as file:
         rows = {row["student_id"]: row for row in csv.DictReader(file)}
     assert sorted(rows) == ["a1", "a2", "z1", "z2", "z3"]

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import weakref
 from pathlib import Path
@@ -259,6 +260,26 @@ def test_a_portable_sandbox_leaves_no_folder_or_host_behind(tmp_path: Path) -> N
     gone = weakref.ref(Sandbox("pyodide"))
     gc.collect()
     assert gone() is None
+
+
+def test_folders_left_by_a_killed_grading_are_removed_by_the_next() -> None:
+    """A grading killed with SIGKILL leaves its run folders; the next sandbox removes those
+    whose process is gone, and no other folder."""
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    temporary, mark = Path(tempfile.gettempdir()), os.urandom(4).hex()
+    names = [f"course-sandbox-{gone.pid}-{mark}a", f"course-sandbox-deno-{gone.pid}-{mark}b",
+             f"course-sandbox-warm-{gone.pid}-{mark}c", f"course-sandbox-{os.getpid()}-{mark}d",
+             f"course-sandbox-{mark}e", f"other-{gone.pid}-{mark}f"]  # fmt: skip
+    for name in names:
+        (temporary / name).mkdir()
+        (temporary / name / "harness.py").write_text("")
+    try:
+        Sandbox("bubblewrap")
+        assert [(temporary / name).exists() for name in names] == [False] * 3 + [True] * 3
+    finally:
+        for name in names:
+            shutil.rmtree(temporary / name, ignore_errors=True)
 
 
 def descendants(pid: int) -> set[int]:
