@@ -137,7 +137,7 @@ def _sweep_left_behind() -> None:
             except ProcessLookupError:
                 shutil.rmtree(entry.path, ignore_errors=True)
             except (OSError, OverflowError):
-                continue  # alive (another user's), or not a process number
+                pass  # alive (another user's), or not a process number
 
 
 def _weakly(method: Callable[[int], Host]) -> Callable[[int], Host]:
