@@ -683,6 +683,26 @@ def test_each_plugins_checked_settings_serve_the_next_page_and_a_changed_setting
         assert not again.errors(), again.errors()
 
 
+def test_a_page_the_service_worker_controls_gets_its_scripts_from_the_browsers_own_cache(
+    lite: LiteServer, context_factory: Any
+) -> None:
+    """JupyterLite's service worker answers only the kernel's requests (course.site.page_start):
+    a script it hands over gets no code cache, so Chromium compiled JupyterLab again on every page."""
+    first = LitePage(context_factory(), lite, "lessons/00_welcome.ipynb")
+    first.page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=CELL_TIMEOUT)
+    responses: list[Any] = []
+    page = first.page.context.new_page()
+    page.on("response", lambda response: responses.append(response))
+    second = LitePage(page, lite, "lessons/01_play.ipynb")
+    cell = second.add_cell("print(6 * 7)", timeout=KERNEL_TIMEOUT)
+    assert "42" in cell.locator(".jp-OutputArea").inner_text()
+    assert page.evaluate("navigator.serviceWorker.controller !== null")  # the worker is there
+    scripts = [response for response in responses if response.request.resource_type == "script"]
+    assert len(scripts) > 50, len(scripts)
+    assert [response.url for response in responses if response.from_service_worker] == []
+    assert not second.errors(), second.errors()
+
+
 @pytest.mark.parametrize("press", ["keys", "button"])
 def test_a_cell_run_before_the_session_has_its_kernel_waits_for_it_and_runs(
     lite: LiteServer, browser: Any, press: str

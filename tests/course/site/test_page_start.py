@@ -12,7 +12,9 @@ import pytest
 
 from course.site import SiteError
 from course.site.page_start import (
+    SERVICE_WORKER,
     _fix_checkpoint_first,
+    _fix_service_worker,
     _fix_settings_cache,
     _fix_typeset,
     patch_page_start,
@@ -176,14 +178,61 @@ def test_in_node_a_notebooks_kernel_starts_before_its_checkpoint_is_made() -> No
     ]
 
 
+#: JupyterLite 0.8.6's service worker, as minified, cut to its answer to a request; the network,
+#: the kernel's broadcast and the event are stand-ins that say who answered.
+SERVICE_WORKER_SOURCE = (
+    'let enableCache=!1;const location={origin:"http://127.0.0.1:8765"};'
+    "async function onFetch(e){let{request:t}=e,a=new URL(e.request.url);"
+    'if("/api/service-worker-heartbeat"===a.pathname)return void e.respondWith(new Response("ok"));'
+    "let n=null;shouldBroadcast(a)?n=broadcastOne(t,a):shouldDrop(t,a)||(n=maybeFromCache(e)),n&&e.respondWith(n)}"
+    "async function maybeFromCache(e){let{request:t}=e;if(!enableCache)return await fetch(t);return null}"
+    'function shouldBroadcast(e){return e.origin===location.origin&&(e.pathname.includes("/api/drive")||e.pathname.includes("/api/stdin/"))}'
+    'function shouldDrop(e,t){return"GET"!==e.method||null===t.origin.match(/^http/)||t.pathname.includes("/api/")}'
+    'async function broadcastOne(e,t){return "the kernel\'s page"}'
+)
+SERVICE_WORKER_CHECK = r"""
+globalThis.fetch = async () => "the network, through the service worker";
+SOURCE
+const seen = [];
+for (const [method, path] of [["GET", "/build/jlab_core.a86436d.js"], ["GET", "/lab/index.html"],
+    ["GET", "/static/pyodide/kernel.snapshot"], ["POST", "/api/drive.v1"], ["GET", "/api/stdin/abc"],
+    ["GET", "/api/contents/all.json"]]) {
+  let answer = "the browser";  // no respondWith: the browser fetches it as on a page without the worker
+  await onFetch({request: {url: "http://127.0.0.1:8765" + path, method}, respondWith: (a) => { answer = a; }});
+  seen.push([path, await answer]);
+}
+console.log(JSON.stringify(seen));
+"""
+
+
+def test_in_node_the_service_worker_answers_the_kernels_requests_only() -> None:
+    assert node(SERVICE_WORKER_CHECK.replace("SOURCE", SERVICE_WORKER_SOURCE))[:3] == [
+        ["/build/jlab_core.a86436d.js", "the network, through the service worker"],  # as shipped
+        ["/lab/index.html", "the network, through the service worker"],
+        ["/static/pyodide/kernel.snapshot", "the network, through the service worker"],
+    ]
+    fixed, count = _fix_service_worker(SERVICE_WORKER_SOURCE)
+    assert count == 1
+    assert node(SERVICE_WORKER_CHECK.replace("SOURCE", fixed)) == [
+        ["/build/jlab_core.a86436d.js", "the browser"],  # its code cache works again
+        ["/lab/index.html", "the browser"],
+        ["/static/pyodide/kernel.snapshot", "the browser"],
+        ["/api/drive.v1", "the kernel's page"],  # what the worker is there for, as before
+        ["/api/stdin/abc", "the kernel's page"],
+        ["/api/contents/all.json", "the browser"],  # dropped as before
+    ]
+
+
 def test_the_page_start_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
     build = tmp_path / LAB_BUILD
     build.mkdir()
     (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR + CONTEXT)
     (build / "other.js").write_text("let unrelated = 1;")
-    assert patch_page_start(tmp_path) == 3
+    (tmp_path / SERVICE_WORKER).write_text(SERVICE_WORKER_SOURCE)
+    assert patch_page_start(tmp_path) == 4
     patched = (build / "jlab_core.js").read_text()
     assert "$kitValidateData(" in patched and "!this._initialized&&" in patched
+    assert "shouldDrop(t,a)||" not in (tmp_path / SERVICE_WORKER).read_text()
     assert (build / "other.js").read_text() == "let unrelated = 1;"
     with pytest.raises(SiteError, match="already patched"):
         patch_page_start(tmp_path)
@@ -197,3 +246,8 @@ def test_the_page_start_is_patched_once_or_the_build_is_refused(tmp_path: Path) 
     with pytest.raises(SiteError, match="document's start in 0 places"):
         patch_page_start(tmp_path)
     assert (build / "jlab_core.js").read_text() == TYPESETTER + VALIDATOR  # left as it was
+    (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR + CONTEXT)
+    (tmp_path / SERVICE_WORKER).write_text(SERVICE_WORKER_SOURCE.replace("maybeFromCache(e))", "fetch(t))"))
+    with pytest.raises(SiteError, match="answers requests in 0 places"):
+        patch_page_start(tmp_path)
+    assert (build / "jlab_core.js").read_text() == TYPESETTER + VALIDATOR + CONTEXT  # left as it was
