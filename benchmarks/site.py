@@ -5,8 +5,10 @@ on a free 127.0.0.1 port and drives Debian's Chromium with Playwright:
 
 * the site's size, total and gzip-compressed;
 * page open to a playable board (lesson 00 opened, a ``play()`` cell run at once, its board
-  drawn), cold (a new browser context) and warm (a second page in the same context: HTTP
-  cache warm), ``--repeat`` times, with what each page fetched (and anything fetched twice);
+  drawn), ``--repeat`` times each: in a private window (a new browser context), cold then warm
+  (a second page: HTTP cache warm); and in a browser profile on disk, the first, second and
+  third visit (Chromium keeps compiled scripts there from the third); with what each page
+  fetched (and anything fetched twice);
 * ``--first-cells`` fresh pages whose first cell is run once, as soon as the notebook takes
   keys, and never again: how many ran;
 * 30 clients downloading every file a page loads, at once (the class server's share);
@@ -179,33 +181,55 @@ def machine_speed() -> float:
     return best
 
 
-def pages_to_board(browser: Any, base: str, repeat: int) -> None:
-    """Page open to lesson 00's board drawn, cold (a new context) then warm (a second page), ``repeat`` times."""
-    boards: dict[str, list[float]] = {"cold": [], "warm": []}
+def _one_page(context: Any, base: str, label: str) -> float:
+    """Open lesson 00's board in a new page of ``context``, print what it took; the seconds to the board."""
+    page = context.new_page()
+    seen = open_board(page, base)
+    page.close()
+    python = seen["python"]
+    share = (
+        f"Pyodide's own start {python[1] - python[0]:.1f} s (from {python[0]:.1f} s"
+        f"{', from its snapshot, ' + seen['snapshot_from'] if seen['snapshot'] else ', no snapshot'}), "
+        f"importing the kernel {python[2] - python[1]:.1f} s"
+        if len(python) == 3
+        else "Pyodide's start not reported (no kernel started with the page)"
+    )
+    print(
+        f"{label}: notebook shown {seen['shown']:.1f} s, board drawn {seen['board']:.1f} s; {share}; "
+        f"{seen['requests']} requests, {seen['bytes'] / 1e6:.1f} MB over the wire, "
+        f"{len(seen['twice'])} fetched twice {seen['twice'][:3]}"
+    )
+    return float(seen["board"])
+
+
+def pages_to_board(playwright: Any, browser: Any, base: str, repeat: int) -> None:
+    """Page open to lesson 00's board drawn, ``repeat`` times each way.
+
+    In a private window (a new context: its cache in memory, and no compiled code kept), cold
+    (the context's first page) then warm (its second page); and in a browser profile on disk, as
+    a student's browser keeps one: the first visit (cold), the second (warm: the files cached)
+    and the third (Chromium compiles a script once it is seen twice, and keeps the code for the
+    next page).
+    """
+    boards: dict[str, list[float]] = {}
     before = machine_speed()
     for run in range(repeat):
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         for warmth in ("cold", "warm"):
-            page = context.new_page()
-            seen = open_board(page, base)
-            page.close()
-            boards[warmth].append(seen["board"])
-            python = seen["python"]
-            share = (
-                f"Pyodide's own start {python[1] - python[0]:.1f} s (from {python[0]:.1f} s"
-                f"{', from its snapshot, ' + seen['snapshot_from'] if seen['snapshot'] else ', no snapshot'}), "
-                f"importing the kernel {python[2] - python[1]:.1f} s"
-                if len(python) == 3
-                else "Pyodide's start not reported (no kernel started with the page)"
-            )
-            print(
-                f"run {run + 1} {warmth}: notebook shown {seen['shown']:.1f} s, board drawn "
-                f"{seen['board']:.1f} s; {share}; {seen['requests']} requests, {seen['bytes'] / 1e6:.1f} MB "
-                f"over the wire, {len(seen['twice'])} fetched twice {seen['twice'][:3]}"
-            )
+            boards.setdefault(warmth, []).append(_one_page(context, base, f"run {run + 1} {warmth}"))
         context.close()
-    for warmth, times in boards.items():
-        print(f"{warmth}: board drawn after {min(times):.1f}-{max(times):.1f} s (median {statistics.median(times):.1f} s)")
+    for run in range(repeat):
+        with tempfile.TemporaryDirectory() as profile:
+            context = playwright.chromium.launch_persistent_context(
+                profile, executable_path="/usr/bin/chromium", headless=True,
+                args=["--no-sandbox", "--disable-gpu"], viewport={"width": 1400, "height": 1000},
+            )  # fmt: skip
+            for visit in ("first visit, cold", "second visit, warm", "third visit"):
+                label = f"profile on disk, {visit}"
+                boards.setdefault(label, []).append(_one_page(context, base, f"run {run + 1} {label}"))
+            context.close()
+    for what, times in boards.items():
+        print(f"{what}: board drawn after {min(times):.1f}-{max(times):.1f} s (median {statistics.median(times):.1f} s)")
     print(f"the machine's own speed: a fixed Python loop took {before:.2f} s before and {machine_speed():.2f} s after")
 
 
@@ -349,9 +373,9 @@ def browser_probe(page: Any) -> dict[str, Any]:
     return json.loads("".join(text).split("PROBE", 1)[1])
 
 
-def one_browser(browser: Any, base: str, repeat: int) -> None:
+def one_browser(playwright: Any, browser: Any, base: str, repeat: int) -> None:
     """Page to board, cold and warm, and Pyodide's speed against CPython's."""
-    pages_to_board(browser, base, repeat)
+    pages_to_board(playwright, browser, base, repeat)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     probe_page = context.new_page()
     probe_page.goto(f"{base}/lab/index.html?path=lessons/01_play.ipynb")
@@ -408,11 +432,11 @@ def main() -> None:
                 browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                              args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
                 if args.only_pages:
-                    pages_to_board(browser, base, args.repeat)
+                    pages_to_board(pw, browser, base, args.repeat)
                     first_cells(browser, base, args.first_cells)
                     return
                 if not args.only_contexts:
-                    one_browser(browser, base, args.repeat)
+                    one_browser(pw, browser, base, args.repeat)
                 downloads_at_once(browser, base, 30)
                 contexts = [
                     browser.new_context(viewport={"width": 1400, "height": 1000})

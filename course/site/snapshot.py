@@ -160,21 +160,24 @@ IN_MEMORY = (
     "if isinstance(c := getattr(getattr(m, '__spec__', None), 'cached', None), str)])"
 )
 #: What the snapshot has imported: the page's own (:data:`IMPORTS`), what the worker's start
-#: imports next (piplite's settings) and what a lesson's first board needs, but ipycanvas:
-#: importing it opens a widget, which needs the page.  ``course`` is imported after the kernel,
-#: so it registers its pictures with the kernel's shell, the one the page's kernel uses.
+#: imports next (piplite's settings) and what a lesson's first board needs; ipycanvas and the
+#: board's widget with their widgets held until the first cell (:mod:`course.site.held_widgets`:
+#: a widget needs the page).  ``course`` is imported after the kernel, so it registers its
+#: pictures with the kernel's shell, the one the page's kernel uses.
 SNAPSHOT_IMPORTS = (
     f"{IMPORTS}, piplite.piplite, numpy, PIL.Image, course.board.controller, course.board.panels, "
     "course.board.settings_panel, course.board.sound, course.board.thinking, course.pictures.pawns, "
-    "course.pictures.svg"
+    "course.pictures.svg, course.site.held_widgets\n"
+    "course.site.held_widgets.import_holding_widgets('ipycanvas', 'course.board.widget')"
 )
-#: What a kernel started from the snapshot must answer: its language (KIT_LANG), no widget
-#: opened, a package's module read from its files, micropip seeing the packages loaded, the
-#: source of a module the snapshot imported (its bytecode left out) there for ``inspect``.
+#: What a kernel started from the snapshot must answer: its language (KIT_LANG), the board's
+#: widget imported with no widget opened, a package's module read from its files, micropip
+#: seeing the packages loaded, the source of a module the snapshot imported (its bytecode left
+#: out) there for ``inspect``.
 CHECK = (
-    "import inspect, os, sys, micropip, IPython.core.magics.osm, course.board.controller as c\n"
-    "f\"{os.environ['KIT_LANG']} {'ipycanvas' not in sys.modules} {'ipykernel' in micropip.list()} "
-    "{'class GameController' in inspect.getsource(c)} {6 * 7}\""
+    "import comm, inspect, os, sys, micropip, IPython.core.magics.osm, course.board.controller as c\n"
+    "f\"{os.environ['KIT_LANG']} {'course.board.widget' in sys.modules and not comm.get_comm_manager().comms} "
+    "{'ipykernel' in micropip.list()} {'class GameController' in inspect.getsource(c)} {6 * 7}\""
 )
 
 
