@@ -17,6 +17,7 @@ from course.site.page_start import (
     _fix_service_worker,
     _fix_settings_cache,
     _fix_typeset,
+    _fix_workspace_wait,
     patch_page_start,
 )
 from course.site.patches import LAB_BUILD
@@ -178,6 +179,53 @@ def test_in_node_a_notebooks_kernel_starts_before_its_checkpoint_is_made() -> No
     ]
 
 
+#: JupyterLab's ``loadState`` route as minified, cut short (its workspace save debounced by 60 ms
+#: here, 500 ms in JupyterLab), and a router that runs the page's routes one after the other.
+LOAD_STATE = (
+    "class Debouncer{constructor(f,limit=60){this.f=f;this.limit=limit;this.t=null;this.w=[]}"
+    "invoke(){clearTimeout(this.t);return new Promise((ok,no)=>{this.w.push([ok,no]);"
+    "this.t=setTimeout(async()=>{let w=this.w;this.w=[];try{let r=await this.f();w.forEach(([ok])=>ok(r))}"
+    "catch(e){w.forEach(([,no])=>no(e))}},this.limit)})}}"
+    'const v={loadState:"apputils:load-statedb",reset:"apputils:reset"},d={c:{},addCommand(i,c){this.c[i]=c}};'
+    'let A=new Debouncer(async()=>{if(globalThis.failing)throw Error("storage full");globalThis.seen.push("workspace saved")});'
+    'd.addCommand(v.loadState,{execute:async n=>{globalThis.seen.push("state loaded");await A.invoke()}}),'
+    "d.addCommand(v.reset,{execute:async()=>{}});"
+)
+LOAD_STATE_CHECK = r"""
+const warned = [];
+console.warn = (...a) => warned.push(String(a[0]));
+process.on("unhandledRejection", (e) => warned.push("unhandled " + e));
+SOURCE
+const pages = {};
+for (const failing of [false, true]) {
+  globalThis.seen = [];
+  globalThis.failing = failing;
+  for (const route of [v.loadState]) {  // the router awaits each route, and warns of one that failed
+    try { await d.c[route].execute({}); } catch (e) { console.warn(`Routing to ${route} failed`); }
+  }
+  globalThis.seen.push("notebook opened");  // the next route: JupyterLite's opener
+  await new Promise((done) => setTimeout(done, 200));
+  pages[failing ? "failing" : "saving"] = globalThis.seen;
+}
+console.log(JSON.stringify({...pages, warned}));
+"""
+
+
+def test_in_node_the_notebook_is_opened_without_waiting_for_the_workspaces_save() -> None:
+    assert node(LOAD_STATE_CHECK.replace("SOURCE", LOAD_STATE)) == {  # as shipped
+        "saving": ["state loaded", "workspace saved", "notebook opened"],
+        "failing": ["state loaded", "notebook opened"],
+        "warned": ["Routing to apputils:load-statedb failed"],
+    }
+    fixed, count = _fix_workspace_wait(LOAD_STATE)
+    assert count == 1
+    assert node(LOAD_STATE_CHECK.replace("SOURCE", fixed)) == {
+        "saving": ["state loaded", "notebook opened", "workspace saved"],  # saved still, after
+        "failing": ["state loaded", "notebook opened"],
+        "warned": ["The workspace was not saved"],  # said, not an unhandled rejection
+    }
+
+
 #: JupyterLite 0.8.6's service worker, as minified, cut to its answer to a request; the network,
 #: the kernel's broadcast and the event are stand-ins that say who answered.
 SERVICE_WORKER_SOURCE = (
@@ -226,10 +274,10 @@ def test_in_node_the_service_worker_answers_the_kernels_requests_only() -> None:
 def test_the_page_start_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
     build = tmp_path / LAB_BUILD
     build.mkdir()
-    (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR + CONTEXT)
+    (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR + CONTEXT + LOAD_STATE)
     (build / "other.js").write_text("let unrelated = 1;")
     (tmp_path / SERVICE_WORKER).write_text(SERVICE_WORKER_SOURCE)
-    assert patch_page_start(tmp_path) == 4
+    assert patch_page_start(tmp_path) == 5
     patched = (build / "jlab_core.js").read_text()
     assert "$kitValidateData(" in patched and "!this._initialized&&" in patched
     assert "shouldDrop(t,a)||" not in (tmp_path / SERVICE_WORKER).read_text()
@@ -247,7 +295,10 @@ def test_the_page_start_is_patched_once_or_the_build_is_refused(tmp_path: Path) 
         patch_page_start(tmp_path)
     assert (build / "jlab_core.js").read_text() == TYPESETTER + VALIDATOR  # left as it was
     (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR + CONTEXT)
+    with pytest.raises(SiteError, match="wait for the workspace's save in 0 places"):
+        patch_page_start(tmp_path)
+    (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR + CONTEXT + LOAD_STATE)
     (tmp_path / SERVICE_WORKER).write_text(SERVICE_WORKER_SOURCE.replace("maybeFromCache(e))", "fetch(t))"))
     with pytest.raises(SiteError, match="answers requests in 0 places"):
         patch_page_start(tmp_path)
-    assert (build / "jlab_core.js").read_text() == TYPESETTER + VALIDATOR + CONTEXT  # left as it was
+    assert (build / "jlab_core.js").read_text() == TYPESETTER + VALIDATOR + CONTEXT + LOAD_STATE  # as it was
