@@ -26,12 +26,12 @@ work no lesson needs, and one waits for work it does not need:
   save held back 0.5 s after the last change of the page's state, and the page's start changes
   it again and again (0.5-1 s of an idle main thread on a fresh page, before the notebook could
   even be fetched).  The save still happens as before; the route no longer waits for it, so the
-  notebook opens as soon as the page has started (a cold page's board 0.9-1.3 s sooner, the
-  medians of two runs of the site with and without it in turns).
+  notebook opens as soon as the page has started (a cold page's board 1.3 s sooner: medians of
+  four rounds of the site with and without it in turns).
 * :func:`_fix_service_worker`: JupyterLite's service worker answered every request of a page it
   controls (every page after the first), with ``fetch(request)``: the same file, but a
   script a service worker hands over from the network gets no code cache, so Chromium compiled
-  JupyterLab's 5 MB of script again on every page.  It now answers only what it is there for
+  JupyterLab's scripts again on every page.  It now answers only what it is there for
   (the kernel's ``/api/drive`` and ``/api/stdin``); the rest goes to the browser's own cache
   as on a page without it.  In a browser profile on disk, the third page on is 0.3-0.4 s sooner.
 
