@@ -50,6 +50,10 @@ from course.site.prewarm import TIMES  # noqa: E402
 from course.site.snapshot import OPTION, SNAPSHOT_FILE, WITHOUT_SNAPSHOT  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+#: Debian's Chromium, as every browser of this benchmark is launched.
+CHROMIUM: dict[str, Any] = {
+    "executable_path": "/usr/bin/chromium", "headless": True, "args": ["--no-sandbox", "--disable-gpu"],
+}
 PROBE = """
 import json, time
 from reversi import Board, BLACK, WHITE, bitboard, engine
@@ -221,9 +225,8 @@ def pages_to_board(playwright: Any, browser: Any, base: str, repeat: int) -> Non
     for run in range(repeat):
         with tempfile.TemporaryDirectory() as profile:
             context = playwright.chromium.launch_persistent_context(
-                profile, executable_path="/usr/bin/chromium", headless=True,
-                args=["--no-sandbox", "--disable-gpu"], viewport={"width": 1400, "height": 1000},
-            )  # fmt: skip
+                profile, **CHROMIUM, viewport={"width": 1400, "height": 1000}
+            )
             for visit in ("first visit, cold", "second visit, warm", "third visit"):
                 label = f"profile on disk, {visit}"
                 boards.setdefault(label, []).append(_one_page(context, base, f"run {run + 1} {label}"))
@@ -429,8 +432,7 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                             args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
+                browser = pw.chromium.launch(**CHROMIUM)
                 if args.only_pages:
                     pages_to_board(pw, browser, base, args.repeat)
                     first_cells(browser, base, args.first_cells)

@@ -2,8 +2,9 @@
 
 On a 2-core machine the page's main thread is the slowest part of a lesson's start: it is
 busy from the page's first script to the first board drawn, and every step of the kernel's
-start and of the student's first run waits for its turn.  Two pieces of JupyterLab's start do
-work no lesson needs, and one waits for work it does not need:
+start and of the student's first run waits for its turn.  Parts of JupyterLab's start do work
+no lesson needs or wait for work they do not need, and JupyterLite's service worker keeps the
+browser from keeping compiled scripts:
 
 * :func:`_fix_typeset`: the MathJax typesetter loaded MathJax (1 MB of script, then its fonts
   and TeX parser) for the first Markdown cell of every notebook, math or not, just as the
