@@ -30,6 +30,7 @@ from course.board import messages as say
 from course.board.controller import GameController
 from course.board.events import Event, EventKind, MoveEvent
 from course.board.keys import KeyboardPlay
+from course.board.layout import Plain, titled, wrapping
 from course.board.messages import Tone
 from course.board.panels import (
     STYLE,
@@ -80,44 +81,44 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         self.controller = controller
         settings = controller.settings
         self.presenter = presenter
+        plain = Plain()
         self.board = BoardCanvas(
             controller.game.board.size,
             PRESENTER_PIXELS if presenter else pixels,
             css_width=PRESENTER_WIDTH if presenter else None,
         )
-        self.css = w.HTML(STYLE)
-        self.live = _html("reversi-live")
+        self.css = plain.html(STYLE)
+        self.live = plain.html().add_class("reversi-live")
         self.keyboard = KeyboardPlay(controller, self.board, self.redraw)
         self.keyboard.box.observe(self._guard(self.keyboard.typed), "value")
         self.sound = SoundPlayer(settings.sound)
-        self.turn = _html("reversi-turn")
-        self.clock = _html("reversi-clock")
-        self.status = _html("reversi-status")
-        self.errors = _html("reversi-error")
+        self.turn, self.clock, self.status, self.errors = (
+            plain.html().add_class(f"reversi-{name}") for name in ("turn", "clock", "status", "error")
+        )
         self.pawns_panel, self.scores_panel, self.log_panel = (
-            _html(f"reversi-{p}") for p in PANELS
+            plain.html().add_class(f"reversi-{p}") for p in PANELS
         )
         self.panel_boxes = {
-            "pawns": _titled(_("Discs"), self.pawns_panel),
-            "scores": _titled(_("Scores"), self.scores_panel),
-            "log": _titled(_("Game log"), self.log_panel, width="240px"),
+            "pawns": titled(plain.html(f"<b>{_('Discs')}</b>"), self.pawns_panel),
+            "scores": titled(plain.html(f"<b>{_('Scores')}</b>"), self.scores_panel),
+            "log": titled(plain.html(f"<b>{_('Game log')}</b>"), self.log_panel, width="240px"),
         }
-        panels_box = w.Box(list(self.panel_boxes.values()), layout=_wrapping(flex="1 1 170px"))
+        panels_box = w.Box(list(self.panel_boxes.values()), layout=wrapping(flex="1 1 170px"))
         panels_box.add_class("reversi-panels")
-        self.buttons = self._make_buttons()
+        self.buttons = self._make_buttons(plain)
         self.keyboard.next_control = self.buttons["new"]  # Tab on the board goes on to it
-        self.undo_box = self._make_undo_box()
+        self.undo_box = self._make_undo_box(plain)
         self.settings_panel = SettingsPanel(
             controller, self._guard, self.set_pawn_images, self._show_panel, panels
         )
         self.thinking_panel = ThinkingPanel(controller, self.draw_line)
         super().__init__(
             [
-                w.Box([self.turn, self.clock], layout=_wrapping(grid_gap="4px 16px")),
-                w.Box([self.board.canvas, panels_box], layout=_wrapping(grid_gap="8px 12px")),
+                w.Box([self.turn, self.clock], layout=wrapping(grid_gap="4px 16px")),
+                w.Box([self.board.canvas, panels_box], layout=wrapping(grid_gap="8px 12px")),
                 self.status,
                 self.live,
-                w.Box(list(self.buttons.values()), layout=_wrapping()),
+                w.Box(list(self.buttons.values()), layout=wrapping()),
                 self.keyboard.box,
                 self.undo_box,
                 self.settings_panel.widget,
@@ -301,7 +302,7 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
 
     # -- building the controls ------------------------------------------------------------
 
-    def _make_buttons(self) -> dict[str, w.Button]:
+    def _make_buttons(self, plain: Plain) -> dict[str, w.Button]:
         c = self.controller
         actions: dict[str, tuple[str, Callable[[], Any], str]] = {
             "new": (_("New game"), lambda: c.new_game(), _("Start again; the scores stay")),
@@ -313,8 +314,9 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
                      _("Pause or continue the computer players")),  # fmt: skip
         }
         buttons = {}
+        fitted = w.Layout(width="auto")  # one model for the five: no button changes its layout
         for key, (label, action, tip) in actions.items():
-            button = w.Button(description=label, tooltip=tip, layout=w.Layout(width="auto"))
+            button = w.Button(description=label, tooltip=tip, layout=fitted, style=plain.button_style)
             button.add_class(f"reversi-{key}")
             button.on_click(self._guard(lambda _b, act=action: act()))
             buttons[key] = button
@@ -327,10 +329,12 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         else:
             c.stop()
 
-    def _make_undo_box(self) -> w.HBox:
-        self.undo_question = w.HTML()
-        accept = w.Button(description=_("Accept"), button_style="success")
-        decline = w.Button(description=_("Decline"), button_style="warning")
+    def _make_undo_box(self, plain: Plain) -> w.HBox:
+        self.undo_question = plain.html()
+        accept, decline = (
+            w.Button(description=label, button_style=look, layout=plain.layout, style=plain.button_style)
+            for label, look in ((_("Accept"), "success"), (_("Decline"), "warning"))
+        )
         accept.add_class("reversi-accept")
         decline.add_class("reversi-decline")
         accept.on_click(self._guard(lambda _b: self.controller.answer_undo(True)))
@@ -339,22 +343,6 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
         box = w.HBox([self.undo_question, accept, decline], layout=layout)
         box.add_class("reversi-undo-answer")
         return box
-
-
-def _html(css_class: str) -> w.HTML:
-    return w.HTML().add_class(css_class)
-
-
-def _titled(title: str, body: w.Widget, width: str = "150px") -> w.VBox:
-    """A panel: its title over its body, never wider than the window."""
-    layout = w.Layout(width=width, max_width="100%", margin="0 12px 8px 0")
-    return w.VBox([w.HTML(f"<b>{title}</b>"), body], layout=layout)
-
-
-def _wrapping(**more: str) -> w.Layout:
-    """A row that wraps its items onto the next line when the window is too narrow."""
-    return w.Layout(display="flex", flex_flow="row wrap", align_items="flex-start",
-                    align_content="flex-start", max_width="100%", **more)  # fmt: skip
 
 
 @student

@@ -24,7 +24,7 @@ OWNED = sorted(
 )
 WIDGET_LIBRARIES = ("ipywidgets", "ipycanvas", "IPython")
 #: The modules that build widgets; every other board module works without them.
-WIDGET_MODULES = {"view", "widget", "settings_panel", "sound", "pawns", "thinking", "keys"}
+WIDGET_MODULES = {"view", "widget", "layout", "settings_panel", "sound", "pawns", "thinking", "keys"}
 MAX_LINES = 400
 
 

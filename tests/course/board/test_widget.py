@@ -243,6 +243,35 @@ def test_two_boards_are_independent():
     assert "Black: 2" in text(second.pawns_panel)
 
 
+def _models(widget):
+    """Every model of a board: each widget, its layout and its style, once each."""
+    seen = {}
+    for each in _all_widgets(widget):
+        for model in (each, getattr(each, "layout", None), getattr(each, "style", None)):
+            if model is not None:
+                seen[model.model_id] = model
+    return seen
+
+
+def test_a_boards_plain_texts_and_buttons_share_one_layout_and_one_style():
+    board = play()
+    texts = [board.turn, board.clock, board.status, board.errors, board.live, board.log_panel,
+             board.undo_question, board.css]  # fmt: skip
+    assert len({t.layout.model_id for t in texts}) == 1 and len({t.style.model_id for t in texts}) == 1
+    buttons = [*board.buttons.values(), *board.undo_box.children[1:]]
+    assert len({b.style.model_id for b in buttons}) == 1
+    assert len({b.layout.model_id for b in board.buttons.values()}) == 1
+    # what is shown and hidden by its layout keeps a layout of its own
+    shown_or_hidden = [board.undo_box, *board.panel_boxes.values(), board.thinking_panel.text,
+                       board.thinking_panel.bar, board.thinking_panel.plot]  # fmt: skip
+    shared = {board.turn.layout.model_id, board.buttons["new"].layout.model_id}
+    assert len({w.layout.model_id for w in shown_or_hidden} | shared) == len(shown_or_hidden) + 2
+    board._show_panel("log", False)
+    assert board.panel_boxes["log"].layout.display == "none" and board.turn.layout.display is None
+    assert play().turn.layout is not board.turn.layout  # each board has its own
+    assert len(_models(board)) < 75  # 108 when every widget had its own layout and style
+
+
 def test_a_computer_game_starts_when_the_board_is_shown():
     async def scenario():
         board = play("random", "greedy", animate=False)
