@@ -29,10 +29,10 @@ class Plain:
         return w.HTML(value, layout=self.layout, style=self.html_style)
 
 
-def titled(title: w.HTML, body: w.Widget, width: str = "150px") -> w.VBox:
-    """A panel: its title over its body, never wider than the window."""
+def titled(plain: Plain, title: str, body: w.Widget, width: str = "150px") -> w.VBox:
+    """A panel: its title (a plain text) over its body, never wider than the window."""
     layout = w.Layout(width=width, max_width="100%", margin="0 12px 8px 0")
-    return w.VBox([title, body], layout=layout)
+    return w.VBox([plain.html(f"<b>{title}</b>"), body], layout=layout)
 
 
 def wrapping(**more: str) -> w.Layout:

@@ -99,9 +99,9 @@ class GameWidget(w.VBox):  # type: ignore[misc]  # ipywidgets has no types
             plain.html().add_class(f"reversi-{p}") for p in PANELS
         )
         self.panel_boxes = {
-            "pawns": titled(plain.html(f"<b>{_('Discs')}</b>"), self.pawns_panel),
-            "scores": titled(plain.html(f"<b>{_('Scores')}</b>"), self.scores_panel),
-            "log": titled(plain.html(f"<b>{_('Game log')}</b>"), self.log_panel, width="240px"),
+            "pawns": titled(plain, _("Discs"), self.pawns_panel),
+            "scores": titled(plain, _("Scores"), self.scores_panel),
+            "log": titled(plain, _("Game log"), self.log_panel, width="240px"),
         }
         panels_box = w.Box(list(self.panel_boxes.values()), layout=wrapping(flex="1 1 170px"))
         panels_box.add_class("reversi-panels")

@@ -269,7 +269,7 @@ def test_a_boards_plain_texts_and_buttons_share_one_layout_and_one_style():
     board._show_panel("log", False)
     assert board.panel_boxes["log"].layout.display == "none" and board.turn.layout.display is None
     assert play().turn.layout is not board.turn.layout  # each board has its own
-    assert len(_models(board)) < 75  # 108 when every widget had its own layout and style
+    assert len(_models(board)) < 75  # 103 when every widget had its own layout and style
 
 
 def test_a_computer_game_starts_when_the_board_is_shown():
