@@ -54,8 +54,10 @@ R = TypeVar("R")
 #: private use, unassigned code points and line/paragraph separators.
 CONTROL = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
-#: A JSON string (exactly JSON's escapes) or one structural character outside strings.
-_TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{},]')
+#: A JSON string (exactly JSON's escapes): what it holds is not structure.
+_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"')
+#: Everything but JSON's structural characters.
+_NOT_STRUCTURE = re.compile(r"[^\[\]{},]++")
 
 
 class SchemaError(ReversiError, ValueError):
@@ -82,6 +84,16 @@ def _finite(text: str) -> float:
     return number
 
 
+def structure(text: str) -> str:
+    """JSON's structural characters in ``text``, outside its strings, in order (two passes in C,
+    not a token at a time: a line of 11,000 answers from the grader's sandbox is 2 MB).
+
+    >>> structure('{"a": [1, "]"], "b": {}}')
+    '{[,],{}}'
+    """
+    return _NOT_STRUCTURE.sub("", _STRING.sub("", text))
+
+
 def read_json(raw: bytes | str, what: str, limits: Limits) -> Any:
     """The JSON value in ``raw`` (``what`` names it in a refusal), within ``limits``."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
@@ -94,8 +106,7 @@ def read_json(raw: bytes | str, what: str, limits: Limits) -> Any:
     except UnicodeDecodeError:
         raise SchemaError(_("{what} is not UTF-8 text").format(what=what)) from None
     depth = items = 0
-    for token in _TOKEN.finditer(text):
-        char = token.group()
+    for char in structure(text):
         if char in "[{":
             depth += 1
             items += 1

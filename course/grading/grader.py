@@ -7,9 +7,11 @@ compared; if anything changed, the files are put back and that notebook scores 0
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -99,7 +101,7 @@ class Grader:
             return report
 
         try:
-            with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            with _fewer_collections(), ThreadPoolExecutor(max_workers=self.workers) as pool:
                 return list(pool.map(one, submissions))
         finally:
             self.sandbox.close()
@@ -117,6 +119,23 @@ class Grader:
             else:
                 path.unlink()
         return ", ".join(changed)
+
+
+@contextlib.contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Python's cycle collector runs less often while a class is graded.
+
+    Judging a notebook makes and drops hundreds of thousands of small objects, none in a
+    cycle (04_flips: 11,205 replies, each a board), while every exercise's cases stay
+    loaded; at Python's default threshold the collector took about half of the grader's
+    own time on such a notebook (0.53 s of processor time against 0.25 s).
+    """
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], 10_000), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from course.schema import Field, Limits, Schema, SchemaError, read_json, text
+from course.schema import structure as schema_structure
 
 LIMITS = Limits(bytes=10_000, depth=8, items=100)
 
@@ -128,6 +130,20 @@ def test_json_like_text_never_escapes(raw):
         assert str(refused).startswith("x ")
         return
     assert value == json.loads(raw)  # what is read is what JSON says
+
+
+#: The structure as the first reading scanned it, token by token: the oracle of the faster scan.
+TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{},]')
+
+
+def structure_by_tokens(text: str) -> str:
+    return "".join(t for t in (m.group() for m in TOKEN.finditer(text)) if t in "[]{},")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet='[]{},:"\\ a\u00e9', max_size=200))
+def test_the_structure_is_what_a_token_by_token_reading_finds(raw):
+    assert schema_structure(raw) == structure_by_tokens(raw)
 
 
 @settings(max_examples=200, deadline=None)

@@ -305,3 +305,26 @@ def test_unknown_notebook_is_refused(tmp_path: Path) -> None:
     result = course("check", str(path), "--seed", SEED)
     assert result.returncode == 2
     assert "cannot tell which exercise this is" in result.stderr
+
+
+def test_grading_leaves_python_s_collector_as_it_found_it(tmp_path: Path) -> None:
+    """The grader calls the cycle collector less often while it grades (course.grading.grader),
+    and puts it back as it was, also when grading stops with an error."""
+    import gc
+
+    from course.grading.grader import Grader
+
+    before = gc.get_threshold()
+    grader = Grader(SOURCE_DIR, sandbox="bubblewrap")
+    seen = []
+    grader.grade_one = lambda path, name: seen.append(gc.get_threshold())  # type: ignore[method-assign]
+    grader.grade([(tmp_path / "x.ipynb", "04_flips")])
+    assert seen[0][0] >= 10_000 and gc.get_threshold() == before
+
+    def broken(path: Path, name: str) -> None:
+        raise OSError("the disk went away")
+
+    grader.grade_one = broken  # type: ignore[method-assign]
+    with pytest.raises(OSError, match="went away"):
+        grader.grade([(tmp_path / "x.ipynb", "04_flips")])
+    assert gc.get_threshold() == before
