@@ -84,6 +84,16 @@ def main() -> None:
         same = [a.earned == b.earned and a.passed == b.passed
                 for a, b in zip(fast[1], portable[1], strict=True)]  # fmt: skip
         print(f"same points and passes in both: {sum(same)} of {len(same)} notebooks")
+        for (path, name), alike, a, b in zip(items, same, fast[1], portable[1], strict=True):
+            if not alike:  # each question where they differ, as each sandbox saw it
+                print(f"  differs: {name} ({path.parent.name}/{path.name})")
+                for one, other in zip(a.checks, b.checks, strict=True):
+                    if (one.earned, one.passed) != (other.earned, other.passed):
+                        print(f"    {one.tag}: bubblewrap {one.earned} {one.message!r}; "
+                              f"pyodide {other.earned} {other.message!r}")  # fmt: skip
+                for kind, report in (("bubblewrap", a), ("pyodide", b)):
+                    if report.notes:
+                        print(f"    notes ({kind}): {'; '.join(report.notes)}")
 
 
 if __name__ == "__main__":

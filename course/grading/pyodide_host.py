@@ -248,7 +248,10 @@ class Hosted:
             self._space.notify_all()
 
     def close_input(self) -> None:
-        self.host.send(b"C", b"")
+        """End the program's input; nothing once it ended: its host may run the next program
+        by then, and the frame carries no run (Run.kill closes the input after :meth:`kill`)."""
+        if not self._given and not self._ended.is_set():
+            self.host.send(b"C", b"")
 
     def poll(self) -> int | None:
         return self.returncode

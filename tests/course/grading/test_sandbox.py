@@ -150,6 +150,36 @@ def test_a_pyodide_program_leaves_nothing_for_the_next(portable: Sandbox, worker
     assert not host.alive()
 
 
+ECHO = "import sys\nprint(sys.stdin.read().strip(), flush=True)\n"
+
+
+def test_a_run_ended_says_nothing_to_its_hosts_next_program(portable: Sandbox, monkeypatch) -> None:
+    """A run's end closes its input after its host went back to the idle ones; by then another
+    grading thread may have started its own program there.  That program keeps its input:
+    before, the old run's "end of input" reached it first, it read nothing, and a right
+    answer scored 0 ("no answer came back", about one notebook in 1,000)."""
+    from course.grading import pyodide_host
+
+    later: list[Any] = []
+    give_back = pyodide_host.Hosts._give_back
+
+    def and_start_the_next(self: Any, host: Any, memory_mb: int) -> None:
+        give_back(self, host, memory_mb)
+        if not later:  # the next program starts on this host before the old run closed its input
+            later.append(portable.start({"main.py": ECHO}, "main.py", Limits(wall=60)))
+
+    monkeypatch.setattr(pyodide_host.Hosts, "_give_back", and_start_the_next)
+    with portable.start({"main.py": "print('first')"}, "main.py", Limits(wall=60)) as run:
+        run.close_input()
+        assert run.lines().lines == [b"first"]
+    monkeypatch.setattr(pyodide_host.Hosts, "_give_back", give_back)
+    with later[0] as run:
+        time.sleep(1.0)  # the next program is reading its input by now
+        run.send(b"the next program's input\n")
+        run.close_input()
+        assert run.lines().lines == [b"the next program's input"]
+
+
 def test_isolated_code_sees_only_its_own_files(bubblewrap: Sandbox, tmp_path: Path) -> None:
     box = bubblewrap
     teacher = tmp_path / "teacher"
