@@ -307,24 +307,35 @@ def test_unknown_notebook_is_refused(tmp_path: Path) -> None:
     assert "cannot tell which exercise this is" in result.stderr
 
 
-def test_grading_leaves_python_s_collector_as_it_found_it(tmp_path: Path) -> None:
-    """The grader calls the cycle collector less often while it grades (course.grading.grader),
-    and puts it back as it was, also when grading stops with an error."""
+def test_grading_leaves_python_s_collector_as_it_found_it(tmp_path: Path, monkeypatch) -> None:
+    """Python's cycle collector is called less often while a notebook is graded
+    (course.grading.grader), and put back as it was once the last of overlapping gradings
+    ends, also when grading stops with an error."""
     import gc
 
+    from course.grading import checker
     from course.grading.grader import Grader
+    from course.grading.records import Report
 
     before = gc.get_threshold()
     grader = Grader(SOURCE_DIR, sandbox="bubblewrap")
     seen = []
-    grader.grade_one = lambda path, name: seen.append(gc.get_threshold())  # type: ignore[method-assign]
-    grader.grade([(tmp_path / "x.ipynb", "04_flips")])
-    assert seen[0][0] >= 10_000 and gc.get_threshold() == before
 
-    def broken(path: Path, name: str) -> None:
-        raise OSError("the disk went away")
+    def graded(exercise: Any, path: Path, *rest: Any) -> Any:
+        seen.append((path.name, gc.get_threshold()))
+        if path.name == "first.ipynb":  # another grading starts and ends inside this one
+            grader.grade_one(tmp_path / "second.ipynb", "04_flips")
+            seen.append(("first, after", gc.get_threshold()))
+        if path.name == "broken.ipynb":
+            raise OSError("the disk went away")
+        return Report(path, exercise.name)
 
-    grader.grade_one = broken  # type: ignore[method-assign]
-    with pytest.raises(OSError, match="went away"):
-        grader.grade([(tmp_path / "x.ipynb", "04_flips")])
+    monkeypatch.setattr(checker, "grade_notebook", graded)
+    grader.grade([(tmp_path / "first.ipynb", "04_flips")])
+    assert [name for name, _ in seen] == ["first.ipynb", "second.ipynb", "first, after"]
+    assert all(threshold[0] >= 10_000 for _, threshold in seen)
+    assert gc.get_threshold() == before
+    with pytest.raises(OSError, match="went away"):  # one notebook, as the gradebook grades
+        grader.grade_one(tmp_path / "broken.ipynb", "04_flips")
+    assert seen[-1][0] == "broken.ipynb" and seen[-1][1][0] >= 10_000
     assert gc.get_threshold() == before
