@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -26,18 +25,14 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from tests.ports import free_port
+
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "build" / "hub-cache"
 PASSWORD = "class-password"
 #: The service holding ``admin_token`` (no process, no URL: a token with scopes) and its scopes.
 MANAGER = "hub-manager"
 MANAGER_SCOPES = ("admin:users", "tokens", "list:users")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def proxy_command() -> str:

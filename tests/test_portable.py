@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.ports import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -108,12 +109,6 @@ def started(world: dict[str, Any], *args: str) -> subprocess.Popen[str]:
         [sys.executable, str(ROOT / "kit.py"), *args], cwd=world["top"], env=world["env"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,
     )  # fmt: skip
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def answered(url: str, seconds: float) -> int:

@@ -33,6 +33,8 @@ from typing import Any
 
 import pytest
 
+from tests.ports import free_port
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACT_DIR = REPO_ROOT / "test-artifacts" / "browser"
 CHROMIUM = os.environ.get("BROWSER_TEST_CHROMIUM", "/usr/bin/chromium")
@@ -78,12 +80,6 @@ LAB_SETTINGS: dict[str, dict[str, Any]] = {
 # --------------------------------------------------------------------------------------------
 # The server
 # --------------------------------------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class JupyterServer:
@@ -232,7 +228,7 @@ class JupyterServer:
     def start(self, timeout: float = SERVER_START_TIMEOUT, attempts: int = 3) -> None:
         self._prepare()
         for attempt in range(attempts):
-            self.port = _free_port()
+            self.port = free_port()
             self._log_file = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
             self._log_file.write(f"\n=== start attempt {attempt + 1}, port {self.port}\n".encode())
             self._log_file.flush()
@@ -919,7 +915,7 @@ class VoilaApp:
         for name in COPIED_FOLDERS:
             if (REPO_ROOT / name).is_dir():
                 shutil.copytree(REPO_ROOT / name, self.root_dir / name, ignore=ignore)
-        self.port = _free_port()
+        self.port = free_port()
         env = dict(os.environ)
         env.update(
             JUPYTER_CONFIG_DIR=str(self.base / "config"),

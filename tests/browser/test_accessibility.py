@@ -20,8 +20,9 @@ import uvicorn
 from course.roster.cards import cards_html
 from tests.browser.axe import assert_accessible
 from tests.browser.test_teacher_overview import Class as Room
-from tests.course.classroom.server_process import ServerProcess, free_port
+from tests.course.classroom.server_process import ServerProcess
 from tests.course.site.test_signin import Class
+from tests.ports import free_port
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ from course.classroom.protocol import MAX_FRAME_BYTES, ClassroomError
 from reversi import Game, load_game
 from reversi.saves import game_from_dict
 from tests.course.classroom.play import game_of, nothing_else, play_random_game, run, settled, table
-from tests.course.classroom.server_process import free_port
+from tests.ports import free_port
 
 
 def test_a_full_game_between_two_clients_with_an_observer_is_stored_and_exported(class_server, tmp_path):
