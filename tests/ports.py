@@ -4,7 +4,7 @@ A port found by binding to port 0 comes from the system's ephemeral range, the r
 outgoing connection takes its own local port from.  Between the choice and the server's
 ``listen``, any connection on the machine may take it (a hub's own connections to its proxy
 did: "the class server cannot listen on 127.0.0.1:37847: Address already in use"), so a port
-is chosen outside that range, and never twice in one test process.
+is chosen below that range, and never twice in one test process.
 """
 
 from __future__ import annotations
@@ -13,26 +13,23 @@ import random
 import socket
 from pathlib import Path
 
-#: Linux's own default, where the system does not say (macOS and Windows use 49152-65535).
-DEFAULT_EPHEMERAL = (32768, 60999)
+#: The lowest port of Linux's own default range, where the system does not say (macOS and
+#: Windows start theirs higher, at 49152).
+LINUX_EPHEMERAL_LOW = 32768
 _given: set[int] = set()
 
 
-def ephemeral() -> tuple[int, int]:
-    """The system's range of ports for outgoing connections, lowest and highest."""
+def lowest_ephemeral() -> int:
+    """The lowest port of the system's range for outgoing connections."""
     try:
-        low, high = (int(n) for n in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
-    except (OSError, ValueError):
-        return DEFAULT_EPHEMERAL
-    return low, high
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return LINUX_EPHEMERAL_LOW
 
 
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now, outside the ephemeral range."""
-    low, high = ephemeral()
-    below = range(10_000, min(low, DEFAULT_EPHEMERAL[0], 49152))
-    above = range(max(high, DEFAULT_EPHEMERAL[1]) + 1, 65_000)
-    ports = below if len(below) >= len(above) else above
+    """A TCP port on 127.0.0.1 that nothing listens on now, below the ephemeral range."""
+    ports = range(10_000, min(lowest_ephemeral(), LINUX_EPHEMERAL_LOW))
     choices = random.Random()  # seeded from the system: test processes do not agree
     for _ in range(200 if ports else 0):
         port = choices.choice(ports)
@@ -45,6 +42,6 @@ def free_port() -> int:
                 continue
         _given.add(port)
         return port
-    with socket.socket() as probe:  # a system whose ephemeral range leaves nothing outside it
+    with socket.socket() as probe:  # a system whose ephemeral range leaves nothing below it
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])

@@ -129,8 +129,8 @@ class _Collector:
     cycle (04_flips: 11,205 replies, each a board), while every exercise's cases stay
     loaded; at Python's default threshold the collector took about half of the grader's
     own time on such a notebook (0.53 s of processor time against 0.25 s).  Gradings overlap
-    (the gradebook's threads, the class server's): the first to start raises the threshold,
-    the last to end puts back what it found.
+    (the gradebook's threads): the first to start raises the threshold, the last to end puts
+    back what it found.
     """
 
     def __init__(self) -> None:

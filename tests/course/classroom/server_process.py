@@ -73,5 +73,3 @@ class ServerProcess:
             os.kill(process.pid, signal.SIGKILL)
             rest, _ = process.communicate(timeout=5)
         return rest or ""
-
-
