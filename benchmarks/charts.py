@@ -113,8 +113,7 @@ def in_browser(site: Path, repeat: int) -> None:
         base = f"http://127.0.0.1:{port}"
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                             args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
+                browser = pw.chromium.launch(**bench.CHROMIUM)
                 for _ in range(repeat):
                     context = browser.new_context(viewport={"width": 1400, "height": 1000})
                     page = context.new_page()

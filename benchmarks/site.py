@@ -48,12 +48,12 @@ from course.site.build import OUT, SiteBuild  # noqa: E402
 from course.site.compression import _site_size  # noqa: E402
 from course.site.prewarm import TIMES  # noqa: E402
 from course.site.snapshot import OPTION, SNAPSHOT_FILE, WITHOUT_SNAPSHOT  # noqa: E402
+from tests.browser.conftest import CHROMIUM as CHROMIUM_PATH  # noqa: E402
+from tests.browser.conftest import CHROMIUM_ARGS  # noqa: E402
 
 VISIBLE = ".jp-NotebookPanel:not(.lm-mod-hidden)"
-#: Debian's Chromium, as every browser of this benchmark is launched.
-CHROMIUM: dict[str, Any] = {
-    "executable_path": "/usr/bin/chromium", "headless": True, "args": ["--no-sandbox", "--disable-gpu"],
-}
+#: Debian's Chromium, as every browser of this benchmark is launched (as the browser tests do).
+CHROMIUM: dict[str, Any] = {"executable_path": CHROMIUM_PATH, "headless": True, "args": CHROMIUM_ARGS}
 PROBE = """
 import json, time
 from reversi import Board, BLACK, WHITE, bitboard, engine
