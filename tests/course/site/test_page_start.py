@@ -12,7 +12,10 @@ import pytest
 
 from course.site import SiteError
 from course.site.page_start import (
+    CONFIG,
+    LEFT_OUT,
     SERVICE_WORKER,
+    SPLASH,
     _fix_checkpoint_first,
     _fix_service_worker,
     _fix_settings_cache,
@@ -271,17 +274,43 @@ def test_in_node_the_service_worker_answers_the_kernels_requests_only() -> None:
     ]
 
 
+#: A built site's configuration, cut short: a setting of the kit's, an extension turned off
+#: already, and the lab extensions the build's environment brought.
+LITE_CONFIG = {
+    "jupyter-lite-schema-version": 0,
+    "jupyter-config-data": {
+        "appName": "Reversi kit",
+        "disabledExtensions": ["@jupyterlab/mathjax-extension:plugin"],
+        "federated_extensions": [
+            {"name": "ipycanvas", "load": "static/remoteEntry.b3a3.js", "extension": "./extension"},
+            {"name": "jupyterlab_pygments", "load": "static/remoteEntry.5cbb.js", "style": "./style"},
+        ],
+    },
+}
+
+
 def test_the_page_start_is_patched_once_or_the_build_is_refused(tmp_path: Path) -> None:
     build = tmp_path / LAB_BUILD
     build.mkdir()
     (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR + CONTEXT + LOAD_STATE)
     (build / "other.js").write_text("let unrelated = 1;")
     (tmp_path / SERVICE_WORKER).write_text(SERVICE_WORKER_SOURCE)
-    assert patch_page_start(tmp_path) == 5
+    (tmp_path / CONFIG).write_text(json.dumps(LITE_CONFIG))
+    for name in ("ipycanvas", *LEFT_OUT):
+        (tmp_path / "extensions" / name / "static").mkdir(parents=True)
+    assert patch_page_start(tmp_path) == 7
     patched = (build / "jlab_core.js").read_text()
     assert "$kitValidateData(" in patched and "!this._initialized&&" in patched
     assert "shouldDrop(t,a)||" not in (tmp_path / SERVICE_WORKER).read_text()
     assert (build / "other.js").read_text() == "let unrelated = 1;"
+    data = json.loads((tmp_path / CONFIG).read_text())["jupyter-config-data"]
+    assert data["disabledExtensions"] == ["@jupyterlab/mathjax-extension:plugin", SPLASH]
+    assert [extension["name"] for extension in data["federated_extensions"]] == ["ipycanvas"]
+    assert data["appName"] == "Reversi kit"  # the rest as it was
+    assert sorted(p.name for p in (tmp_path / "extensions").iterdir()) == ["ipycanvas"]
+    with pytest.raises(SiteError, match="already patched"):
+        patch_page_start(tmp_path)
+    (tmp_path / CONFIG).write_text(json.dumps(LITE_CONFIG))
     with pytest.raises(SiteError, match="already patched"):
         patch_page_start(tmp_path)
     (build / "jlab_core.js").write_text(VALIDATOR + CONTEXT)
@@ -300,5 +329,13 @@ def test_the_page_start_is_patched_once_or_the_build_is_refused(tmp_path: Path) 
     (build / "jlab_core.js").write_text(TYPESETTER + VALIDATOR + CONTEXT + LOAD_STATE)
     (tmp_path / SERVICE_WORKER).write_text(SERVICE_WORKER_SOURCE.replace("maybeFromCache(e))", "fetch(t))"))
     with pytest.raises(SiteError, match="answers requests in 0 places"):
+        patch_page_start(tmp_path)
+    assert (build / "jlab_core.js").read_text() == TYPESETTER + VALIDATOR + CONTEXT + LOAD_STATE  # as it was
+    (tmp_path / SERVICE_WORKER).write_text(SERVICE_WORKER_SOURCE)
+    (tmp_path / CONFIG).write_text('{"jupyter-config-data": [')
+    with pytest.raises(SiteError, match="jupyter-lite.json is not a JupyterLite site's configuration"):
+        patch_page_start(tmp_path)
+    (tmp_path / CONFIG).unlink()
+    with pytest.raises(SiteError, match="not a JupyterLite site's configuration"):
         patch_page_start(tmp_path)
     assert (build / "jlab_core.js").read_text() == TYPESETTER + VALIDATOR + CONTEXT + LOAD_STATE  # as it was
