@@ -46,6 +46,9 @@ __all__ = [
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 #: Chromium binaries tried for the PDFs, in order.
 CHROMIUM = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+#: Without the address bar's popup, a page of its own that a headless window otherwise loads
+#: beside the one it prints (a page printed in 0.52-0.59 s instead of 0.72-0.75 s, Chromium 156).
+NO_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
 PDF_SECONDS = 120
 
 
@@ -96,7 +99,7 @@ def _to_pdf(browser: str, page_file: Path) -> Path:
     """Print one HTML page to a PDF beside it with headless Chromium."""
     target = page_file.with_suffix(".pdf")
     command = [
-        browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+        browser, "--headless", "--no-sandbox", "--disable-gpu", NO_POPUP, "--no-pdf-header-footer",
         f"--print-to-pdf={target.absolute()}", page_file.absolute().as_uri(),
     ]  # fmt: skip
     try:
