@@ -452,6 +452,7 @@ def test_lesson_00_runs_top_to_bottom_and_its_board_takes_a_click(
     lesson.wait_kernel()
     assert lesson.run_all(), "\n".join(lesson.errors() + lesson.console[-20:])
     assert lesson.errors() == [], "\n".join(lesson.errors() + lesson.console[-20:])
+    assert [line for line in lesson.console if "Failed to load resource" in line] == []  # the icon too
     canvas = lesson.canvas()
     assert "Black to move" in lesson.wait_text(".reversi-turn", "Black to move")
     lesson.click_square(canvas, *D3)

@@ -298,7 +298,10 @@ def test_the_page_start_is_patched_once_or_the_build_is_refused(tmp_path: Path) 
     (tmp_path / CONFIG).write_text(json.dumps(LITE_CONFIG))
     for name in ("ipycanvas", *LEFT_OUT):
         (tmp_path / "extensions" / name / "static").mkdir(parents=True)
-    assert patch_page_start(tmp_path) == 7
+    (tmp_path / "lab").mkdir()
+    (tmp_path / "lab" / "favicon.ico").write_bytes(b"\x00\x00\x01\x00icon")
+    assert patch_page_start(tmp_path) == 8
+    assert (tmp_path / "favicon.ico").read_bytes() == b"\x00\x00\x01\x00icon"
     patched = (build / "jlab_core.js").read_text()
     assert "$kitValidateData(" in patched and "!this._initialized&&" in patched
     assert "shouldDrop(t,a)||" not in (tmp_path / SERVICE_WORKER).read_text()
