@@ -47,7 +47,8 @@ NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 #: Chromium binaries tried for the PDFs, in order.
 CHROMIUM = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
 #: Without the address bar's popup, a page of its own that a headless window otherwise loads
-#: beside the one it prints (a page printed in 0.52-0.59 s instead of 0.72-0.75 s, Chromium 156).
+#: beside the one it prints (a page printed in 0.52-0.59 s instead of 0.72-0.75 s, Chromium 156;
+#: the browser tests and benchmarks launch Chromium with it too).
 NO_POPUP = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup"
 PDF_SECONDS = 120
 

@@ -33,6 +33,7 @@ from typing import Any
 
 import pytest
 
+from course.worksheets import NO_POPUP
 from tests.ports import free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +50,7 @@ CHROMIUM_ARGS = [
     # Each new headless window loads its address bar's popup, a WebUI page in a process of its
     # own: 0.5-2.2 s of processor time beside the page that just opened (Chromium 156), which
     # a lesson opened in a tab of a student's open window does not pay.
-    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup",
+    NO_POPUP,
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
 # Folders of the repository copied into the server's root (relative paths are kept, so a
